@@ -1,0 +1,2 @@
+/* bundle.c - placeholder until written */
+typedef int rsx_placeholder_bundle;

@@ -1,0 +1,2 @@
+/* declaration.c - placeholder until written */
+typedef int rsx_placeholder_declaration;

@@ -1,0 +1,2 @@
+/* decode.c - placeholder until written */
+typedef int rsx_placeholder_decode;

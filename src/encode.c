@@ -1,0 +1,2 @@
+/* encode.c - placeholder until written */
+typedef int rsx_placeholder_encode;

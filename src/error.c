@@ -1,0 +1,2 @@
+/* error.c - placeholder until written */
+typedef int rsx_placeholder_error;

@@ -1,0 +1,2 @@
+/* format.c - placeholder until written */
+typedef int rsx_placeholder_format;

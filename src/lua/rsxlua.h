@@ -1,0 +1,1 @@
+/* rsxlua.h - placeholder until the binding is written */

@@ -1,0 +1,2 @@
+/* mesh.c - placeholder until written */
+typedef int rsx_placeholder_mesh;

@@ -1,0 +1,2 @@
+/* triangles.c - placeholder until written */
+typedef int rsx_placeholder_triangles;

@@ -1,0 +1,2 @@
+/* writer.c - placeholder until written */
+typedef int rsx_placeholder_writer;

@@ -1,0 +1,3 @@
+/* build.c - placeholder */
+#include "build.h"
+typedef int rsx_placeholder_build;
