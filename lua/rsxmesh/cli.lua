@@ -1,0 +1,381 @@
+-- rsxmesh/cli.lua - what every standard script shares: options, inputs, runs
+--
+--   local cli = require "rsxmesh.cli"
+--   local opts, inputs = cli.parse(arg, {
+--     name = "info",
+--     usage = "rsxmesh info [options] BUNDLE|FOLDER...",
+--     about = "One line per mesh.",
+--     options = {
+--       { long = "declaration", help = "add the RSX vertex declaration" },
+--       { short = "o", long = "out", arg = "DIR", required = true },
+--       { long = "uv", arg = "N", check = cli.integer(0, 3), default = 0 },
+--     },
+--   })
+--   local run = cli.run(opts)
+--   run:each(inputs, function(bundle, input) ... end)
+--   run:finish("12 meshes")  -- summary on stderr; exit 1 if anything failed
+--
+-- A usage error exits 2, --help exits 0. An input that cannot be opened or
+-- processed costs one line on stderr and exit status 1 at the end; the
+-- other inputs are still processed.
+
+local rsxmesh = require "rsxmesh"
+local lfs = require "lfs"
+
+local cli = {}
+
+-- ------------------------------------------------------------- formatting
+
+-- 2387 -> "2,387", as the research note writes counts.
+function cli.count(n)
+  local s = string.format("%d", n)
+  local sign, digits = s:match("^(-?)(%d+)$")
+  digits = digits:reverse():gsub("(%d%d%d)", "%1,"):reverse()
+  return sign .. digits:gsub("^,", "")
+end
+
+-- cli.plural(1, "mesh", "meshes") -> "1 mesh"; counts with separators.
+function cli.plural(n, one, many)
+  return cli.count(n) .. " " .. (n == 1 and one or (many or one .. "s"))
+end
+
+-- "00080005": a mask or selector word as the note writes it.
+function cli.hex8(n)
+  return string.format("%08x", n)
+end
+
+-- ---------------------------------------------------------------- options
+
+-- Value checks for options: each returns the converted value, or nil and
+-- what is wrong with it.
+function cli.integer(lo, hi)
+  return function(s)
+    local n = math.tointeger(tonumber(s))
+    if not n or n < lo or n > hi then
+      return nil, string.format("expects an integer in %d..%d, not '%s'",
+        lo, hi, s)
+    end
+    return n
+  end
+end
+
+function cli.pattern(s)
+  local ok, err = pcall(string.find, "", s)
+  if not ok then
+    return nil, "expects a Lua pattern, not '" .. s .. "' ("
+      .. tostring(err):gsub("^.-:%d+: ", "") .. ")"
+  end
+  return s
+end
+
+-- "obj-export" from arg[0] ("/usr/share/rsxmesh/scripts/obj-export.lua").
+local function opt_script_name(args)
+  local path = args and args[0] or "rsxmesh"
+  return (path:match("([^/]+)$") or path):gsub("%.lua$", "")
+end
+
+local function opt_help_text(spec)
+  local lines = { "Usage: " .. spec.usage }
+  if spec.about then lines[#lines + 1] = "\n" .. spec.about end
+  lines[#lines + 1] = "\nOptions:"
+  local rows, width = {}, 0
+  local all = { table.unpack(spec.options) }
+  all[#all + 1] = { short = "h", long = "help",
+                    help = "show this help and exit" }
+  for _, o in ipairs(all) do
+    local left = (o.short and "-" .. o.short .. ", " or "    ")
+      .. "--" .. o.long .. (o.arg and " " .. o.arg or "")
+    rows[#rows + 1] = { left, o.help or "" }
+    width = math.max(width, #left)
+  end
+  for _, r in ipairs(rows) do
+    lines[#lines + 1] = string.format("  %-" .. width .. "s  %s", r[1], r[2])
+  end
+  if spec.details then lines[#lines + 1] = "\n" .. spec.details end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+local function opt_usage_error(spec, message)
+  io.stderr:write(spec.name, ": ", message, "\n",
+    "Usage: ", spec.usage, "\n",
+    "Try 'rsxmesh ", spec.name, " --help' for more.\n")
+  os.exit(2, true)
+end
+
+-- Parse args (the script's `arg`) against spec. Returns the options, keyed
+-- by long name with '-' as '_' (per-mesh -> opts.per_mesh; a flag is true
+-- or nil), and the positional arguments. opts._name is the script's name.
+-- Exits 0 after --help, 2 on a usage error.
+function cli.parse(args, spec)
+  spec.name = spec.name or opt_script_name(args)
+  spec.options = spec.options or {}
+  local by_name, opts, positional = {}, { _name = spec.name }, {}
+  for _, o in ipairs(spec.options) do
+    by_name["--" .. o.long] = o
+    if o.short then by_name["-" .. o.short] = o end
+  end
+
+  local i, only_inputs = 1, false
+  while args[i] ~= nil do
+    local a = args[i]
+    if only_inputs or a == "-" or a:sub(1, 1) ~= "-" then
+      positional[#positional + 1] = a
+    elseif a == "--" then
+      only_inputs = true
+    elseif a == "-h" or a == "--help" then
+      io.stdout:write(opt_help_text(spec))
+      os.exit(0, true)
+    else
+      local key, inline = a:match("^(%-%-[^=]+)=(.*)$")
+      local o = by_name[key or a]
+      if not o then opt_usage_error(spec, "unknown option '" .. a .. "'") end
+      local value = true
+      if o.arg then
+        value = inline
+        if value == nil then
+          i = i + 1
+          value = args[i]
+        end
+        if value == nil then
+          opt_usage_error(spec, "option '" .. (key or a) .. "' needs a "
+            .. o.arg)
+        end
+        if o.check then
+          local v, why = o.check(value)
+          if v == nil then
+            opt_usage_error(spec, "option '--" .. o.long .. "' " .. why)
+          end
+          value = v
+        end
+      elseif inline then
+        opt_usage_error(spec, "option '" .. key .. "' takes no value")
+      end
+      opts[o.long:gsub("-", "_")] = value
+    end
+    i = i + 1
+  end
+
+  for _, o in ipairs(spec.options) do
+    local k = o.long:gsub("-", "_")
+    if opts[k] == nil then
+      if o.required then
+        opt_usage_error(spec, "option '--" .. o.long .. "' is required")
+      end
+      opts[k] = o.default
+    end
+  end
+  if #positional < (spec.inputs or 1) then
+    opt_usage_error(spec, "no input given")
+  end
+  return opts, positional
+end
+
+-- ------------------------------------------------------------------ paths
+
+local function path_join(dir, name)
+  if dir == "" or dir == "." then return name end
+  return (dir:gsub("/+$", "")) .. "/" .. name
+end
+cli.join = path_join
+
+-- The folder part of a path ("." when it has none).
+function cli.dirname(path)
+  return path:match("^(.*)/[^/]*$") or "."
+end
+
+-- An absolute path with "." and ".." resolved (without following links).
+function cli.absolute(path)
+  if path:sub(1, 1) ~= "/" then path = path_join(lfs.currentdir(), path) end
+  local parts = {}
+  for part in path:gmatch("[^/]+") do
+    if part == ".." then
+      parts[#parts] = nil
+    elseif part ~= "." then
+      parts[#parts + 1] = part
+    end
+  end
+  return "/" .. table.concat(parts, "/")
+end
+
+-- path as seen from folder dir: ("tex/a.png" seen from "out" when both are
+-- relative to the same place is "../tex/a.png").
+function cli.relative(path, dir)
+  local p, d = {}, {}
+  for part in cli.absolute(path):gmatch("[^/]+") do p[#p + 1] = part end
+  for part in cli.absolute(dir):gmatch("[^/]+") do d[#d + 1] = part end
+  local common = 0
+  while common < #d and common < #p - 1 and p[common + 1] == d[common + 1] do
+    common = common + 1
+  end
+  local out = {}
+  for _ = common + 1, #d do out[#out + 1] = ".." end
+  for k = common + 1, #p do out[#out + 1] = p[k] end
+  return table.concat(out, "/")
+end
+
+-- Create dir and its missing parents; true or nil, message.
+function cli.mkdirs(dir)
+  local mode = lfs.attributes(dir, "mode")
+  if mode == "directory" then return true end
+  if mode then return nil, dir .. ": exists and is not a folder" end
+  local parent = cli.dirname(dir)
+  if parent ~= dir and parent ~= "." and parent ~= "/" then
+    local ok, err = cli.mkdirs(parent)
+    if not ok then return nil, err end
+  end
+  local ok, err = lfs.mkdir(dir)
+  if not ok and lfs.attributes(dir, "mode") ~= "directory" then
+    return nil, dir .. ": " .. tostring(err)
+  end
+  return true
+end
+
+-- ----------------------------------------------------------------- inputs
+
+local function walk_folder(dir, rel, out, failures)
+  local names = {}
+  local ok, iter, state = pcall(lfs.dir, dir)
+  if not ok then
+    failures[#failures + 1] = { path = dir,
+      message = tostring(iter):gsub("^.-: ", "") }
+    return
+  end
+  for name in iter, state do
+    if name ~= "." and name ~= ".." then names[#names + 1] = name end
+  end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local path, sub = path_join(dir, name), path_join(rel, name)
+    -- links to folders are not followed, so a loop cannot trap the walk
+    local mode = lfs.symlinkattributes(path, "mode")
+    if mode == "link" then mode = lfs.attributes(path, "mode") end
+    if mode == "directory" and lfs.symlinkattributes(path, "mode") ~= "link"
+    then
+      walk_folder(path, sub, out, failures)
+    elseif mode == "file" and name:lower():match("%.rsxb$") then
+      out[#out + 1] = { path = path, stem = sub:sub(1, -6) }
+    end
+  end
+end
+
+-- Turn the positional arguments into inputs: a file stays itself, a folder
+-- becomes its *.rsxb files, recursively, sorted by name. Each input is
+-- { path =, stem = } where stem names its output ("levels/CHARLIE" for
+-- disc/levels/CHARLIE.rsxb when "disc" was given). Also returns the
+-- arguments that gave nothing, as { path =, message = }.
+function cli.expand(args)
+  local inputs, failures = {}, {}
+  for _, a in ipairs(args) do
+    local mode = lfs.attributes(a, "mode")
+    if mode == "directory" then
+      local before = #inputs
+      walk_folder(a, "", inputs, failures)
+      if #inputs == before then
+        failures[#failures + 1] = { path = a, message = "no *.rsxb files" }
+      end
+    elseif mode then
+      local base = a:match("([^/]+)$") or a
+      inputs[#inputs + 1] = { path = a,
+        stem = base:gsub("%.[Rr][Ss][Xx][Bb]$", "") }
+    else
+      -- a missing file is still an input: opening it reports why
+      inputs[#inputs + 1] = { path = a, stem = a:match("([^/]+)$") or a }
+    end
+  end
+  return inputs, failures
+end
+
+-- -------------------------------------------------------------------- run
+
+local Run = {}
+Run.__index = Run
+
+-- A run of a script over its inputs: counts, failures, progress, timing.
+function cli.run(opts)
+  local name = type(opts) == "table" and opts._name or opts
+  return setmetatable({
+    name = name or "rsxmesh",
+    ok = 0, failed = 0,
+    started = os.clock(),
+    tty = rsxmesh.isatty(io.stderr),
+    shown = false, last = -1,
+  }, Run)
+end
+
+-- One line on stderr about a problem with file; counts the failure. The
+-- message names the file once, whether or not it already starts with it.
+function Run:fail(file, message)
+  message = tostring(message)
+  local base = file:match("([^/]+)$") or file
+  if message:sub(1, #file + 1) ~= file .. ":"
+      and message:sub(1, #base + 1) ~= base .. ":" then
+    message = file .. ": " .. message
+  end
+  self:clear()
+  io.stderr:write(self.name, ": ", message, "\n")
+  self.failed = self.failed + 1
+end
+
+-- A progress line, shown (at most ten times a second) only on a terminal.
+function Run:progress(text)
+  if not self.tty then return end
+  local now = os.clock()
+  if now - self.last < 0.1 then return end
+  self.last = now
+  io.stderr:write("\r\27[K", text)
+  self.shown = true
+end
+
+function Run:clear()
+  if self.shown then
+    io.stderr:write("\r\27[K")
+    self.shown = false
+  end
+end
+
+-- Open each input and call fn(bundle, input); the bundle is closed after.
+-- An input that cannot be opened, or whose fn raises an error, is reported
+-- and counted, and the run goes on.
+function Run:each(args, fn)
+  local inputs, failures = cli.expand(args)
+  for _, f in ipairs(failures) do self:fail(f.path, f.message) end
+  for k, input in ipairs(inputs) do
+    self:progress(string.format("[%d/%d] %s", k, #inputs, input.path))
+    local bundle, err = rsxmesh.open(input.path)
+    if not bundle then
+      self:fail(input.path, err)
+    else
+      local before = self.failed
+      local ok, msg = xpcall(fn, function(e)
+        return type(e) == "string" and e or tostring(e)
+      end, bundle, input)
+      bundle:close()
+      if not ok then
+        self:fail(input.path, msg)
+      elseif self.failed == before then
+        self.ok = self.ok + 1
+      end
+    end
+  end
+  return self
+end
+
+-- The seconds since the run started (processor time).
+function Run:seconds()
+  return os.clock() - self.started
+end
+
+-- The summary line on stderr, then exit: 1 if anything failed, else 0.
+function Run:finish(summary)
+  self:clear()
+  local line = self.name .. ": " .. (summary or cli.plural(self.ok,
+    "bundle")) .. string.format(" in %.2f s", self:seconds())
+  if self.failed > 0 then
+    line = line .. "; " .. cli.plural(self.failed, "failure") .. " above"
+  end
+  io.stderr:write(line, "\n")
+  io.stdout:flush()
+  os.exit(self.failed > 0 and 1 or 0, true)
+end
+
+return cli
