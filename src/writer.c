@@ -1,2 +1,700 @@
-/* writer.c - placeholder until written */
-typedef int rsx_placeholder_writer;
+/* writer.c - the RSXB writer: materials and meshes in, one bundle out */
+#define _POSIX_C_SOURCE 200809L
+
+#include "rsxmesh.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+** Layout (rsxb.md, "Writing"): the header, then the mesh, submesh,
+** material and sampler tables, the string table, then each mesh's block:
+** its metadata record, its submesh records, MMP, MGP and index buffer.
+** Every part starts on a 16-byte boundary; gaps are zero. A part of no
+** bytes (a table without entries, a mesh without MGP) takes no room and
+** gets offset 0.
+**
+** add_mesh copies a mesh into one block already laid out with its padding,
+** so rsx_writer_bytes plans the file once, allocates it once and copies
+** each block with one memcpy.
+*/
+
+#define WR_HEADER_SIZE 64u
+#define WR_MESH_ENTRY 64u
+#define WR_SUBMESH_ENTRY 32u
+#define WR_MATERIAL_ENTRY 16u
+#define WR_SAMPLER_ENTRY 8u
+#define WR_ALIGN 16u
+#define WR_LIMIT 0xFFFFFFFFu   /* 32-bit offsets and sizes */
+#define WR_ABSENT UINT32_MAX   /* a part of no bytes, inside a block */
+
+typedef struct wr_mesh {
+  uint32_t name;              /* string table offset */
+  uint32_t meta_size;
+  uint32_t vertex_count;
+  uint32_t mmp_stride, mgp_stride;
+  uint32_t index_count;
+  uint8_t index_size, primitive;
+  uint32_t first_submesh, submesh_count;
+  /* where each part starts in the block, WR_ABSENT if empty */
+  uint32_t meta_at, mmp_at, mgp_at, index_at;
+  uint8_t *block;
+  uint32_t block_size;
+  uint64_t block_at;          /* the block's offset from the first block */
+} wr_mesh;
+
+typedef struct wr_submesh {
+  uint32_t record_at;         /* in its mesh's block */
+  uint32_t record_size, first_index, index_count, material;
+  uint32_t mesh;
+} wr_submesh;
+
+typedef struct wr_material {
+  uint32_t name, first_sampler, sampler_count;
+} wr_material;
+
+typedef struct wr_sampler {
+  uint32_t slot, texture;
+} wr_sampler;
+
+struct rsx_writer {
+  wr_mesh *meshes;
+  size_t mesh_count, mesh_cap;
+  wr_submesh *submeshes;
+  size_t submesh_count, submesh_cap;
+  wr_material *materials;
+  size_t material_count, material_cap;
+  wr_sampler *samplers;
+  size_t sampler_count, sampler_cap;
+  /* the string table, deduplicated through an open-addressing hash of
+  ** string offsets (0: a free slot; offset 0 is never hashed) */
+  char *strings;
+  size_t string_size, string_cap;
+  uint32_t *hash;
+  size_t hash_cap, hash_used;
+  uint64_t body_size;         /* end of the last block, from the first */
+};
+
+/* Where the parts of the file go. */
+typedef struct wr_plan {
+  uint64_t mesh_table, submesh_table, material_table, sampler_table;
+  uint64_t strings, body, size;
+} wr_plan;
+
+/* ------------------------------------------------------------- helpers */
+
+static uint64_t aux_align(uint64_t n)
+{
+  return (n + (WR_ALIGN - 1)) & ~(uint64_t)(WR_ALIGN - 1);
+}
+
+/* Grow *p to hold need elements of elem bytes; -1 when memory is short. */
+static int aux_grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+  size_t n;
+  void *q;
+  if (need <= *cap) return 0;
+  n = *cap ? *cap : 16;
+  while (n < need) {
+    if (n > SIZE_MAX / 2) return -1;
+    n *= 2;
+  }
+  if (n > SIZE_MAX / elem) return -1;
+  q = realloc(*p, n * elem);
+  if (q == NULL) return -1;
+  *p = q;
+  *cap = n;
+  return 0;
+}
+
+/* A part of size bytes at the next boundary after *pos; 0 when empty. */
+static uint64_t aux_place(uint64_t *pos, uint64_t size)
+{
+  uint64_t at;
+  if (size == 0) return 0;
+  at = aux_align(*pos);
+  *pos = at + size;
+  return at;
+}
+
+/* The file's layout for the given counts and sizes. */
+static void aux_plan(uint64_t meshes, uint64_t submeshes, uint64_t materials,
+                     uint64_t samplers, uint64_t strings, uint64_t body,
+                     wr_plan *p)
+{
+  uint64_t pos = WR_HEADER_SIZE;
+  p->mesh_table = aux_place(&pos, meshes * WR_MESH_ENTRY);
+  p->submesh_table = aux_place(&pos, submeshes * WR_SUBMESH_ENTRY);
+  p->material_table = aux_place(&pos, materials * WR_MATERIAL_ENTRY);
+  p->sampler_table = aux_place(&pos, samplers * WR_SAMPLER_ENTRY);
+  p->strings = aux_place(&pos, strings);
+  p->body = aux_place(&pos, body);
+  p->size = pos;
+}
+
+static void aux_plan_now(const rsx_writer *w, wr_plan *p)
+{
+  aux_plan(w->mesh_count, w->submesh_count, w->material_count,
+           w->sampler_count, w->string_size, w->body_size, p);
+}
+
+/* ------------------------------------------------------ string table */
+
+static uint32_t str_hash(const char *s, size_t n)
+{
+  uint32_t h = 2166136261u; /* FNV-1a */
+  size_t i;
+  for (i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
+  return h;
+}
+
+/* The hash slot of s: the one holding it, or the free one it would go to */
+static size_t str_slot(const rsx_writer *w, const char *s, size_t n)
+{
+  size_t mask = w->hash_cap - 1;
+  size_t i = str_hash(s, n) & mask;
+  for (;;) {
+    uint32_t off = w->hash[i];
+    if (off == 0) return i;
+    if (strncmp(w->strings + off, s, n) == 0 && w->strings[off + n] == '\0')
+      return i;
+    i = (i + 1) & mask;
+  }
+}
+
+/* Refill the hash from the table's strings (no allocation). */
+static void str_reindex(rsx_writer *w)
+{
+  size_t off;
+  memset(w->hash, 0, w->hash_cap * sizeof *w->hash);
+  w->hash_used = 0;
+  for (off = 1; off < w->string_size;) {
+    size_t n = strlen(w->strings + off);
+    w->hash[str_slot(w, w->strings + off, n)] = (uint32_t)off;
+    w->hash_used++;
+    off += n + 1;
+  }
+}
+
+/* Offset of s in the table, added if new; NULL and "" are offset 0.
+** -1: out of memory; -2: the table would pass 32 bits. */
+static int str_add(rsx_writer *w, const char *s, uint32_t *out)
+{
+  size_t n, slot;
+  if (s == NULL || s[0] == '\0') {
+    *out = 0;
+    return 0;
+  }
+  n = strlen(s);
+  if ((w->hash_used + 1) * 2 > w->hash_cap) {
+    uint32_t *h = calloc(w->hash_cap * 2, sizeof *h);
+    if (h == NULL) return -1;
+    free(w->hash);
+    w->hash = h;
+    w->hash_cap *= 2;
+    str_reindex(w);
+  }
+  slot = str_slot(w, s, n);
+  if (w->hash[slot] != 0) {
+    *out = w->hash[slot];
+    return 0;
+  }
+  if (n + 1 > WR_LIMIT - w->string_size) return -2;
+  if (aux_grow((void **)&w->strings, &w->string_cap,
+               w->string_size + n + 1, 1) != 0)
+    return -1;
+  memcpy(w->strings + w->string_size, s, n + 1);
+  *out = (uint32_t)w->string_size;
+  w->hash[slot] = *out;
+  w->hash_used++;
+  w->string_size += n + 1;
+  return 0;
+}
+
+/* Forget the strings added since the table was size bytes long. */
+static void str_rollback(rsx_writer *w, size_t size)
+{
+  if (w->string_size == size) return;
+  w->string_size = size;
+  str_reindex(w);
+}
+
+/* The message of a failed str_add. */
+static int str_fail(int code, const char *where, const char *what,
+                    rsx_error *err)
+{
+  if (code == -2)
+    return rsx_fail(err, "%s: %s would grow the string table past "
+                         "the 4 GiB of 32-bit offsets", where, what);
+  return rsx_fail(err, "%s: out of memory for %s", where, what);
+}
+
+/* ---------------------------------------------------------- the writer */
+
+rsx_writer *rsx_writer_new(void)
+{
+  rsx_writer *w = calloc(1, sizeof *w);
+  if (w == NULL) return NULL;
+  w->strings = malloc(64);
+  w->hash = calloc(64, sizeof *w->hash);
+  if (w->strings == NULL || w->hash == NULL) {
+    free(w->strings);
+    free(w->hash);
+    free(w);
+    return NULL;
+  }
+  w->string_cap = 64;
+  w->hash_cap = 64;
+  w->strings[0] = '\0'; /* the table starts with a NUL: offset 0 is "" */
+  w->string_size = 1;
+  return w;
+}
+
+void rsx_writer_free(rsx_writer *w)
+{
+  size_t i;
+  if (w == NULL) return;
+  for (i = 0; i < w->mesh_count; i++) free(w->meshes[i].block);
+  free(w->meshes);
+  free(w->submeshes);
+  free(w->materials);
+  free(w->samplers);
+  free(w->strings);
+  free(w->hash);
+  free(w);
+}
+
+/* Does the file still fit 32-bit offsets with these counts? */
+static int wr_fits(const rsx_writer *w, uint64_t meshes, uint64_t submeshes,
+                   uint64_t materials, uint64_t samplers, uint64_t body,
+                   const char *where, rsx_error *err)
+{
+  wr_plan p;
+  aux_plan(meshes, submeshes, materials, samplers, w->string_size, body,
+           &p);
+  if (p.size > WR_LIMIT)
+    return rsx_fail(err,
+                    "%s: the bundle would grow to %llu bytes, past the "
+                    "4 GiB that its 32-bit offsets address",
+                    where, (unsigned long long)p.size);
+  return 0;
+}
+
+uint32_t rsx_writer_add_material(rsx_writer *w, const char *name,
+                                 const rsx_sampler *samplers, uint32_t n,
+                                 rsx_error *err)
+{
+  char where[160];
+  size_t saved, i;
+  uint32_t name_off;
+  int rc;
+
+  if (w == NULL) {
+    rsx_fail(err, "writer: no writer");
+    return RSX_NONE;
+  }
+  snprintf(where, sizeof where, "writer: material %lu (%s)",
+           (unsigned long)w->material_count, name ? name : "");
+  /* RSX_NONE means "no material", so it cannot number one */
+  if (w->material_count >= RSX_NONE) {
+    rsx_fail(err, "%s: too many materials", where);
+    return RSX_NONE;
+  }
+  if (n > 0 && samplers == NULL) {
+    rsx_fail(err, "%s: %lu samplers but no sampler array", where,
+             (unsigned long)n);
+    return RSX_NONE;
+  }
+  if (w->sampler_count + n > WR_LIMIT) {
+    rsx_fail(err, "%s: sampler count %lu overflows 32 bits", where,
+             (unsigned long)(w->sampler_count + n));
+    return RSX_NONE;
+  }
+  if (aux_grow((void **)&w->materials, &w->material_cap,
+               w->material_count + 1, sizeof *w->materials) != 0 ||
+      aux_grow((void **)&w->samplers, &w->sampler_cap,
+               w->sampler_count + n, sizeof *w->samplers) != 0) {
+    rsx_fail(err, "%s: out of memory", where);
+    return RSX_NONE;
+  }
+
+  saved = w->string_size;
+  rc = str_add(w, name, &name_off);
+  for (i = 0; i < n && rc == 0; i++) {
+    wr_sampler *s = &w->samplers[w->sampler_count + i];
+    s->slot = samplers[i].slot;
+    rc = str_add(w, samplers[i].texture, &s->texture);
+  }
+  if (rc != 0) {
+    str_rollback(w, saved);
+    str_fail(rc, where, "its name and textures", err);
+    return RSX_NONE;
+  }
+  if (wr_fits(w, w->mesh_count, w->submesh_count, w->material_count + 1,
+              w->sampler_count + n, w->body_size, where, err) != 0) {
+    str_rollback(w, saved);
+    return RSX_NONE;
+  }
+  w->materials[w->material_count].name = name_off;
+  w->materials[w->material_count].first_sampler = (uint32_t)w->sampler_count;
+  w->materials[w->material_count].sampler_count = n;
+  w->sampler_count += n;
+  return (uint32_t)w->material_count++;
+}
+
+/* Room for a part of size bytes in a block being planned at *pos. */
+static uint32_t mesh_place(uint64_t *pos, uint64_t size)
+{
+  uint64_t at;
+  if (size == 0) return WR_ABSENT;
+  at = aux_align(*pos);
+  *pos = at + size;
+  return (uint32_t)at; /* *pos is checked against 32 bits by the caller */
+}
+
+/* Copy n bytes to block + at, zeroing the gap from *end; at may be absent */
+static void mesh_put(uint8_t *block, uint32_t *end, uint32_t at,
+                     const void *src, size_t n)
+{
+  if (at == WR_ABSENT) return;
+  memset(block + *end, 0, at - *end);
+  memcpy(block + at, src, n);
+  *end = at + (uint32_t)n;
+}
+
+/* Refuse what rsx_mesh_check trusts: a missing buffer behind a size. */
+static int mesh_buffers(const rsx_mesh *m, const char *where,
+                        rsx_error *err)
+{
+  uint32_t i;
+  if (m->meta == NULL)
+    return rsx_fail(err, "%s: no metadata record", where);
+  if (m->vertex_count > 0 && m->mmp_stride > 0 && m->mmp == NULL)
+    return rsx_fail(err, "%s: no MMP stream", where);
+  if (m->vertex_count > 0 && m->mgp_stride > 0 && m->mgp == NULL)
+    return rsx_fail(err, "%s: no MGP stream", where);
+  if (m->index_count > 0 && m->indices == NULL)
+    return rsx_fail(err, "%s: no index buffer", where);
+  if (m->submesh_count > 0 && m->submeshes == NULL)
+    return rsx_fail(err, "%s: no submesh array", where);
+  for (i = 0; i < m->submesh_count; i++)
+    if (m->submeshes[i].record == NULL)
+      return rsx_fail(err, "%s: submesh %lu: no record", where,
+                      (unsigned long)i);
+  return 0;
+}
+
+/* The bytes of a part, refused past 32 bits; field names it. */
+static int mesh_bytes(uint64_t count, uint64_t size, const char *field,
+                      const char *where, uint64_t *out, rsx_error *err)
+{
+  *out = count * size; /* both below 2^32: no 64-bit overflow */
+  if (*out > WR_LIMIT)
+    return rsx_fail(err, "%s: %s of %llu x %llu bytes overflows 32 bits",
+                    where, field, (unsigned long long)count,
+                    (unsigned long long)size);
+  return 0;
+}
+
+int rsx_writer_add_mesh(rsx_writer *w, const rsx_mesh *m, rsx_error *err)
+{
+  char where[200];
+  rsx_mesh c;
+  rsx_submesh *subs = NULL;
+  uint64_t mmp_bytes, mgp_bytes, index_bytes, pos, body;
+  uint32_t i, end;
+  size_t saved;
+  int rc;
+  wr_mesh *wm;
+  uint8_t *block;
+
+  if (w == NULL || m == NULL)
+    return rsx_fail(err, "writer: no %s", w == NULL ? "writer" : "mesh");
+  c = *m;
+  c.name = m->name ? m->name : "";
+  c.index = (uint32_t)w->mesh_count;
+  c.first_submesh = (uint32_t)w->submesh_count;
+  memcpy(where, "writer: ", 8);
+  rsx_mesh_label(&c, where + 8, sizeof where - 8);
+
+  if (w->mesh_count >= WR_LIMIT / WR_MESH_ENTRY)
+    return rsx_fail(err, "%s: too many meshes", where);
+  if (mesh_buffers(m, where, err) != 0) return -1;
+
+  /* rsx_mesh_check fills in the mask, format and selectors: work on a
+  ** copy, submeshes included, so the caller's mesh stays const */
+  if (m->submesh_count > 0) {
+    subs = malloc((size_t)m->submesh_count * sizeof *subs);
+    if (subs == NULL)
+      return rsx_fail(err, "%s: out of memory", where);
+    memcpy(subs, m->submeshes, (size_t)m->submesh_count * sizeof *subs);
+  }
+  c.submeshes = subs;
+  if (rsx_mesh_check(&c, (uint32_t)w->material_count, where, err) != 0) {
+    free(subs);
+    return -1;
+  }
+  free(subs);
+
+  if (mesh_bytes(m->vertex_count, m->mmp_stride, "MMP stream", where,
+                 &mmp_bytes, err) != 0 ||
+      mesh_bytes(m->vertex_count, m->mgp_stride, "MGP stream", where,
+                 &mgp_bytes, err) != 0 ||
+      mesh_bytes(m->index_count, m->index_size, "index buffer", where,
+                 &index_bytes, err) != 0)
+    return -1;
+  if (w->submesh_count + m->submesh_count > WR_LIMIT / WR_SUBMESH_ENTRY)
+    return rsx_fail(err, "%s: too many submeshes", where);
+
+  /* plan the block: meta, submesh records, MMP, MGP, indices */
+  if (aux_grow((void **)&w->meshes, &w->mesh_cap, w->mesh_count + 1,
+               sizeof *w->meshes) != 0 ||
+      aux_grow((void **)&w->submeshes, &w->submesh_cap,
+               w->submesh_count + m->submesh_count,
+               sizeof *w->submeshes) != 0)
+    return rsx_fail(err, "%s: out of memory", where);
+  wm = &w->meshes[w->mesh_count];
+  pos = 0;
+  wm->meta_at = mesh_place(&pos, m->meta_size);
+  for (i = 0; i < m->submesh_count; i++) {
+    wr_submesh *s = &w->submeshes[w->submesh_count + i];
+    const rsx_submesh *ms = &m->submeshes[i];
+    s->record_at = mesh_place(&pos, ms->record_size);
+    s->record_size = ms->record_size;
+    s->first_index = ms->first_index;
+    s->index_count = ms->index_count;
+    s->material = ms->material;
+    s->mesh = (uint32_t)w->mesh_count;
+    if (pos > WR_LIMIT) break; /* keeps the sums below 2^64 */
+  }
+  wm->mmp_at = mesh_place(&pos, mmp_bytes);
+  wm->mgp_at = mesh_place(&pos, mgp_bytes);
+  wm->index_at = mesh_place(&pos, index_bytes);
+  if (pos > WR_LIMIT)
+    return rsx_fail(err, "%s: its records, streams and index buffer come "
+                         "to %llu bytes, past the 4 GiB of 32-bit offsets",
+                    where, (unsigned long long)pos);
+  body = aux_align(w->body_size) + pos;
+
+  saved = w->string_size;
+  rc = str_add(w, c.name, &wm->name);
+  if (rc != 0) {
+    str_rollback(w, saved);
+    return str_fail(rc, where, "its name", err);
+  }
+  if (wr_fits(w, w->mesh_count + 1, w->submesh_count + m->submesh_count,
+              w->material_count, w->sampler_count, body, where, err) != 0) {
+    str_rollback(w, saved);
+    return -1;
+  }
+  block = malloc((size_t)pos);
+  if (block == NULL) {
+    str_rollback(w, saved);
+    return rsx_fail(err, "%s: out of memory for %llu bytes", where,
+                    (unsigned long long)pos);
+  }
+
+  end = 0;
+  mesh_put(block, &end, wm->meta_at, m->meta, m->meta_size);
+  for (i = 0; i < m->submesh_count; i++)
+    mesh_put(block, &end, w->submeshes[w->submesh_count + i].record_at,
+             m->submeshes[i].record, m->submeshes[i].record_size);
+  mesh_put(block, &end, wm->mmp_at, m->mmp, (size_t)mmp_bytes);
+  mesh_put(block, &end, wm->mgp_at, m->mgp, (size_t)mgp_bytes);
+  mesh_put(block, &end, wm->index_at, m->indices, (size_t)index_bytes);
+
+  wm->meta_size = m->meta_size;
+  wm->vertex_count = m->vertex_count;
+  wm->mmp_stride = m->mmp_stride;
+  wm->mgp_stride = m->mgp_stride;
+  wm->index_count = m->index_count;
+  wm->index_size = m->index_size;
+  wm->primitive = m->primitive;
+  wm->first_submesh = (uint32_t)w->submesh_count;
+  wm->submesh_count = m->submesh_count;
+  wm->block = block;
+  wm->block_size = (uint32_t)pos;
+  wm->block_at = aux_align(w->body_size);
+  w->body_size = body;
+  w->submesh_count += m->submesh_count;
+  w->mesh_count++;
+  return 0;
+}
+
+/* ------------------------------------------------------------- output */
+
+/* An offset within the file: a block part, or 0 for an empty one. */
+static uint32_t out_at(uint64_t block, uint32_t at)
+{
+  return at == WR_ABSENT ? 0 : (uint32_t)(block + at);
+}
+
+static void out_mesh(uint8_t *e, const wr_mesh *m, uint64_t block)
+{
+  rsx_put_be32(e + 0x00, m->name);
+  rsx_put_be32(e + 0x04, out_at(block, m->meta_at));
+  rsx_put_be32(e + 0x08, m->meta_size);
+  rsx_put_be32(e + 0x0C, m->vertex_count);
+  rsx_put_be32(e + 0x10, out_at(block, m->mmp_at));
+  rsx_put_be32(e + 0x14, m->mmp_stride);
+  rsx_put_be32(e + 0x18, out_at(block, m->mgp_at));
+  rsx_put_be32(e + 0x1C, m->mgp_stride);
+  rsx_put_be32(e + 0x20, out_at(block, m->index_at));
+  rsx_put_be32(e + 0x24, m->index_count);
+  e[0x28] = m->index_size;
+  e[0x29] = m->primitive;
+  rsx_put_be32(e + 0x2C, m->first_submesh);
+  rsx_put_be32(e + 0x30, m->submesh_count);
+  /* 0x2A and 0x34..0x3F stay zero from calloc */
+}
+
+int rsx_writer_bytes(rsx_writer *w, uint8_t **out, size_t *size,
+                     rsx_error *err)
+{
+  wr_plan p;
+  uint8_t *f, *e;
+  size_t i;
+
+  if (out != NULL) *out = NULL;
+  if (size != NULL) *size = 0;
+  if (w == NULL || out == NULL || size == NULL)
+    return rsx_fail(err, "writer: no %s", w == NULL ? "writer" : "output");
+  aux_plan_now(w, &p);
+  /* add_material and add_mesh keep this true; checked again because a
+  ** broken file is worse than an error */
+  if (p.size > WR_LIMIT || p.size > SIZE_MAX)
+    return rsx_fail(err, "writer: the bundle would be %llu bytes, past the "
+                         "4 GiB that its 32-bit offsets address",
+                    (unsigned long long)p.size);
+  /* calloc: every gap and reserved field starts zero (fresh pages for a
+  ** big file are zero anyway) */
+  f = calloc(1, (size_t)p.size);
+  if (f == NULL)
+    return rsx_fail(err, "writer: out of memory for %llu bytes",
+                    (unsigned long long)p.size);
+
+  memcpy(f, "RSXB", 4);
+  rsx_put_be16(f + 0x04, 1);
+  rsx_put_be16(f + 0x06, WR_HEADER_SIZE);
+  rsx_put_be32(f + 0x08, (uint32_t)p.size);
+  rsx_put_be32(f + 0x0C, (uint32_t)w->mesh_count);
+  rsx_put_be32(f + 0x10, (uint32_t)p.mesh_table);
+  rsx_put_be32(f + 0x14, (uint32_t)w->submesh_count);
+  rsx_put_be32(f + 0x18, (uint32_t)p.submesh_table);
+  rsx_put_be32(f + 0x1C, (uint32_t)w->material_count);
+  rsx_put_be32(f + 0x20, (uint32_t)p.material_table);
+  rsx_put_be32(f + 0x24, (uint32_t)w->sampler_count);
+  rsx_put_be32(f + 0x28, (uint32_t)p.sampler_table);
+  rsx_put_be32(f + 0x2C, (uint32_t)p.strings);
+  rsx_put_be32(f + 0x30, (uint32_t)w->string_size);
+
+  for (i = 0; i < w->mesh_count; i++) {
+    const wr_mesh *m = &w->meshes[i];
+    uint64_t block = p.body + m->block_at;
+    out_mesh(f + p.mesh_table + i * WR_MESH_ENTRY, m, block);
+    memcpy(f + block, m->block, m->block_size);
+  }
+  for (i = 0; i < w->submesh_count; i++) {
+    const wr_submesh *s = &w->submeshes[i];
+    uint64_t block = p.body + w->meshes[s->mesh].block_at;
+    e = f + p.submesh_table + i * WR_SUBMESH_ENTRY;
+    rsx_put_be32(e + 0x00, out_at(block, s->record_at));
+    rsx_put_be32(e + 0x04, s->record_size);
+    rsx_put_be32(e + 0x08, s->first_index);
+    rsx_put_be32(e + 0x0C, s->index_count);
+    rsx_put_be32(e + 0x10, s->material);
+  }
+  for (i = 0; i < w->material_count; i++) {
+    const wr_material *mat = &w->materials[i];
+    e = f + p.material_table + i * WR_MATERIAL_ENTRY;
+    rsx_put_be32(e + 0x00, mat->name);
+    rsx_put_be32(e + 0x04, mat->first_sampler);
+    rsx_put_be32(e + 0x08, mat->sampler_count);
+  }
+  for (i = 0; i < w->sampler_count; i++) {
+    e = f + p.sampler_table + i * WR_SAMPLER_ENTRY;
+    rsx_put_be32(e + 0x00, w->samplers[i].slot);
+    rsx_put_be32(e + 0x04, w->samplers[i].texture);
+  }
+  memcpy(f + p.strings, w->strings, w->string_size);
+
+  *out = f;
+  *size = (size_t)p.size;
+  return 0;
+}
+
+/* Write n bytes to fd, through short writes and interruptions. */
+static int save_all(int fd, const uint8_t *p, size_t n)
+{
+  while (n > 0) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+int rsx_writer_save(rsx_writer *w, const char *path, rsx_error *err)
+{
+  uint8_t *bytes;
+  size_t size, tmp_size;
+  char *tmp;
+  int fd = -1, attempt, e;
+
+  if (path == NULL) return rsx_fail(err, "writer: no path");
+  if (rsx_writer_bytes(w, &bytes, &size, err) != 0) return -1;
+
+  /* a new name beside path, so the rename stays in one file system and a
+  ** failed write never leaves a half file under path. O_EXCL with the
+  ** process id and a counter avoids both a race and mkstemp's 0600 mode */
+  tmp_size = strlen(path) + 40;
+  tmp = malloc(tmp_size);
+  if (tmp == NULL) {
+    free(bytes);
+    return rsx_fail(err, "%s: out of memory", path);
+  }
+  for (attempt = 0; attempt < 100 && fd < 0; attempt++) {
+    snprintf(tmp, tmp_size, "%s.tmp-%ld-%d", path, (long)getpid(),
+             attempt);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) {
+    e = errno;
+    rsx_fail(err, "%s: cannot create %s: %s", path, tmp, strerror(e));
+    free(tmp);
+    free(bytes);
+    return -1;
+  }
+  if (save_all(fd, bytes, size) != 0) {
+    e = errno;
+    close(fd);
+    goto fail;
+  }
+  if (close(fd) != 0) {
+    e = errno;
+    goto fail;
+  }
+  if (rename(tmp, path) != 0) {
+    e = errno;
+    goto fail;
+  }
+  free(tmp);
+  free(bytes);
+  return 0;
+
+fail:
+  unlink(tmp);
+  rsx_fail(err, "%s: %s", path, strerror(e));
+  free(tmp);
+  free(bytes);
+  return -1;
+}
