@@ -1,2 +1,368 @@
-/* mesh.c - placeholder until written */
-typedef int rsx_placeholder_mesh;
+/*
+** mesh.c - checks a mesh, derives its layout, UV sets and findings, and
+** decodes its attributes in bulk.
+*/
+#include "rsxmesh.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define LABEL_MAX 160
+#define SELECTOR_ABSENT (-1)
+
+/* ----------------------------------------------------------- naming */
+
+void rsx_mesh_label(const rsx_mesh *m, char *buf, size_t size)
+{
+  if (!buf || size == 0) return;
+  if (m->name && m->name[0])
+    snprintf(buf, size, "mesh %lu (%s)", (unsigned long)m->index, m->name);
+  else
+    snprintf(buf, size, "mesh %lu", (unsigned long)m->index);
+}
+
+const char *rsx_finding_name(unsigned bit)
+{
+  switch (bit) {
+  case RSX_FIND_MMP_STRIDE: return "mmp-stride";
+  case RSX_FIND_MGP_STRIDE: return "mgp-stride";
+  case RSX_FIND_NO_POSITION: return "no-position";
+  case RSX_FIND_UNDEFINED_BITS: return "undefined-bits";
+  case RSX_FIND_INDEX_RANGE: return "index-range";
+  case RSX_FIND_SELECTOR: return "selector";
+  default: return NULL;
+  }
+}
+
+const char *rsx_submesh_finding_name(unsigned bit)
+{
+  switch (bit) {
+  case RSX_FIND_SELECTOR_BYTE: return "selector-byte";
+  case RSX_FIND_SELECTOR_SET: return "selector-set";
+  default: return NULL;
+  }
+}
+
+static void aux_selector_hex(const rsx_submesh *s, char out[9])
+{
+  snprintf(out, 9, "%02x%02x%02x%02x", s->selector[0], s->selector[1],
+           s->selector[2], s->selector[3]);
+}
+
+void rsx_finding_describe(const rsx_mesh *m, unsigned bit, char *buf,
+                          size_t size)
+{
+  const rsx_format *f = &m->format;
+  if (!buf || size == 0) return;
+  switch (bit) {
+  case RSX_FIND_MMP_STRIDE:
+    snprintf(buf, size, "MMP stride %lu differs from %lu implied by mask "
+             "0x%08lx", (unsigned long)m->mmp_stride,
+             (unsigned long)f->mmp_stride, (unsigned long)m->mask);
+    break;
+  case RSX_FIND_MGP_STRIDE:
+    snprintf(buf, size, "MGP stride %lu differs from %lu implied by mask "
+             "0x%08lx", (unsigned long)m->mgp_stride,
+             (unsigned long)f->mgp_stride, (unsigned long)m->mask);
+    break;
+  case RSX_FIND_NO_POSITION:
+    snprintf(buf, size, "mask 0x%08lx lacks the position bit 0x1",
+             (unsigned long)m->mask);
+    break;
+  case RSX_FIND_UNDEFINED_BITS:
+    snprintf(buf, size, "mask 0x%08lx has bits 0x%08lx that the format "
+             "table does not define", (unsigned long)m->mask,
+             (unsigned long)f->undefined_bits);
+    break;
+  case RSX_FIND_INDEX_RANGE:
+    if (m->bad_index_count == 0)
+      snprintf(buf, size, "no index is out of range");
+    else
+      snprintf(buf, size, "%lu %s not below the vertex count %lu, the "
+               "first at position %lu (%lu)",
+               (unsigned long)m->bad_index_count,
+               m->bad_index_count == 1 ? "index is" : "indices are",
+               (unsigned long)m->vertex_count,
+               (unsigned long)m->first_bad_index,
+               (unsigned long)rsx_mesh_index(m, m->first_bad_index));
+    break;
+  case RSX_FIND_SELECTOR: {
+    uint32_t i, n = 0, first = 0;
+    for (i = 0; i < m->submesh_count; i++)
+      if (m->submeshes[i].findings && n++ == 0) first = i;
+    snprintf(buf, size, "%lu of %lu submeshes have selector findings, the "
+             "first submesh %lu", (unsigned long)n,
+             (unsigned long)m->submesh_count,
+             (unsigned long)m->first_submesh + first);
+    break;
+  }
+  default:
+    snprintf(buf, size, "unknown finding 0x%x", bit);
+  }
+}
+
+void rsx_submesh_finding_describe(const rsx_mesh *m, const rsx_submesh *s,
+                                  unsigned bit, char *buf, size_t size)
+{
+  char hex[9], list[80];
+  size_t used = 0;
+  int i, listed = 0;
+  if (!buf || size == 0) return;
+  if (bit != RSX_FIND_SELECTOR_BYTE && bit != RSX_FIND_SELECTOR_SET) {
+    snprintf(buf, size, "unknown submesh finding 0x%x", bit);
+    return;
+  }
+  aux_selector_hex(s, hex);
+  list[0] = '\0';
+  for (i = 0; i < 4; i++) {
+    unsigned b = s->selector[i];
+    int bad = bit == RSX_FIND_SELECTOR_BYTE ? (b > 3 && b != 0xFF)
+                                            : (b <= 3 && s->uv_set[i] < 0);
+    if (!bad) continue;
+    /* four entries of at most 16 characters always fit */
+    used += (size_t)snprintf(list + used, sizeof list - used,
+                             bit == RSX_FIND_SELECTOR_BYTE
+                               ? "%s byte %d (0x%02x)" : "%s byte %d (set %u)",
+                             listed ? "," : "", i, b);
+    listed++;
+  }
+  if (!listed)
+    snprintf(buf, size, "selectors %s: no %s finding", hex,
+             rsx_submesh_finding_name(bit));
+  else if (bit == RSX_FIND_SELECTOR_BYTE)
+    snprintf(buf, size, "selectors %s:%s %s neither 0..3 nor 0xff", hex,
+             list, listed == 1 ? "is" : "are");
+  else
+    snprintf(buf, size, "selectors %s:%s %s that mask 0x%08lx lacks", hex,
+             list, listed == 1 ? "names a stored UV set"
+                               : "name stored UV sets",
+             (unsigned long)m->mask);
+}
+
+/* ------------------------------------------------------------ checks */
+
+static int chk_submesh(const rsx_mesh *m, const rsx_submesh *s,
+                       unsigned long number, uint32_t material_count,
+                       const char *where, rsx_error *err)
+{
+  if (!s->record)
+    return rsx_fail(err, "%s: submesh %lu: no submesh record", where,
+                    number);
+  if (s->record_size < RSX_SUBMESH_RECORD_MIN)
+    return rsx_fail(err, "%s: submesh %lu: submesh record is 0x%lx bytes, "
+                    "shorter than 0x%x", where, number,
+                    (unsigned long)s->record_size, RSX_SUBMESH_RECORD_MIN);
+  /* first + count <= index_count, written so that it cannot overflow */
+  if (s->index_count > m->index_count ||
+      s->first_index > m->index_count - s->index_count)
+    return rsx_fail(err, "%s: submesh %lu: indices 0x%lx+0x%lx lie outside "
+                    "the mesh's index buffer (0x%lx indices)", where, number,
+                    (unsigned long)s->first_index,
+                    (unsigned long)s->index_count,
+                    (unsigned long)m->index_count);
+  if (m->primitive == RSX_TRIANGLES && s->index_count % 3 != 0)
+    return rsx_fail(err, "%s: submesh %lu: index count %lu of a triangle "
+                    "list is not a multiple of 3", where, number,
+                    (unsigned long)s->index_count);
+  if (s->material != RSX_NONE && s->material >= material_count)
+    return rsx_fail(err, "%s: submesh %lu: material %lu outside the "
+                    "material table (%lu entries)", where, number,
+                    (unsigned long)s->material,
+                    (unsigned long)material_count);
+  return 0;
+}
+
+/* Selector byte i names the stored set feeding logical UV i; 0xFF keeps
+** set i. Only a byte that names a set explicitly is a finding when the
+** mask lacks it: 0xFF on a mesh with fewer sets is the ordinary case (the
+** note's ffffffff on masks with one UV set). */
+static void sel_derive(rsx_submesh *s, uint32_t mask)
+{
+  int i;
+  s->findings = 0;
+  for (i = 0; i < 4; i++) {
+    uint8_t b = s->record[RSX_SELECTOR_OFFSET + i];
+    int set = b == 0xFF ? i : b <= 3 ? b : SELECTOR_ABSENT;
+    s->selector[i] = b;
+    if (set == SELECTOR_ABSENT)
+      s->findings |= RSX_FIND_SELECTOR_BYTE;
+    else if (!(mask & (1u << (RSX_UV0 + set)))) {
+      if (b != 0xFF) s->findings |= RSX_FIND_SELECTOR_SET;
+      set = SELECTOR_ABSENT;
+    }
+    s->uv_set[i] = set;
+  }
+}
+
+/* Counts the indices not below the vertex count (a strip's restart value
+** excepted) and finds the first. A branch-free count first, since almost
+** every buffer is clean; the position is sought only when one is bad. */
+static void idx_scan(rsx_mesh *m)
+{
+  const uint8_t *p = m->indices;
+  uint32_t n = m->index_count, vc = m->vertex_count, bad = 0, i;
+  int strip = m->primitive == RSX_STRIP;
+  if (m->index_size == 2) {
+    uint32_t restart = strip ? 0xFFFFu : 0x10000u; /* never a u16 value */
+    for (i = 0; i < n; i++) {
+      uint32_t v = rsx_be16(p + (size_t)i * 2);
+      bad += (uint32_t)(v >= vc && v != restart);
+    }
+  } else {
+    for (i = 0; i < n; i++) {
+      uint32_t v = rsx_be32(p + (size_t)i * 4);
+      bad += (uint32_t)(v >= vc && !(strip && v == 0xFFFFFFFFu));
+    }
+  }
+  m->bad_index_count = bad;
+  m->first_bad_index = 0;
+  if (bad == 0) return;
+  for (i = 0; i < n; i++) {
+    uint32_t v = rsx_mesh_index(m, i);
+    uint32_t restart = m->index_size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+    if (v >= vc && !(strip && v == restart)) break;
+  }
+  m->first_bad_index = i;
+}
+
+int rsx_mesh_check(rsx_mesh *m, uint32_t material_count, const char *where,
+                   rsx_error *err)
+{
+  char label[LABEL_MAX];
+  uint32_t i;
+  const rsx_format *f = &m->format;
+  if (!where) {
+    rsx_mesh_label(m, label, sizeof label);
+    where = label;
+  }
+  if (!m->meta)
+    return rsx_fail(err, "%s: no metadata record", where);
+  if (m->meta_size < RSX_META_MIN)
+    return rsx_fail(err, "%s: metadata record is 0x%lx bytes, shorter than "
+                    "0x%x", where, (unsigned long)m->meta_size,
+                    RSX_META_MIN);
+  if (m->index_size != 2 && m->index_size != 4)
+    return rsx_fail(err, "%s: index size %u, not 2 or 4", where,
+                    (unsigned)m->index_size);
+  if (m->primitive != RSX_TRIANGLES && m->primitive != RSX_STRIP)
+    return rsx_fail(err, "%s: primitive %u, not 0 (triangle list) or 1 "
+                    "(triangle strip)", where, (unsigned)m->primitive);
+  /* A view that is missing but would hold bytes is the caller's slip. */
+  if (!m->mmp && m->vertex_count && m->mmp_stride)
+    return rsx_fail(err, "%s: no MMP stream for %lu vertices", where,
+                    (unsigned long)m->vertex_count);
+  if (!m->mgp && m->vertex_count && m->mgp_stride)
+    return rsx_fail(err, "%s: no MGP stream for %lu vertices", where,
+                    (unsigned long)m->vertex_count);
+  if (!m->indices && m->index_count)
+    return rsx_fail(err, "%s: no index buffer for %lu indices", where,
+                    (unsigned long)m->index_count);
+  if (!m->submeshes && m->submesh_count)
+    return rsx_fail(err, "%s: no submeshes for a count of %lu", where,
+                    (unsigned long)m->submesh_count);
+  for (i = 0; i < m->submesh_count; i++)
+    if (chk_submesh(m, &m->submeshes[i],
+                    (unsigned long)m->first_submesh + i, material_count,
+                    where, err))
+      return -1;
+
+  m->mask = rsx_be32(m->meta + RSX_MASK_OFFSET);
+  rsx_format_init(&m->format, m->mask);
+  m->findings = 0;
+  if (m->mmp_stride != f->mmp_stride) m->findings |= RSX_FIND_MMP_STRIDE;
+  /* a mask with no MGP attribute implies an MGP stride of 0 */
+  if (m->mgp_stride != f->mgp_stride) m->findings |= RSX_FIND_MGP_STRIDE;
+  if (!(m->mask & (1u << RSX_POSITION)))
+    m->findings |= RSX_FIND_NO_POSITION;
+  if (f->undefined_bits)
+    m->findings |= RSX_FIND_UNDEFINED_BITS;
+  for (i = 0; i < m->submesh_count; i++) {
+    sel_derive(&m->submeshes[i], m->mask);
+    if (m->submeshes[i].findings) m->findings |= RSX_FIND_SELECTOR;
+  }
+  idx_scan(m);
+  if (m->bad_index_count) m->findings |= RSX_FIND_INDEX_RANGE;
+  return 0;
+}
+
+/* ---------------------------------------------------------- decoding */
+
+/* The finding that keeps kind (present in the mask) from decoding, 0 if
+** none: a stream whose stored stride is not the implied one cannot be
+** addressed, and the MGP offsets of a mask with unknown bits are unknown. */
+static unsigned dec_blocking(const rsx_mesh *m, const rsx_attr_info *info)
+{
+  static const unsigned mmp[] = {RSX_FIND_MMP_STRIDE, RSX_FIND_NO_POSITION};
+  static const unsigned mgp[] = {RSX_FIND_MGP_STRIDE,
+                                 RSX_FIND_UNDEFINED_BITS};
+  const unsigned *which = info->stream == RSX_MMP ? mmp : mgp;
+  int i;
+  for (i = 0; i < 2; i++)
+    if (m->findings & which[i]) return which[i];
+  return 0;
+}
+
+int rsx_mesh_can_decode(const rsx_mesh *m, int kind, rsx_error *err)
+{
+  char label[LABEL_MAX], why[256];
+  const rsx_attr_info *info, *row;
+  unsigned bit;
+  rsx_mesh_label(m, label, sizeof label);
+  row = rsx_attr(kind, 1);
+  if (!row)
+    return rsx_fail(err, "%s: no attribute kind %d", label, kind);
+  info = m->format.attr[kind];
+  if (!info)
+    return rsx_fail(err, "%s: mask 0x%08lx has no %s", label,
+                    (unsigned long)m->mask, row->name);
+  bit = dec_blocking(m, info);
+  if (bit) {
+    rsx_finding_describe(m, bit, why, sizeof why);
+    return rsx_fail(err, "%s: cannot decode %s: %s: %s", label, info->name,
+                    rsx_finding_name(bit), why);
+  }
+  return 0;
+}
+
+int rsx_mesh_decode(const rsx_mesh *m, int kind, uint32_t first, uint32_t n,
+                    float *out, rsx_error *err)
+{
+  const rsx_attr_info *info;
+  const uint8_t *p;
+  size_t stride;
+  uint32_t v;
+  if (rsx_mesh_can_decode(m, kind, err)) return -1;
+  info = m->format.attr[kind];
+  if (n > m->vertex_count || first > m->vertex_count - n) {
+    char label[LABEL_MAX];
+    rsx_mesh_label(m, label, sizeof label);
+    return rsx_fail(err, "%s: %s: vertices %lu+%lu run past the vertex "
+                    "count %lu", label, info->name, (unsigned long)first,
+                    (unsigned long)n, (unsigned long)m->vertex_count);
+  }
+  if (n == 0) return 0;
+  p = rsx_mesh_vertex(m, kind, first);
+  stride = info->stream == RSX_MMP ? m->mmp_stride : m->mgp_stride;
+  /* The common rows get their own loops, free of the per-value switch of
+  ** rsx_decode_value; the rare ones go through it. */
+  if (info->type == RSX_TYPE_F && info->count == 3) {
+    for (v = 0; v < n; v++, p += stride, out += 3) {
+      out[0] = rsx_f32(p);
+      out[1] = rsx_f32(p + 4);
+      out[2] = rsx_f32(p + 8);
+    }
+  } else if (info->type == RSX_TYPE_CMP) {
+    for (v = 0; v < n; v++, p += stride, out += 3)
+      rsx_cmp(rsx_be32(p), out);
+  } else if (info->type == RSX_TYPE_SF && info->count == 2) {
+    for (v = 0; v < n; v++, p += stride, out += 2) {
+      out[0] = rsx_half(rsx_be16(p));
+      out[1] = rsx_half(rsx_be16(p + 2));
+    }
+  } else {
+    int c = info->components;
+    for (v = 0; v < n; v++, p += stride, out += c)
+      rsx_decode_value(info, p, out);
+  }
+  return 0;
+}

@@ -1,2 +1,102 @@
-/* triangles.c - placeholder until written */
-typedef int rsx_placeholder_triangles;
+/*
+** triangles.c - turns a range of a mesh's index buffer into triangles:
+** lists and strips, restarts, winding, degenerate triangles dropped.
+*/
+#include "rsxmesh.h"
+
+#include <stdio.h>
+
+size_t rsx_triangle_capacity(uint32_t index_count)
+{
+  /* a strip of n indices has at most n - 2 triangles, a list n / 3 */
+  return index_count < 3 ? 0 : (size_t)index_count - 2;
+}
+
+/* The message for index position pos of value v, out of range. */
+static int tri_bad_index(const rsx_mesh *m, const rsx_submesh *s,
+                         uint32_t pos, uint32_t v, rsx_error *err)
+{
+  char label[160], sub[48] = "";
+  uintptr_t base = (uintptr_t)m->submeshes, at = (uintptr_t)s;
+  rsx_mesh_label(m, label, sizeof label);
+  if (s) {
+    /* the table entry number, as rsx_mesh_check's messages give it */
+    unsigned long n = (unsigned long)m->first_submesh;
+    if (m->submeshes && at >= base &&
+        at < base + (uintptr_t)m->submesh_count * sizeof *s)
+      n += (unsigned long)((at - base) / sizeof *s);
+    snprintf(sub, sizeof sub, " submesh %lu:", n);
+  }
+  return rsx_fail(err, "%s:%s index at position %lu is %lu, not below the "
+                  "vertex count %lu", label, sub, (unsigned long)pos,
+                  (unsigned long)v, (unsigned long)m->vertex_count);
+}
+
+static int tri_emit(uint32_t *out, size_t *n, uint32_t a, uint32_t b,
+                    uint32_t c)
+{
+  if (a == b || b == c || a == c) return 0; /* degenerate: no face */
+  out += *n * 3;
+  out[0] = a;
+  out[1] = b;
+  out[2] = c;
+  (*n)++;
+  return 1;
+}
+
+int rsx_triangles(const rsx_mesh *m, const rsx_submesh *s, uint32_t first,
+                  uint32_t count, uint32_t *out, size_t *ntriangles,
+                  rsx_error *err)
+{
+  uint32_t vc = m->vertex_count, i, v;
+  size_t n = 0;
+  if (ntriangles) *ntriangles = 0;
+  if (count > m->index_count || first > m->index_count - count) {
+    char label[160];
+    rsx_mesh_label(m, label, sizeof label);
+    return rsx_fail(err, "%s: indices 0x%lx+0x%lx lie outside the index "
+                    "buffer (0x%lx indices)", label, (unsigned long)first,
+                    (unsigned long)count, (unsigned long)m->index_count);
+  }
+  if (m->primitive == RSX_TRIANGLES) {
+    /* Indices left over after the last whole triangle form no face, but
+    ** are still checked: a whole-buffer call may meet them. */
+    for (i = 0; i < count; i++) {
+      v = rsx_mesh_index(m, first + i);
+      if (v >= vc) return tri_bad_index(m, s, first + i, v, err);
+      if (i % 3 == 2)
+        tri_emit(out, &n, rsx_mesh_index(m, first + i - 2),
+                 rsx_mesh_index(m, first + i - 1), v);
+    }
+  } else {
+    uint32_t restart = m->index_size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+    uint32_t a = 0, b = 0;
+    unsigned have = 0; /* indices since the last restart, up to 2 */
+    unsigned odd = 0;  /* parity of the triangles since the restart */
+    for (i = 0; i < count; i++) {
+      v = rsx_mesh_index(m, first + i);
+      if (v == restart) {
+        have = 0;
+        odd = 0;
+        continue;
+      }
+      if (v >= vc) return tri_bad_index(m, s, first + i, v, err);
+      if (have == 2) {
+        /* a degenerate triangle still counts for the winding */
+        if (odd)
+          tri_emit(out, &n, b, a, v);
+        else
+          tri_emit(out, &n, a, b, v);
+        odd ^= 1u;
+        a = b;
+        b = v;
+      } else if (have++ == 0) {
+        a = v;
+      } else {
+        b = v;
+      }
+    }
+  }
+  if (ntriangles) *ntriangles = n;
+  return 0;
+}
