@@ -49,10 +49,11 @@ int rsx_declaration(const rsx_mesh *m, const rsx_submesh *s,
     d->logical_uv = reg >= DECL_UV_REGISTER && reg < DECL_UV_REGISTER + 4
                       ? reg - DECL_UV_REGISTER : -1;
     d->format_method = DECL_FORMAT_METHOD + 4u * (uint32_t)reg;
-    /* frequency 0: one value per vertex; no stride the table implies
-    ** exceeds 112, so it fits its 8-bit field */
-    d->format_word = (0u << 16) | (stride << 8) |
-                     ((uint32_t)a->count << 4) | (uint32_t)a->type;
+    /* the frequency field (bits 16 and up) stays 0: one value per
+    ** vertex. No stride the table implies exceeds 112, so it fits its
+    ** 8-bit field. */
+    d->format_word = (stride << 8) | ((uint32_t)a->count << 4) |
+                     (uint32_t)a->type;
     d->offset_method = DECL_OFFSET_METHOD + 4u * (uint32_t)reg;
     d->offset_word = (uint32_t)f->offset[feeds[reg]];
   }

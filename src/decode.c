@@ -46,7 +46,7 @@ static int dec_signed(uint32_t v, int bits)
 {
   uint32_t field = v & ((1u << bits) - 1u);
   uint32_t top = 1u << (bits - 1);
-  return field & top ? (int)field - (int)(top << 1) : (int)field;
+  return (field & top) ? (int)field - (int)(top << 1) : (int)field;
 }
 
 void rsx_cmp(uint32_t v, float out[3])
@@ -67,23 +67,24 @@ float rsx_ub(uint8_t b)
 void rsx_decode_value(const rsx_attr_info *info, const uint8_t *p,
                       float *out)
 {
-  int i;
+  /* size_t i keeps the byte offsets in pointer arithmetic's width */
+  size_t i, n = info->count > 0 ? (size_t)info->count : 0;
   switch (info->type) {
   case RSX_TYPE_F:
-    for (i = 0; i < info->count; i++) out[i] = rsx_f32(p + 4 * i);
+    for (i = 0; i < n; i++) out[i] = rsx_f32(p + 4 * i);
     break;
   case RSX_TYPE_SF:
-    for (i = 0; i < info->count; i++) out[i] = rsx_half(rsx_be16(p + 2 * i));
+    for (i = 0; i < n; i++) out[i] = rsx_half(rsx_be16(p + 2 * i));
     break;
   case RSX_TYPE_UB:
-    for (i = 0; i < info->count; i++) out[i] = rsx_ub(p[i]);
+    for (i = 0; i < n; i++) out[i] = rsx_ub(p[i]);
     break;
   case RSX_TYPE_S32K:
-    for (i = 0; i < info->count; i++)
+    for (i = 0; i < n; i++)
       out[i] = (float)dec_signed(rsx_be16(p + 2 * i), 16);
     break;
   case RSX_TYPE_CMP:
-    for (i = 0; i < info->count; i++)
+    for (i = 0; i < n; i++)
       rsx_cmp(rsx_be32(p + 4 * i), out + 3 * i);
     break;
   default:

@@ -98,26 +98,27 @@ void rsx_put_f32(uint8_t *p, float f)
 void rsx_encode_value(const rsx_attr_info *info, const float *in,
                       uint8_t *p)
 {
-  int i;
+  /* size_t i keeps the byte offsets in pointer arithmetic's width */
+  size_t i, n = info->count > 0 ? (size_t)info->count : 0;
   switch (info->type) {
   case RSX_TYPE_F:
-    for (i = 0; i < info->count; i++) rsx_put_f32(p + 4 * i, in[i]);
+    for (i = 0; i < n; i++) rsx_put_f32(p + 4 * i, in[i]);
     break;
   case RSX_TYPE_SF:
-    for (i = 0; i < info->count; i++)
+    for (i = 0; i < n; i++)
       rsx_put_be16(p + 2 * i, rsx_half_from_float(in[i]));
     break;
   case RSX_TYPE_UB:
-    for (i = 0; i < info->count; i++) p[i] = rsx_ub_from_float(in[i]);
+    for (i = 0; i < n; i++) p[i] = rsx_ub_from_float(in[i]);
     break;
   case RSX_TYPE_S32K:
-    for (i = 0; i < info->count; i++)
+    for (i = 0; i < n; i++)
       rsx_put_be16(p + 2 * i,
                    (uint16_t)((uint32_t)enc_nearest(in[i], -32768, 32767) &
                               0xFFFFu));
     break;
   case RSX_TYPE_CMP:
-    for (i = 0; i < info->count; i++)
+    for (i = 0; i < n; i++)
       rsx_put_be32(p + 4 * i, rsx_cmp_from_vector(in + 3 * i));
     break;
   default:

@@ -11,7 +11,7 @@ int rsx_fail(rsx_error *err, const char *fmt, ...)
     va_start(ap, fmt);
     /* vsnprintf truncates and always terminates: a long path cannot
     ** overrun the fixed buffer. */
-    vsnprintf(err->text, sizeof err->text, fmt, ap);
+    (void)vsnprintf(err->text, sizeof err->text, fmt, ap);
     va_end(ap);
   }
   return -1;
