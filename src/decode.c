@@ -23,21 +23,30 @@ float rsx_f32(const uint8_t *p)
   return dec_bits_to_float(rsx_be32(p));
 }
 
+static uint32_t dec_float_to_bits(float f)
+{
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  return bits;
+}
+
 float rsx_half(uint16_t h)
 {
+  /* Move exponent and mantissa into float position and rebias 15 ->
+  ** 127; the two special exponents are fixed up with selects, not
+  ** branches on the data (after F. Giesen's half_to_float). */
   uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-  uint32_t exp = (h >> 10) & 0x1Fu;
-  uint32_t mant = h & 0x3FFu;
+  uint32_t bits = (uint32_t)(h & 0x7FFFu) << 13;
+  uint32_t exp = bits & 0x0F800000u;
+  float f;
 
-  if (exp == 0x1F) /* infinity, or NaN with its payload kept */
-    return dec_bits_to_float(sign | 0x7F800000u | (mant << 13));
-  if (exp == 0) {
-    /* zero or subnormal: mant * 2^-24 is exact in a float */
-    float f = (float)mant * 0x1p-24f;
-    return sign ? -f : f;
-  }
-  /* normal: rebias the exponent from 15 to 127 */
-  return dec_bits_to_float(sign | ((exp + 112u) << 23) | (mant << 13));
+  bits += 112u << 23;
+  if (exp == 0x0F800000u) bits += 112u << 23; /* inf, NaN: exponent 255 */
+  f = dec_bits_to_float(bits);
+  /* zero or subnormal, mant * 2^-24: build 2^-14 * (1 + mant/1024) and
+  ** take 2^-14 away, which is exact */
+  if (exp == 0) f = dec_bits_to_float(bits + (1u << 23)) - 0x1p-14f;
+  return dec_bits_to_float(dec_float_to_bits(f) | sign);
 }
 
 /* Sign-extend the low `bits` bits of v, without implementation-defined
