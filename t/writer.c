@@ -614,6 +614,38 @@ static void test_round_trip(void)
            "an empty name is offset 0");
   }
   save_seed(w, "masks.rsxb");
+
+  /* a few of the same meshes again, in another order, in a new writer:
+  ** strips of both index sizes, the tree mask, the stride finding */
+  {
+    static const int pick[4] = {15, 3, 17, 2};
+    rsx_writer *w2 = rsx_writer_new();
+    rsx_bundle *b2;
+    uint8_t *f2;
+    size_t n2;
+    rsx_writer_add_material(w2, "concrete", concrete_smp, 2, &err);
+    rsx_writer_add_material(w2, "glass", NULL, 0, &err);
+    rsx_writer_add_material(w2, "crate", bark_smp, 1, &err);
+    for (i = 0; i < 4; i++)
+      if (rsx_writer_add_mesh(w2, &g[pick[i]].m, &err) != 0)
+        bail_out("%s", err.text);
+    if (rsx_writer_bytes(w2, &f2, &n2, &err) != 0) bail_out("%s", err.text);
+    walk_file(f2, n2, "four meshes");
+    b2 = rsx_bundle_from_memory(f2, n2, "four.rsxb", &err);
+    if (ok(b2 != NULL, "four meshes read back")) {
+      uint32_t sub = 0;
+      for (i = 0; i < 4; i++) {
+        check_mesh(b2, &g[pick[i]], i, sub);
+        sub += g[pick[i]].m.submesh_count;
+      }
+      rsx_bundle_free(b2);
+    } else {
+      diag("%s", err.text);
+    }
+    save_seed(w2, "four.rsxb");
+    free(f2);
+    rsx_writer_free(w2);
+  }
   rsx_bundle_free(b);
 done:
   free(f);

@@ -1,0 +1,201 @@
+/*
+** fuzz_bundle.c - libFuzzer target: the RSXB reader on arbitrary bytes.
+** A bundle the reader accepts is used the way scripts use one (every
+** attribute decoded, every submesh's triangles, declarations, findings),
+** then written again by the writer and read back, which must give the
+** same bytes. A broken promise aborts, so libFuzzer keeps the input.
+*/
+#include "rsxmesh.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FZ_CHUNK 64 /* vertices decoded per call */
+
+/* Say which promise broke, then abort: libFuzzer saves the input. */
+static void fz_broken(const char *what, const rsx_error *err)
+{
+  fprintf(stderr, "fuzz_bundle: %s%s%s\n", what, err ? ": " : "",
+          err ? err->text : "");
+  abort();
+}
+
+/* Sink for decoded values, so the decoding is not optimised away. */
+static volatile float fz_sink;
+
+static void fz_decode(const rsx_mesh *m)
+{
+  static float out[FZ_CHUNK * 4];
+  rsx_error err;
+  int kind;
+  uint32_t v, n;
+
+  for (kind = 0; kind < RSX_KIND_COUNT; kind++) {
+    if (rsx_mesh_can_decode(m, kind, &err) != 0) {
+      /* what cannot be decoded must fail, not read */
+      if (m->vertex_count > 0 &&
+          rsx_mesh_decode(m, kind, 0, 1, out, &err) == 0)
+        fz_broken("decode succeeded where can_decode failed", NULL);
+      continue;
+    }
+    for (v = 0; v < m->vertex_count; v += n) {
+      n = m->vertex_count - v < FZ_CHUNK ? m->vertex_count - v : FZ_CHUNK;
+      if (rsx_mesh_decode(m, kind, v, n, out, &err) != 0)
+        fz_broken("decode of a decodable kind failed", &err);
+      fz_sink = out[0];
+    }
+    /* one past the end is refused */
+    if (rsx_mesh_decode(m, kind, m->vertex_count, 1, out, &err) == 0)
+      fz_broken("decode past the last vertex succeeded", NULL);
+    if (m->vertex_count > 0) {
+      /* the inline accessor on the last vertex stays inside the stream */
+      const uint8_t *p = rsx_mesh_vertex(m, kind, m->vertex_count - 1);
+      fz_sink = (float)p[m->format.attr[kind]->size - 1];
+    }
+  }
+}
+
+static void fz_triangles(const rsx_mesh *m, uint32_t first, uint32_t count,
+                         const rsx_submesh *s)
+{
+  rsx_error err;
+  size_t cap = rsx_triangle_capacity(count), nt = 0, i;
+  uint32_t *tri = malloc((cap ? cap : 1) * 3 * sizeof *tri);
+  if (tri == NULL) return;
+  if (rsx_triangles(m, s, first, count, tri, &nt, &err) == 0) {
+    if (nt > cap) fz_broken("more triangles than the capacity", NULL);
+    for (i = 0; i < nt * 3; i++)
+      if (tri[i] >= m->vertex_count)
+        fz_broken("a triangle's vertex past the vertex count", NULL);
+  } else if (!(m->findings & RSX_FIND_INDEX_RANGE)) {
+    fz_broken("triangles failed without an index-range finding", &err);
+  }
+  free(tri);
+}
+
+static void fz_mesh(const rsx_mesh *m)
+{
+  rsx_decl decl[RSX_DECL_MAX];
+  char line[512];
+  unsigned bit;
+  uint32_t s;
+  int i, n;
+
+  rsx_mesh_label(m, line, sizeof line);
+  for (bit = 1; bit != 0 && bit <= RSX_FIND_SELECTOR; bit <<= 1)
+    if (m->findings & bit) {
+      rsx_finding_describe(m, bit, line, sizeof line);
+      if (rsx_finding_name(bit) == NULL) fz_broken("unnamed finding", NULL);
+    }
+  fz_decode(m);
+  n = rsx_declaration(m, NULL, decl);
+  if (n < 0 || n > RSX_DECL_MAX) fz_broken("declaration count", NULL);
+  fz_triangles(m, 0, m->index_count, NULL);
+  for (s = 0; s < m->submesh_count; s++) {
+    const rsx_submesh *sm = &m->submeshes[s];
+    for (bit = 1; bit <= RSX_FIND_SELECTOR_SET; bit <<= 1)
+      if (sm->findings & bit)
+        rsx_submesh_finding_describe(m, sm, bit, line, sizeof line);
+    for (i = 0; i < 4; i++) {
+      int set = rsx_submesh_uv_set(sm, i);
+      if (set >= 0 && m->format.attr[RSX_UV0 + set] == NULL)
+        fz_broken("a logical UV from a stored set the mask lacks", NULL);
+    }
+    n = rsx_declaration(m, sm, decl);
+    if (n < 0 || n > RSX_DECL_MAX) fz_broken("declaration count", NULL);
+    fz_triangles(m, sm->first_index, sm->index_count, sm);
+  }
+}
+
+/* Write the bundle again and read it back: the same bytes must come out.
+** Materials keep their numbers, so the submeshes' references hold. */
+static void fz_rewrite(const rsx_bundle *b)
+{
+  rsx_writer *w = rsx_writer_new();
+  rsx_bundle *c;
+  rsx_error err;
+  uint8_t *bytes;
+  size_t size;
+  uint32_t i, s;
+
+  if (w == NULL) return;
+  for (i = 0; i < rsx_bundle_material_count(b); i++) {
+    const rsx_material *mat = rsx_bundle_material(b, i);
+    if (rsx_writer_add_material(w, mat->name, mat->samplers,
+                                mat->sampler_count, &err) != i)
+      fz_broken("the writer refused a material the reader read", &err);
+  }
+  for (i = 0; i < rsx_bundle_mesh_count(b); i++)
+    if (rsx_writer_add_mesh(w, rsx_bundle_mesh(b, i), &err) != 0)
+      fz_broken("the writer refused a mesh the reader read", &err);
+  if (rsx_writer_bytes(w, &bytes, &size, &err) != 0)
+    fz_broken("rsx_writer_bytes failed", &err);
+  c = rsx_bundle_from_memory(bytes, size, "rewritten.rsxb", &err);
+  if (c == NULL) fz_broken("the reader refused the writer's bundle", &err);
+  if (rsx_bundle_mesh_count(c) != rsx_bundle_mesh_count(b))
+    fz_broken("mesh count changed", NULL);
+  for (i = 0; i < rsx_bundle_mesh_count(b); i++) {
+    const rsx_mesh *x = rsx_bundle_mesh(b, i), *y = rsx_bundle_mesh(c, i);
+    if (strcmp(x->name, y->name) != 0 || x->meta_size != y->meta_size ||
+        memcmp(x->meta, y->meta, x->meta_size) != 0 ||
+        x->vertex_count != y->vertex_count ||
+        x->mmp_stride != y->mmp_stride || x->mgp_stride != y->mgp_stride ||
+        x->index_count != y->index_count ||
+        x->index_size != y->index_size || x->primitive != y->primitive ||
+        x->submesh_count != y->submesh_count ||
+        x->findings != y->findings)
+      fz_broken("a mesh's fields changed", NULL);
+    if (x->vertex_count &&
+        (memcmp(x->mmp, y->mmp, (size_t)x->vertex_count * x->mmp_stride) ||
+         (x->mgp_stride &&
+          memcmp(x->mgp, y->mgp, (size_t)x->vertex_count * x->mgp_stride))))
+      fz_broken("a stream changed", NULL);
+    if (x->index_count &&
+        memcmp(x->indices, y->indices,
+               (size_t)x->index_count * x->index_size) != 0)
+      fz_broken("an index buffer changed", NULL);
+    for (s = 0; s < x->submesh_count; s++) {
+      const rsx_submesh *p = &x->submeshes[s], *q = &y->submeshes[s];
+      if (p->record_size != q->record_size ||
+          memcmp(p->record, q->record, p->record_size) != 0 ||
+          p->first_index != q->first_index ||
+          p->index_count != q->index_count || p->material != q->material)
+        fz_broken("a submesh changed", NULL);
+    }
+  }
+  rsx_bundle_free(c);
+  free(bytes);
+  rsx_writer_free(w);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  rsx_error err;
+  rsx_bundle *b = rsx_bundle_from_memory(data, size, "fuzz.rsxb", &err);
+  uint32_t i, j;
+
+  if (b == NULL) {
+    /* a refusal is one line naming the file */
+    if (strncmp(err.text, "fuzz.rsxb: ", 11) != 0)
+      fz_broken("a refusal that does not name the file", &err);
+    return 0;
+  }
+  if (rsx_bundle_size(b) != size ||
+      memcmp(rsx_bundle_bytes(b), data, size) != 0)
+    fz_broken("the bundle's bytes differ from the input", NULL);
+  for (i = 0; i < rsx_bundle_material_count(b); i++) {
+    const rsx_material *mat = rsx_bundle_material(b, i);
+    fz_sink = (float)strlen(mat->name);
+    for (j = 0; j < mat->sampler_count; j++)
+      fz_sink = (float)strlen(mat->samplers[j].texture);
+    (void)rsx_material_base_colour(mat);
+  }
+  for (i = 0; i < rsx_bundle_mesh_count(b); i++)
+    fz_mesh(rsx_bundle_mesh(b, i));
+  fz_rewrite(b);
+  rsx_bundle_free(b);
+  return 0;
+}
