@@ -112,10 +112,11 @@ void rsx_encode_value(const rsx_attr_info *info, const float *in,
     for (i = 0; i < n; i++) p[i] = rsx_ub_from_float(in[i]);
     break;
   case RSX_TYPE_S32K:
-    for (i = 0; i < n; i++)
-      rsx_put_be16(p + 2 * i,
-                   (uint16_t)((uint32_t)enc_nearest(in[i], -32768, 32767) &
-                              0xFFFFu));
+    for (i = 0; i < n; i++) {
+      /* two's complement by hand: -1 becomes FFFF */
+      long v = enc_nearest((double)in[i], -32768, 32767);
+      rsx_put_be16(p + 2 * i, (uint16_t)((uint32_t)v & 0xFFFFu));
+    }
     break;
   case RSX_TYPE_CMP:
     for (i = 0; i < n; i++)
