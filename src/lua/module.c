@@ -1,5 +1,266 @@
-/* module.c - placeholder until the binding is written */
-#include <lua.h>
-#include <lauxlib.h>
+/*
+** module.c - luaopen_rsxmesh: the module table, the encoders, rsxmesh.fmt,
+** and the helpers every userdata type of the binding shares.
+*/
+#define _POSIX_C_SOURCE 200809L /* fileno */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <lualib.h>
+
+#include "rsxlua.h"
+
+/* ------------------------------------------------------ shared helpers */
+
+/* __index: methods first (upvalue 1), then a property getter (upvalue 2
+** maps a name to its slot in the members array, upvalue 3), else nil. */
+static int aux_index(lua_State *L)
+{
+  lua_settop(L, 2);
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  lua_pop(L, 1);
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TNUMBER) {
+    const rl_member *members = lua_touserdata(L, lua_upvalueindex(3));
+    lua_Integer slot = lua_tointeger(L, -1);
+    lua_settop(L, 1);
+    return members[slot].push(L);
+  }
+  lua_pushnil(L);
+  return 1;
+}
+
+void rsxlua_class(lua_State *L, const char *tname, const luaL_Reg *mt,
+                  const luaL_Reg *methods, const rl_member *members)
+{
+  int i;
+  luaL_newmetatable(L, tname);
+  if (mt != NULL) luaL_setfuncs(L, mt, 0);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  lua_newtable(L);
+  for (i = 0; members != NULL && members[i].name != NULL; i++) {
+    lua_pushinteger(L, i);
+    lua_setfield(L, -2, members[i].name);
+  }
+  lua_pushlightuserdata(L, (void *)members);
+  lua_pushcclosure(L, aux_index, 3);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+}
+
+void rsxlua_checkopen(lua_State *L, const rl_bundle *bundle,
+                      const char *fname)
+{
+  if (bundle != NULL && bundle->b == NULL)
+    luaL_error(L, "%s: bundle is closed", fname);
+}
+
+void *rsxlua_check(lua_State *L, int idx, const char *tname,
+                   const char *fname)
+{
+  rl_child *c = luaL_checkudata(L, idx, tname);
+  rsxlua_checkopen(L, c->bundle, fname);
+  return c;
+}
+
+int rsxlua_checkkind(lua_State *L, int idx, const char *fname)
+{
+  const char *name = luaL_checkstring(L, idx);
+  int kind = rsx_kind_from_name(name);
+  if (kind < 0)
+    return luaL_error(L, "%s: unknown kind '%s'", fname, name);
+  return kind;
+}
+
+int rsxlua_fail(lua_State *L, const char *message)
+{
+  lua_pushnil(L);
+  lua_pushstring(L, message);
+  return 2;
+}
+
+int rsxlua_fmt(float x, char *buf)
+{
+  int p, len = 0;
+  if (isnan(x)) return snprintf(buf, 32, "%s", signbit(x) ? "-nan" : "nan");
+  /* the first precision whose text reads back bit for bit (so -0 keeps
+  ** its sign); 9 significant digits always do for a float32 */
+  for (p = 1; p <= 9; p++) {
+    float y;
+    len = snprintf(buf, 32, "%.*g", p, (double)x);
+    y = strtof(buf, NULL);
+    if (memcmp(&x, &y, sizeof x) == 0) break;
+  }
+  return len;
+}
+
+void rsxlua_range(lua_State *L, int arg, uint32_t n, const char *fname,
+                  uint32_t *first, uint32_t *count)
+{
+  lua_Integer i = luaL_optinteger(L, arg, 1);
+  lua_Integer j = luaL_optinteger(L, arg + 1, (lua_Integer)n);
+  /* i may be n + 1 in an empty range, as in string.sub */
+  if (i < 1 || i > (lua_Integer)n + 1)
+    luaL_error(L, "%s: vertex %I out of range 1..%I", fname, i,
+               (lua_Integer)n);
+  if (j < 0 || j > (lua_Integer)n)
+    luaL_error(L, "%s: vertex %I out of range 1..%I", fname, j,
+               (lua_Integer)n);
+  if (j < i - 1)
+    luaL_error(L, "%s: range %I..%I is reversed", fname, i, j);
+  *first = (uint32_t)(i - 1);
+  *count = (uint32_t)(j - i + 1);
+}
+
+/* ------------------------------------------------------------ encoders */
+
+static int mod_half(lua_State *L)
+{
+  lua_Integer h = luaL_checkinteger(L, 1);
+  luaL_argcheck(L, h >= 0 && h <= 0xFFFF, 1, "not a 16-bit value");
+  lua_pushnumber(L, (lua_Number)rsx_half((uint16_t)h));
+  return 1;
+}
+
+static int mod_to_half(lua_State *L)
+{
+  /* rounded to float32 first: the core's encoder takes a float */
+  float x = (float)luaL_checknumber(L, 1);
+  lua_pushinteger(L, (lua_Integer)rsx_half_from_float(x));
+  return 1;
+}
+
+static int mod_cmp(lua_State *L)
+{
+  lua_Integer u = luaL_checkinteger(L, 1);
+  float v[3];
+  luaL_argcheck(L, u >= 0 && u <= 0xFFFFFFFF, 1, "not a 32-bit value");
+  rsx_cmp((uint32_t)u, v);
+  lua_pushnumber(L, (lua_Number)v[0]);
+  lua_pushnumber(L, (lua_Number)v[1]);
+  lua_pushnumber(L, (lua_Number)v[2]);
+  return 3;
+}
+
+static int mod_to_cmp(lua_State *L)
+{
+  float v[3];
+  v[0] = (float)luaL_checknumber(L, 1);
+  v[1] = (float)luaL_checknumber(L, 2);
+  v[2] = (float)luaL_checknumber(L, 3);
+  lua_pushinteger(L, (lua_Integer)rsx_cmp_from_vector(v));
+  return 1;
+}
+
+static int mod_float32(lua_State *L)
+{
+  lua_pushnumber(L, (lua_Number)(float)luaL_checknumber(L, 1));
+  return 1;
+}
+
+static int mod_fmt(lua_State *L)
+{
+  char buf[32];
+  int len = rsxlua_fmt((float)luaL_checknumber(L, 1), buf);
+  lua_pushlstring(L, buf, (size_t)len);
+  return 1;
+}
+
+static int mod_isatty(lua_State *L)
+{
+  luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
+  lua_pushboolean(L, p->closef != NULL && p->f != NULL &&
+                       isatty(fileno(p->f)));
+  return 1;
+}
+
+static int mod_indices(lua_State *L)
+{
+  lua_Integer size = luaL_checkinteger(L, 1);
+  lua_Integer base, max;
+  size_t n, i;
+  luaL_Buffer b;
+  unsigned char *p;
+
+  luaL_argcheck(L, size == 2 || size == 4, 1, "index size must be 2 or 4");
+  luaL_checktype(L, 2, LUA_TTABLE);
+  base = luaL_optinteger(L, 3, 1);
+  max = size == 2 ? 0xFFFF : 0xFFFFFFFF;
+  n = lua_rawlen(L, 2);
+  p = (unsigned char *)luaL_buffinitsize(L, &b, n * (size_t)size);
+  for (i = 0; i < n; i++) {
+    int isint;
+    lua_Integer v, idx;
+    lua_rawgeti(L, 2, (lua_Integer)i + 1);
+    v = lua_tointegerx(L, -1, &isint);
+    if (!isint)
+      return luaL_error(L, "rsxmesh.indices: t[%I] is not an integer",
+                        (lua_Integer)i + 1);
+    lua_pop(L, 1);
+    /* -1 is the strip restart: all ones whatever the base */
+    idx = v == -1 ? max : v - base;
+    if (v != -1 && (idx < 0 || idx > max))
+      return luaL_error(L, "rsxmesh.indices: t[%I] = %I gives index %I,"
+                        " out of range 0..%I", (lua_Integer)i + 1, v, idx,
+                        max);
+    if (size == 2)
+      rsx_put_be16(p + i * 2, (uint16_t)idx);
+    else
+      rsx_put_be32(p + i * 4, (uint32_t)idx);
+  }
+  luaL_pushresultsize(&b, n * (size_t)size);
+  return 1;
+}
+
+/* ---------------------------------------------------------- the module */
+
+static const luaL_Reg mod_funcs[] = {
+  {"open", rsxlua_open},
+  {"load", rsxlua_load},
+  {"format", rsxlua_format},
+  {"mesh", rsxlua_mesh},
+  {"writer", rsxlua_writer},
+  {"half", mod_half},
+  {"to_half", mod_to_half},
+  {"cmp", mod_cmp},
+  {"to_cmp", mod_to_cmp},
+  {"float32", mod_float32},
+  {"fmt", mod_fmt},
+  {"isatty", mod_isatty},
+  {"indices", mod_indices},
+  {NULL, NULL}
+};
+
 int luaopen_rsxmesh(lua_State *L);
-int luaopen_rsxmesh(lua_State *L) { lua_newtable(L); return 1; }
+
+int luaopen_rsxmesh(lua_State *L)
+{
+  int k;
+  rsxlua_open_bundle(L);
+  rsxlua_open_mesh(L);
+  rsxlua_open_submesh(L);
+  rsxlua_open_material(L);
+  rsxlua_open_format(L);
+  rsxlua_open_accessor(L);
+  rsxlua_open_record(L);
+  rsxlua_open_writer(L);
+
+  luaL_newlib(L, mod_funcs);
+  lua_createtable(L, RSX_KIND_COUNT, 0);
+  for (k = 0; k < RSX_KIND_COUNT; k++) {
+    lua_pushstring(L, rsx_attr(k, 1)->name);
+    lua_rawseti(L, -2, k + 1);
+  }
+  lua_setfield(L, -2, "kinds");
+  lua_pushinteger(L, (lua_Integer)RSX_BASE_COLOUR_SLOT);
+  lua_setfield(L, -2, "BASE_COLOUR");
+  lua_pushliteral(L, "rsxmesh " RSX_VERSION);
+  lua_setfield(L, -2, "_VERSION");
+  return 1;
+}

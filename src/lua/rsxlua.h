@@ -1,1 +1,161 @@
-/* rsxlua.h - placeholder until the binding is written */
+/*
+** rsxlua.h - internals shared by the files of the Lua binding.
+** One userdata type per file; each registers its metatable with
+** rsxlua_class and exposes a check helper and a constructor here.
+*/
+#ifndef RSXLUA_H
+#define RSXLUA_H
+
+#include <lua.h>
+#include <lauxlib.h>
+
+#include "rsxmesh.h"
+
+#define RSXLUA_BUNDLE "rsxmesh.bundle"
+#define RSXLUA_MESH "rsxmesh.mesh"
+#define RSXLUA_SUBMESH "rsxmesh.submesh"
+#define RSXLUA_MATERIAL "rsxmesh.material"
+#define RSXLUA_FORMAT "rsxmesh.format"
+#define RSXLUA_ACCESSOR "rsxmesh.accessor"
+#define RSXLUA_RECORD "rsxmesh.record"
+#define RSXLUA_WRITER "rsxmesh.writer"
+
+/* A bundle: NULL once closed (it starts closed, as liolib's newprefile,
+** so a memory error before the file is read leaves a valid object). */
+typedef struct rl_bundle {
+  rsx_bundle *b;
+} rl_bundle;
+
+/* Every child of a bundle starts with this: the bundle whose memory it
+** views (NULL when it views a mesh built by rsxmesh.mesh). The bundle's
+** userdata is anchored in the child's user value, so the pointer stays
+** valid; b->b == NULL means the bundle was closed. */
+typedef struct rl_child {
+  rl_bundle *bundle;
+} rl_child;
+
+typedef struct rl_mesh {
+  rl_bundle *bundle;   /* NULL for a built mesh */
+  const rsx_mesh *m;   /* into the bundle, or &own */
+  rsx_mesh own;        /* a built mesh: views of anchored Lua strings */
+} rl_mesh;
+
+typedef struct rl_submesh {
+  rl_bundle *bundle;
+  const rsx_mesh *m;
+  const rsx_submesh *s;
+  uint32_t index;      /* 0-based in its mesh */
+} rl_submesh;
+
+typedef struct rl_material {
+  rl_bundle *bundle;
+  const rsx_material *mat;
+  uint32_t index;      /* 0-based in its bundle */
+} rl_material;
+
+typedef struct rl_record {
+  rl_bundle *bundle;
+  const uint8_t *p;
+  uint32_t size;
+} rl_record;
+
+/* One decoded attribute: the address of vertex 0 and the stride, so
+** acc:get is one multiply and one decode. */
+typedef struct rl_accessor {
+  rl_bundle *bundle;
+  const rsx_mesh *m;
+  const rsx_attr_info *info;
+  const uint8_t *base;
+  uint32_t stride;
+  uint32_t count;
+  int kind;
+} rl_accessor;
+
+typedef struct rl_format {
+  rsx_format f;
+} rl_format;
+
+/* A property read through __index: pushes one value for self at 1. */
+typedef struct rl_member {
+  const char *name;
+  int (*push)(lua_State *L);
+} rl_member;
+
+/* Register metatable tname: metamethods mt (may be NULL), methods, and
+** the property getters members; __index resolves methods first, then
+** members, then gives nil. Leaves nothing on the stack. */
+void rsxlua_class(lua_State *L, const char *tname, const luaL_Reg *mt,
+                  const luaL_Reg *methods, const rl_member *members);
+
+/* luaL_checkudata for a child, raising "fname: bundle is closed" after
+** an explicit close. */
+void *rsxlua_check(lua_State *L, int idx, const char *tname,
+                   const char *fname);
+
+/* Raise "fname: bundle is closed" when bundle is closed. */
+void rsxlua_checkopen(lua_State *L, const rl_bundle *bundle,
+                      const char *fname);
+
+/* A kind from its name at idx; raises with fname on an unknown name. */
+int rsxlua_checkkind(lua_State *L, int idx, const char *fname);
+
+/* Push nil and message, return 2 (the io.open convention). */
+int rsxlua_fail(lua_State *L, const char *message);
+
+/* The shortest decimal that reads back as x (a float32): writes it to buf
+** (at least 32 bytes) and returns its length. */
+int rsxlua_fmt(float x, char *buf);
+
+/* The 1-based range [i, j] of args i and j (defaults 1 and n), checked
+** against 1..n; an empty range has j = i - 1. Raises naming fname. */
+void rsxlua_range(lua_State *L, int arg, uint32_t n, const char *fname,
+                  uint32_t *first, uint32_t *count);
+
+/* "F", "SF", "UB", "S32K" or "CMP" for an enum rsx_type. */
+const char *rsxlua_type_name(int type);
+
+/* The triangles of count indices from first of m (s names the submesh in
+** messages, may be NULL): a flat table of 1-based vertex numbers and the
+** count, or (as_bytes) a string of little-endian 0-based u32 and the
+** count; nil and a message on an index out of range. Returns the number
+** of results pushed. */
+int rsxlua_triangles(lua_State *L, const rsx_mesh *m, const rsx_submesh *s,
+                     uint32_t first, uint32_t count, int as_bytes);
+
+/* Constructors: each pushes a new userdata whose user value anchors the
+** object at parent (a stack index). */
+void rsxlua_push_format(lua_State *L, uint32_t mask);
+void rsxlua_push_mesh(lua_State *L, int parent, rl_bundle *bundle,
+                      const rsx_mesh *m);
+void rsxlua_push_submesh(lua_State *L, int parent, const rl_mesh *mesh,
+                         uint32_t index);
+void rsxlua_push_material(lua_State *L, int parent, rl_bundle *bundle,
+                          uint32_t index);
+void rsxlua_push_record(lua_State *L, int parent, rl_bundle *bundle,
+                        const uint8_t *p, uint32_t size);
+/* The accessor of kind, or nil and a message when it cannot be decoded. */
+int rsxlua_push_accessor(lua_State *L, int parent, rl_bundle *bundle,
+                         const rsx_mesh *m, int kind);
+
+/* rsxmesh.mesh{...}: the mesh table at idx to a mesh userdata; returns 1
+** with it pushed, or 2 with nil and a message. fname names the caller. */
+int rsxlua_build_mesh(lua_State *L, int idx, const char *fname);
+
+/* Module functions defined beside their types. */
+int rsxlua_open(lua_State *L);
+int rsxlua_load(lua_State *L);
+int rsxlua_format(lua_State *L);
+int rsxlua_mesh(lua_State *L);
+int rsxlua_writer(lua_State *L);
+
+/* Metatable registration, one per file. */
+void rsxlua_open_bundle(lua_State *L);
+void rsxlua_open_mesh(lua_State *L);
+void rsxlua_open_submesh(lua_State *L);
+void rsxlua_open_material(lua_State *L);
+void rsxlua_open_format(lua_State *L);
+void rsxlua_open_accessor(lua_State *L);
+void rsxlua_open_record(lua_State *L);
+void rsxlua_open_writer(lua_State *L);
+
+#endif

@@ -1,0 +1,375 @@
+/*
+** accessor.c - the accessor userdata: one decoded attribute of one mesh,
+** read a vertex at a time (get, iter) or in bulk in C (range, lines,
+** pack, raw, bounds).
+*/
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "rsxlua.h"
+
+#define AC_MAXC 4 /* components of any kind: colour and the extras */
+
+static rl_accessor *ac_check(lua_State *L, int idx, const char *fname)
+{
+  return rsxlua_check(L, idx, RSXLUA_ACCESSOR, fname);
+}
+
+int rsxlua_push_accessor(lua_State *L, int parent, rl_bundle *bundle,
+                         const rsx_mesh *m, int kind)
+{
+  rl_accessor *a;
+  rsx_error err;
+  parent = lua_absindex(L, parent);
+  if (rsx_mesh_can_decode(m, kind, &err) != 0)
+    return rsxlua_fail(L, err.text);
+  a = lua_newuserdatauv(L, sizeof *a, 1);
+  a->bundle = bundle;
+  a->m = m;
+  a->info = m->format.attr[kind];
+  a->kind = kind;
+  a->count = m->vertex_count;
+  a->stride = a->info->stream == RSX_MMP ? m->mmp_stride : m->mgp_stride;
+  /* no address arithmetic on an empty stream, which may be NULL */
+  a->base = a->count > 0 ? rsx_mesh_vertex(m, kind, 0) : NULL;
+  luaL_setmetatable(L, RSXLUA_ACCESSOR);
+  lua_pushvalue(L, parent);
+  lua_setiuservalue(L, -2, 1);
+  return 1;
+}
+
+/* Decode vertex v (0-based, in range) into out. */
+static void ac_decode(const rl_accessor *a, uint32_t v, float *out)
+{
+  rsx_decode_value(a->info, a->base + (size_t)v * a->stride, out);
+}
+
+/* Push the n components of one vertex: S32K values are integers. */
+static void ac_push(lua_State *L, const rl_accessor *a, const float *c)
+{
+  int i, n = a->info->components;
+  if (a->info->type == RSX_TYPE_S32K)
+    for (i = 0; i < n; i++) lua_pushinteger(L, (lua_Integer)c[i]);
+  else
+    for (i = 0; i < n; i++) lua_pushnumber(L, (lua_Number)c[i]);
+}
+
+/* ------------------------------------------------------------- methods */
+
+static int a_get(lua_State *L)
+{
+  rl_accessor *a = luaL_checkudata(L, 1, RSXLUA_ACCESSOR);
+  lua_Integer i = luaL_checkinteger(L, 2);
+  float c[AC_MAXC];
+  rsxlua_checkopen(L, a->bundle, "accessor:get");
+  if ((lua_Unsigned)i - 1u >= (lua_Unsigned)a->count)
+    return luaL_error(L, "accessor:get: vertex %I out of range 1..%I", i,
+                      (lua_Integer)a->count);
+  ac_decode(a, (uint32_t)(i - 1), c);
+  ac_push(L, a, c);
+  return a->info->components;
+}
+
+static int a_next(lua_State *L)
+{
+  rl_accessor *a = ac_check(L, 1, "accessor:iter");
+  lua_Integer i = luaL_checkinteger(L, 2);
+  float c[AC_MAXC];
+  if (i < 0 || i >= (lua_Integer)a->count) return 0;
+  lua_pushinteger(L, i + 1);
+  ac_decode(a, (uint32_t)i, c);
+  ac_push(L, a, c);
+  return 1 + a->info->components;
+}
+
+static int a_iter(lua_State *L)
+{
+  ac_check(L, 1, "accessor:iter");
+  lua_pushcfunction(L, a_next);
+  lua_pushvalue(L, 1);
+  lua_pushinteger(L, 0);
+  return 3;
+}
+
+static int a_range(lua_State *L)
+{
+  rl_accessor *a = ac_check(L, 1, "accessor:range");
+  int n = a->info->components, k;
+  int as_int = a->info->type == RSX_TYPE_S32K;
+  uint32_t first, count, v;
+  lua_Integer at = 0;
+  rsxlua_range(L, 2, a->count, "accessor:range", &first, &count);
+  lua_createtable(L, (uint64_t)count * n < INT32_MAX ? (int)count * n : 0,
+                  0);
+  for (v = first; v < first + count; v++) {
+    float c[AC_MAXC];
+    ac_decode(a, v, c);
+    for (k = 0; k < n; k++) {
+      if (as_int)
+        lua_pushinteger(L, (lua_Integer)c[k]);
+      else
+        lua_pushnumber(L, (lua_Number)c[k]);
+      lua_rawseti(L, -2, ++at);
+    }
+  }
+  return 1;
+}
+
+/* Per-component numbers from opts[key] (a table or nil) into out. */
+static void ac_opt_vector(lua_State *L, int opts, const char *key, int n,
+                          double dflt, double *out, int *given)
+{
+  int k;
+  for (k = 0; k < n; k++) out[k] = dflt;
+  if (lua_getfield(L, opts, key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    return;
+  }
+  if (!lua_istable(L, -1))
+    luaL_error(L, "accessor:lines: opts.%s must be a table, got %s", key,
+               luaL_typename(L, -1));
+  for (k = 0; k < n; k++) {
+    int t = lua_rawgeti(L, -1, k + 1);
+    if (t != LUA_TNIL) {
+      int isnum;
+      out[k] = lua_tonumberx(L, -1, &isnum);
+      if (!isnum)
+        luaL_error(L, "accessor:lines: opts.%s[%d] is not a number", key,
+                   k + 1);
+    }
+    lua_pop(L, 1);
+  }
+  *given = 1;
+  lua_pop(L, 1);
+}
+
+static int a_lines(lua_State *L)
+{
+  rl_accessor *a = ac_check(L, 1, "accessor:lines");
+  size_t plen;
+  const char *prefix = luaL_checklstring(L, 2, &plen);
+  const rl_accessor *with = NULL;
+  double scale[AC_MAXC], offset[AC_MAXC];
+  int n = a->info->components, nw = 0, mapped = 0, k;
+  uint32_t first, count, v;
+  luaL_Buffer b;
+
+  rsxlua_range(L, 3, a->count, "accessor:lines", &first, &count);
+  lua_settop(L, 5);
+  if (!lua_isnil(L, 5)) {
+    luaL_checktype(L, 5, LUA_TTABLE);
+    ac_opt_vector(L, 5, "scale", n, 1.0, scale, &mapped);
+    ac_opt_vector(L, 5, "offset", n, 0.0, offset, &mapped);
+    if (lua_getfield(L, 5, "with") != LUA_TNIL) {
+      with = ac_check(L, -1, "accessor:lines");
+      if (with->m != a->m)
+        return luaL_error(L, "accessor:lines: opts.with is an accessor of "
+                          "another mesh");
+      nw = with->info->components;
+    }
+    /* the with accessor stays at 6: it anchors what it views */
+  } else {
+    for (k = 0; k < n; k++) scale[k] = 1.0, offset[k] = 0.0;
+  }
+
+  luaL_buffinit(L, &b);
+  for (v = first; v < first + count; v++) {
+    float c[2 * AC_MAXC];
+    char *p = luaL_prepbuffsize(&b, plen + (size_t)(n + nw) * 33 + 1);
+    size_t len = plen;
+    memcpy(p, prefix, plen);
+    ac_decode(a, v, c);
+    if (mapped)
+      for (k = 0; k < n; k++)
+        c[k] = (float)(offset[k] + scale[k] * (double)c[k]);
+    if (with != NULL) ac_decode(with, v, c + n);
+    for (k = 0; k < n + nw; k++) {
+      if (len > 0) p[len++] = ' ';
+      len += (size_t)rsxlua_fmt(c[k], p + len);
+    }
+    p[len++] = '\n';
+    luaL_addsize(&b, len);
+  }
+  luaL_pushresult(&b);
+  return 1;
+}
+
+/* Little-endian bytes of a float32, whatever the host's order. */
+static void ac_put_le32(unsigned char *p, float f)
+{
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  p[0] = (unsigned char)(u & 0xFF);
+  p[1] = (unsigned char)((u >> 8) & 0xFF);
+  p[2] = (unsigned char)((u >> 16) & 0xFF);
+  p[3] = (unsigned char)(u >> 24);
+}
+
+static int a_pack(lua_State *L)
+{
+  rl_accessor *a = ac_check(L, 1, "accessor:pack");
+  size_t n = (size_t)a->info->components, size;
+  uint32_t first, count, v;
+  unsigned char *p;
+  luaL_Buffer b;
+  rsxlua_range(L, 2, a->count, "accessor:pack", &first, &count);
+  size = (size_t)count * n * 4;
+  p = (unsigned char *)luaL_buffinitsize(L, &b, size);
+  for (v = 0; v < count; v++) {
+    float c[AC_MAXC];
+    size_t k;
+    ac_decode(a, first + v, c);
+    for (k = 0; k < n; k++) ac_put_le32(p + (v * n + k) * 4, c[k]);
+  }
+  luaL_pushresultsize(&b, size);
+  return 1;
+}
+
+static int a_raw(lua_State *L)
+{
+  rl_accessor *a = ac_check(L, 1, "accessor:raw");
+  size_t w = (size_t)a->info->size, size;
+  uint32_t first, count, v;
+  char *p;
+  luaL_Buffer b;
+  rsxlua_range(L, 2, a->count, "accessor:raw", &first, &count);
+  size = (size_t)count * w;
+  p = luaL_buffinitsize(L, &b, size);
+  for (v = 0; v < count; v++)
+    memcpy(p + v * w, a->base + (size_t)(first + v) * a->stride, w);
+  luaL_pushresultsize(&b, size);
+  return 1;
+}
+
+static int a_bounds(lua_State *L)
+{
+  rl_accessor *a = ac_check(L, 1, "accessor:bounds");
+  int n = a->info->components, k, t;
+  float lo[AC_MAXC], hi[AC_MAXC];
+  int seen[AC_MAXC] = {0};
+  uint32_t v;
+  for (v = 0; v < a->count; v++) {
+    float c[AC_MAXC];
+    ac_decode(a, v, c);
+    for (k = 0; k < n; k++) {
+      if (isnan(c[k])) continue; /* NaN has no place in an order */
+      if (!seen[k] || c[k] < lo[k]) lo[k] = c[k];
+      if (!seen[k] || c[k] > hi[k]) hi[k] = c[k];
+      seen[k] = 1;
+    }
+  }
+  for (t = 0; t < 2; t++) {
+    const float *x = t == 0 ? lo : hi;
+    lua_createtable(L, n, 0);
+    for (k = 0; k < n && a->count > 0; k++) {
+      if (!seen[k])
+        lua_pushnumber(L, (lua_Number)NAN);
+      else if (a->info->type == RSX_TYPE_S32K)
+        lua_pushinteger(L, (lua_Integer)x[k]);
+      else
+        lua_pushnumber(L, (lua_Number)x[k]);
+      lua_rawseti(L, -2, k + 1);
+    }
+  }
+  return 2;
+}
+
+static int a_len(lua_State *L)
+{
+  rl_accessor *a = ac_check(L, 1, "accessor:__len");
+  lua_pushinteger(L, (lua_Integer)a->count);
+  return 1;
+}
+
+static int a_tostring(lua_State *L)
+{
+  rl_accessor *a = luaL_checkudata(L, 1, RSXLUA_ACCESSOR);
+  if (a->bundle != NULL && a->bundle->b == NULL)
+    lua_pushliteral(L, RSXLUA_ACCESSOR " (bundle closed)");
+  else
+    lua_pushfstring(L, RSXLUA_ACCESSOR " %s of %s (%I vertices)",
+                    a->info->name, a->m->name, (lua_Integer)a->count);
+  return 1;
+}
+
+/* ---------------------------------------------------------- properties */
+
+static int ap_kind(lua_State *L)
+{
+  lua_pushstring(L, ac_check(L, 1, "accessor.kind")->info->name);
+  return 1;
+}
+
+static int ap_mesh(lua_State *L)
+{
+  ac_check(L, 1, "accessor.mesh");
+  lua_getiuservalue(L, 1, 1);
+  return 1;
+}
+
+static int ap_components(lua_State *L)
+{
+  lua_pushinteger(L, ac_check(L, 1, "accessor.components")->info->components);
+  return 1;
+}
+
+static int ap_type(lua_State *L)
+{
+  rl_accessor *a = ac_check(L, 1, "accessor.type");
+  lua_pushstring(L, rsxlua_type_name(a->info->type));
+  return 1;
+}
+
+static int ap_stream(lua_State *L)
+{
+  rl_accessor *a = ac_check(L, 1, "accessor.stream");
+  lua_pushstring(L, a->info->stream == RSX_MMP ? "MMP" : "MGP");
+  return 1;
+}
+
+static int ap_offset(lua_State *L)
+{
+  rl_accessor *a = ac_check(L, 1, "accessor.offset");
+  lua_pushinteger(L, a->m->format.offset[a->kind]);
+  return 1;
+}
+
+static int ap_stride(lua_State *L)
+{
+  lua_pushinteger(L, (lua_Integer)ac_check(L, 1, "accessor.stride")->stride);
+  return 1;
+}
+
+static const luaL_Reg a_meta[] = {
+  {"__len", a_len},
+  {"__tostring", a_tostring},
+  {NULL, NULL}
+};
+
+static const luaL_Reg a_methods[] = {
+  {"get", a_get},
+  {"iter", a_iter},
+  {"range", a_range},
+  {"lines", a_lines},
+  {"pack", a_pack},
+  {"raw", a_raw},
+  {"bounds", a_bounds},
+  {NULL, NULL}
+};
+
+static const rl_member a_members[] = {
+  {"kind", ap_kind},
+  {"mesh", ap_mesh},
+  {"components", ap_components},
+  {"type", ap_type},
+  {"stream", ap_stream},
+  {"offset", ap_offset},
+  {"stride", ap_stride},
+  {NULL, NULL}
+};
+
+void rsxlua_open_accessor(lua_State *L)
+{
+  rsxlua_class(L, RSXLUA_ACCESSOR, a_meta, a_methods, a_members);
+}

@@ -1,0 +1,241 @@
+/*
+** bundle.c - the bundle userdata: rsxmesh.open, rsxmesh.load, its meshes
+** and materials, and close.
+*/
+#include <string.h>
+
+#include "rsxlua.h"
+
+static rl_bundle *bun_check(lua_State *L, int idx, const char *fname)
+{
+  rl_bundle *b = luaL_checkudata(L, idx, RSXLUA_BUNDLE);
+  rsxlua_checkopen(L, b, fname);
+  return b;
+}
+
+/* A closed bundle first, then the file: an error in between leaves a
+** consistent object for __gc. */
+static rl_bundle *bun_new(lua_State *L)
+{
+  rl_bundle *b = lua_newuserdatauv(L, sizeof *b, 0);
+  b->b = NULL;
+  luaL_setmetatable(L, RSXLUA_BUNDLE);
+  return b;
+}
+
+int rsxlua_open(lua_State *L)
+{
+  const char *path = luaL_checkstring(L, 1);
+  rl_bundle *b = bun_new(L);
+  rsx_error err;
+  b->b = rsx_bundle_open(path, &err);
+  if (b->b == NULL) return rsxlua_fail(L, err.text);
+  return 1;
+}
+
+int rsxlua_load(lua_State *L)
+{
+  size_t size;
+  const char *bytes = luaL_checklstring(L, 1, &size);
+  const char *name = luaL_optstring(L, 2, "(memory)");
+  rl_bundle *b = bun_new(L);
+  rsx_error err;
+  b->b = rsx_bundle_from_memory(bytes, size, name, &err);
+  if (b->b == NULL) return rsxlua_fail(L, err.text);
+  return 1;
+}
+
+/* ------------------------------------------------------------ methods */
+
+static int b_mesh(lua_State *L)
+{
+  rl_bundle *b = bun_check(L, 1, "bundle:mesh");
+  uint32_t n = rsx_bundle_mesh_count(b->b), i;
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    const char *name = lua_tostring(L, 2);
+    for (i = 0; i < n; i++) {
+      const rsx_mesh *m = rsx_bundle_mesh(b->b, i);
+      if (strcmp(m->name, name) == 0) {
+        rsxlua_push_mesh(L, 1, b, m);
+        return 1;
+      }
+    }
+  } else {
+    lua_Integer k = luaL_checkinteger(L, 2);
+    if (k >= 1 && k <= (lua_Integer)n) {
+      rsxlua_push_mesh(L, 1, b, rsx_bundle_mesh(b->b, (uint32_t)(k - 1)));
+      return 1;
+    }
+  }
+  lua_pushnil(L);
+  return 1;
+}
+
+static int b_meshes_next(lua_State *L)
+{
+  rl_bundle *b = bun_check(L, 1, "bundle:meshes");
+  lua_Integer k = luaL_checkinteger(L, 2) + 1;
+  if (k < 1 || k > (lua_Integer)rsx_bundle_mesh_count(b->b)) return 0;
+  lua_pushinteger(L, k);
+  rsxlua_push_mesh(L, 1, b, rsx_bundle_mesh(b->b, (uint32_t)(k - 1)));
+  return 2;
+}
+
+static int b_meshes(lua_State *L)
+{
+  bun_check(L, 1, "bundle:meshes");
+  lua_pushcfunction(L, b_meshes_next);
+  lua_pushvalue(L, 1);
+  lua_pushinteger(L, 0);
+  return 3;
+}
+
+static int b_material(lua_State *L)
+{
+  rl_bundle *b = bun_check(L, 1, "bundle:material");
+  lua_Integer k = luaL_checkinteger(L, 2);
+  if (k >= 1 && k <= (lua_Integer)rsx_bundle_material_count(b->b))
+    rsxlua_push_material(L, 1, b, (uint32_t)(k - 1));
+  else
+    lua_pushnil(L);
+  return 1;
+}
+
+static int b_materials_next(lua_State *L)
+{
+  rl_bundle *b = bun_check(L, 1, "bundle:materials");
+  lua_Integer k = luaL_checkinteger(L, 2) + 1;
+  if (k < 1 || k > (lua_Integer)rsx_bundle_material_count(b->b)) return 0;
+  lua_pushinteger(L, k);
+  rsxlua_push_material(L, 1, b, (uint32_t)(k - 1));
+  return 2;
+}
+
+static int b_materials(lua_State *L)
+{
+  bun_check(L, 1, "bundle:materials");
+  lua_pushcfunction(L, b_materials_next);
+  lua_pushvalue(L, 1);
+  lua_pushinteger(L, 0);
+  return 3;
+}
+
+/* close, __close and __gc: idempotent */
+static int b_close(lua_State *L)
+{
+  rl_bundle *b = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
+  if (b->b != NULL) {
+    rsx_bundle_free(b->b);
+    b->b = NULL;
+  }
+  return 0;
+}
+
+static int b_tostring(lua_State *L)
+{
+  rl_bundle *b = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
+  if (b->b == NULL)
+    lua_pushliteral(L, RSXLUA_BUNDLE " (closed)");
+  else
+    lua_pushfstring(L, RSXLUA_BUNDLE " %s (%I meshes)",
+                    rsx_bundle_name(b->b),
+                    (lua_Integer)rsx_bundle_mesh_count(b->b));
+  return 1;
+}
+
+static int b_len(lua_State *L)
+{
+  rl_bundle *b = bun_check(L, 1, "bundle:__len");
+  lua_pushinteger(L, (lua_Integer)rsx_bundle_mesh_count(b->b));
+  return 1;
+}
+
+/* --------------------------------------------------------- properties */
+
+static int bp_path(lua_State *L)
+{
+  lua_pushstring(L, rsx_bundle_path(bun_check(L, 1, "bundle.path")->b));
+  return 1;
+}
+
+static int bp_name(lua_State *L)
+{
+  lua_pushstring(L, rsx_bundle_name(bun_check(L, 1, "bundle.name")->b));
+  return 1;
+}
+
+static int bp_size(lua_State *L)
+{
+  rl_bundle *b = bun_check(L, 1, "bundle.size");
+  lua_pushinteger(L, (lua_Integer)rsx_bundle_size(b->b));
+  return 1;
+}
+
+static int bp_mesh_count(lua_State *L)
+{
+  rl_bundle *b = bun_check(L, 1, "bundle.mesh_count");
+  lua_pushinteger(L, (lua_Integer)rsx_bundle_mesh_count(b->b));
+  return 1;
+}
+
+static int bp_submesh_count(lua_State *L)
+{
+  rl_bundle *b = bun_check(L, 1, "bundle.submesh_count");
+  lua_pushinteger(L, (lua_Integer)rsx_bundle_submesh_count(b->b));
+  return 1;
+}
+
+static int bp_material_count(lua_State *L)
+{
+  rl_bundle *b = bun_check(L, 1, "bundle.material_count");
+  lua_pushinteger(L, (lua_Integer)rsx_bundle_material_count(b->b));
+  return 1;
+}
+
+static int bp_sampler_count(lua_State *L)
+{
+  rl_bundle *b = bun_check(L, 1, "bundle.sampler_count");
+  lua_pushinteger(L, (lua_Integer)rsx_bundle_sampler_count(b->b));
+  return 1;
+}
+
+static int bp_closed(lua_State *L)
+{
+  rl_bundle *b = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
+  lua_pushboolean(L, b->b == NULL);
+  return 1;
+}
+
+static const luaL_Reg b_meta[] = {
+  {"__gc", b_close},
+  {"__close", b_close},
+  {"__tostring", b_tostring},
+  {"__len", b_len},
+  {NULL, NULL}
+};
+
+static const luaL_Reg b_methods[] = {
+  {"mesh", b_mesh},
+  {"meshes", b_meshes},
+  {"material", b_material},
+  {"materials", b_materials},
+  {"close", b_close},
+  {NULL, NULL}
+};
+
+static const rl_member b_members[] = {
+  {"path", bp_path},
+  {"name", bp_name},
+  {"size", bp_size},
+  {"mesh_count", bp_mesh_count},
+  {"submesh_count", bp_submesh_count},
+  {"material_count", bp_material_count},
+  {"sampler_count", bp_sampler_count},
+  {"closed", bp_closed},
+  {NULL, NULL}
+};
+
+void rsxlua_open_bundle(lua_State *L)
+{
+  rsxlua_class(L, RSXLUA_BUNDLE, b_meta, b_methods, b_members);
+}

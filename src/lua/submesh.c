@@ -1,0 +1,249 @@
+/*
+** submesh.c - the submesh userdata: selectors, logical UVs, triangles,
+** the RSX vertex declaration and the raw record.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "rsxlua.h"
+
+static rl_submesh *sm_check(lua_State *L, int idx, const char *fname)
+{
+  return rsxlua_check(L, idx, RSXLUA_SUBMESH, fname);
+}
+
+/* Its mesh's userdata is the user value: it anchors the bundle (or a
+** built mesh's strings), and is what s.mesh gives back. */
+void rsxlua_push_submesh(lua_State *L, int parent, const rl_mesh *mesh,
+                         uint32_t index)
+{
+  rl_submesh *sm;
+  parent = lua_absindex(L, parent);
+  sm = lua_newuserdatauv(L, sizeof *sm, 1);
+  sm->bundle = mesh->bundle;
+  sm->m = mesh->m;
+  sm->s = &mesh->m->submeshes[index];
+  sm->index = index;
+  luaL_setmetatable(L, RSXLUA_SUBMESH);
+  lua_pushvalue(L, parent);
+  lua_setiuservalue(L, -2, 1);
+}
+
+/* A logical or stored UV number at arg: 0..3. */
+static int sm_checkuv(lua_State *L, int arg)
+{
+  lua_Integer i = luaL_checkinteger(L, arg);
+  luaL_argcheck(L, i >= 0 && i <= 3, arg, "UV number must be 0..3");
+  return (int)i;
+}
+
+/* ------------------------------------------------------------- methods */
+
+static int s_selector(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh:selector");
+  lua_Integer i = luaL_checkinteger(L, 2);
+  luaL_argcheck(L, i >= 0 && i <= 3, 2, "selector byte must be 0..3");
+  lua_pushinteger(L, sm->s->selector[i]);
+  return 1;
+}
+
+static int s_uv_set(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh:uv_set");
+  int set = rsx_submesh_uv_set(sm->s, sm_checkuv(L, 2));
+  if (set < 0)
+    lua_pushnil(L);
+  else
+    lua_pushinteger(L, set);
+  return 1;
+}
+
+static int s_uv(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh:uv");
+  int logical = sm_checkuv(L, 2);
+  int set = rsx_submesh_uv_set(sm->s, logical);
+  if (set < 0) {
+    const uint8_t *b = sm->s->selector;
+    char hex[9];
+    snprintf(hex, sizeof hex, "%02x%02x%02x%02x", b[0], b[1], b[2], b[3]);
+    lua_pushnil(L);
+    lua_pushfstring(L, "submesh:uv: submesh %I of %s: logical UV%d is "
+                    "absent (selectors %s)", (lua_Integer)sm->index + 1,
+                    sm->m->name, logical, hex);
+    return 2;
+  }
+  lua_getiuservalue(L, 1, 1); /* the mesh: the accessor anchors it */
+  return rsxlua_push_accessor(L, -1, sm->bundle, sm->m, RSX_UV0 + set);
+}
+
+static int s_triangles(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh:triangles");
+  return rsxlua_triangles(L, sm->m, sm->s, sm->s->first_index,
+                          sm->s->index_count, 0);
+}
+
+static int s_triangle_bytes(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh:triangle_bytes");
+  return rsxlua_triangles(L, sm->m, sm->s, sm->s->first_index,
+                          sm->s->index_count, 1);
+}
+
+static int s_declaration(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh:declaration");
+  rsx_decl d[RSX_DECL_MAX];
+  int i, n = rsx_declaration(sm->m, sm->s, d);
+  lua_createtable(L, n, 0);
+  for (i = 0; i < n; i++) {
+    lua_createtable(L, 0, 7);
+    lua_pushinteger(L, d[i].reg);
+    lua_setfield(L, -2, "reg");
+    lua_pushstring(L, rsx_attr(d[i].kind, 1)->name);
+    lua_setfield(L, -2, "kind");
+    if (d[i].logical_uv >= 0) {
+      lua_pushinteger(L, d[i].logical_uv);
+      lua_setfield(L, -2, "logical_uv");
+    }
+    lua_pushinteger(L, (lua_Integer)d[i].format_method);
+    lua_setfield(L, -2, "format_method");
+    lua_pushinteger(L, (lua_Integer)d[i].format_word);
+    lua_setfield(L, -2, "format_word");
+    lua_pushinteger(L, (lua_Integer)d[i].offset_method);
+    lua_setfield(L, -2, "offset_method");
+    lua_pushinteger(L, (lua_Integer)d[i].offset_word);
+    lua_setfield(L, -2, "offset_word");
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+static int s_record(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh:record");
+  rsxlua_push_record(L, 1, sm->bundle, sm->s->record, sm->s->record_size);
+  return 1;
+}
+
+static int s_tostring(lua_State *L)
+{
+  rl_submesh *sm = luaL_checkudata(L, 1, RSXLUA_SUBMESH);
+  if (sm->bundle != NULL && sm->bundle->b == NULL)
+    lua_pushliteral(L, RSXLUA_SUBMESH " (bundle closed)");
+  else
+    lua_pushfstring(L, RSXLUA_SUBMESH " %I of %s (%I indices)",
+                    (lua_Integer)sm->index + 1, sm->m->name,
+                    (lua_Integer)sm->s->index_count);
+  return 1;
+}
+
+/* ---------------------------------------------------------- properties */
+
+static int sp_index(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh.index");
+  lua_pushinteger(L, (lua_Integer)sm->index + 1);
+  return 1;
+}
+
+static int sp_mesh(lua_State *L)
+{
+  sm_check(L, 1, "submesh.mesh");
+  lua_getiuservalue(L, 1, 1);
+  return 1;
+}
+
+static int sp_first_index(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh.first_index");
+  lua_pushinteger(L, (lua_Integer)sm->s->first_index);
+  return 1;
+}
+
+static int sp_index_count(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh.index_count");
+  lua_pushinteger(L, (lua_Integer)sm->s->index_count);
+  return 1;
+}
+
+static int sp_material(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh.material");
+  /* a built mesh's material numbers belong to a writer, not a bundle */
+  if (sm->bundle == NULL || sm->s->material == RSX_NONE) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_getiuservalue(L, 1, 1); /* the mesh */
+  lua_getiuservalue(L, -1, 1); /* its bundle */
+  rsxlua_push_material(L, -1, sm->bundle, sm->s->material);
+  return 1;
+}
+
+static int sp_selectors(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh.selectors");
+  char hex[9];
+  snprintf(hex, sizeof hex, "%02x%02x%02x%02x", sm->s->selector[0],
+           sm->s->selector[1], sm->s->selector[2], sm->s->selector[3]);
+  lua_pushstring(L, hex);
+  return 1;
+}
+
+static int sp_findings(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh.findings");
+  unsigned bit;
+  int n = 0;
+  lua_newtable(L);
+  for (bit = 1; bit != 0; bit <<= 1) {
+    char buf[512];
+    const char *code;
+    if (!(sm->s->findings & bit)) continue;
+    code = rsx_submesh_finding_name(bit);
+    rsx_submesh_finding_describe(sm->m, sm->s, bit, buf, sizeof buf);
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, code != NULL ? code : "unknown");
+    lua_setfield(L, -2, "code");
+    lua_pushstring(L, buf);
+    lua_setfield(L, -2, "message");
+    lua_rawseti(L, -2, ++n);
+  }
+  return 1;
+}
+
+static const luaL_Reg s_meta[] = {
+  {"__tostring", s_tostring},
+  {NULL, NULL}
+};
+
+static const luaL_Reg s_methods[] = {
+  {"selector", s_selector},
+  {"uv_set", s_uv_set},
+  {"uv", s_uv},
+  {"triangles", s_triangles},
+  {"triangle_bytes", s_triangle_bytes},
+  {"declaration", s_declaration},
+  {"record", s_record},
+  {NULL, NULL}
+};
+
+static const rl_member s_members[] = {
+  {"index", sp_index},
+  {"mesh", sp_mesh},
+  {"first_index", sp_first_index},
+  {"index_count", sp_index_count},
+  {"material", sp_material},
+  {"selectors", sp_selectors},
+  {"findings", sp_findings},
+  {NULL, NULL}
+};
+
+void rsxlua_open_submesh(lua_State *L)
+{
+  rsxlua_class(L, RSXLUA_SUBMESH, s_meta, s_methods, s_members);
+}

@@ -1,0 +1,199 @@
+/*
+** writer.c - the writer userdata: rsxmesh.writer() wraps the core's
+** rsx_writer (materials with samplers, meshes, the file's bytes).
+*/
+#include <stdlib.h>
+
+#include "rsxlua.h"
+
+typedef struct rl_writer {
+  rsx_writer *w;      /* NULL once closed */
+  uint32_t meshes;
+  uint32_t materials;
+} rl_writer;
+
+static rl_writer *wr_check(lua_State *L, int idx, const char *fname)
+{
+  rl_writer *w = luaL_checkudata(L, idx, RSXLUA_WRITER);
+  if (w->w == NULL) luaL_error(L, "%s: writer is closed", fname);
+  return w;
+}
+
+int rsxlua_writer(lua_State *L)
+{
+  rl_writer *w = lua_newuserdatauv(L, sizeof *w, 0);
+  w->w = NULL;
+  w->meshes = w->materials = 0;
+  luaL_setmetatable(L, RSXLUA_WRITER);
+  w->w = rsx_writer_new();
+  if (w->w == NULL) return luaL_error(L, "rsxmesh.writer: out of memory");
+  return 1;
+}
+
+/* w:material(name [, samplers]) */
+static int w_material(lua_State *L)
+{
+  rl_writer *w = wr_check(L, 1, "writer:material");
+  const char *name = luaL_checkstring(L, 2);
+  size_t n = 0, i;
+  rsx_sampler *smp;
+  uint32_t index;
+  rsx_error err;
+
+  if (!lua_isnoneornil(L, 3)) {
+    luaL_checktype(L, 3, LUA_TTABLE);
+    n = lua_rawlen(L, 3);
+  }
+  lua_settop(L, 3);
+  if (n > UINT32_MAX / sizeof *smp)
+    return luaL_error(L, "writer:material: too many samplers");
+  smp = lua_newuserdatauv(L, n * sizeof *smp + 1, 0); /* at 4 */
+  lua_createtable(L, (int)(n < 1024 ? n : 0), 0);   /* 5: keeps textures */
+  for (i = 0; i < n; i++) {
+    int isint;
+    lua_Integer slot;
+    if (lua_rawgeti(L, 3, (lua_Integer)i + 1) != LUA_TTABLE)
+      return luaL_error(L, "writer:material: samplers[%I] must be a table, "
+                        "got %s", (lua_Integer)i + 1, luaL_typename(L, -1));
+    lua_getfield(L, -1, "slot");
+    slot = lua_tointegerx(L, -1, &isint);
+    if (!isint || slot < 0 || slot > 0xFFFFFFFF)
+      return luaL_error(L, "writer:material: samplers[%I].slot must be a "
+                        "32-bit integer", (lua_Integer)i + 1);
+    lua_pop(L, 1);
+    if (lua_getfield(L, -1, "texture") != LUA_TSTRING)
+      return luaL_error(L, "writer:material: samplers[%I].texture must be "
+                        "a string, got %s", (lua_Integer)i + 1,
+                        luaL_typename(L, -1));
+    smp[i].slot = (uint32_t)slot;
+    smp[i].texture = lua_tostring(L, -1);
+    lua_rawseti(L, 5, (lua_Integer)i + 1);
+    lua_pop(L, 1);
+  }
+  index = rsx_writer_add_material(w->w, name, smp, (uint32_t)n, &err);
+  if (index == RSX_NONE) return rsxlua_fail(L, err.text);
+  w->materials++;
+  lua_pushinteger(L, (lua_Integer)index + 1);
+  return 1;
+}
+
+/* w:mesh(m): a mesh userdata, or a table in rsxmesh.mesh's form */
+static int w_mesh(lua_State *L)
+{
+  rl_writer *w = wr_check(L, 1, "writer:mesh");
+  rl_mesh *me;
+  rsx_error err;
+  lua_settop(L, 2);
+  if (lua_istable(L, 2)) {
+    if (rsxlua_build_mesh(L, 2, "writer:mesh") != 1) return 2;
+    me = lua_touserdata(L, -1);
+  } else {
+    me = rsxlua_check(L, 2, RSXLUA_MESH, "writer:mesh");
+  }
+  if (rsx_writer_add_mesh(w->w, me->m, &err) != 0)
+    return rsxlua_fail(L, err.text);
+  w->meshes++;
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* Run under lua_pcall by w_bytes, so that a memory error while the
+** string is made cannot leak the core's malloc'd buffer. */
+static int wr_pushbytes(lua_State *L)
+{
+  const char *p = lua_touserdata(L, 1);
+  size_t n = (size_t)lua_tointeger(L, 2);
+  lua_pushlstring(L, p, n);
+  return 1;
+}
+
+static int w_bytes(lua_State *L)
+{
+  rl_writer *w = wr_check(L, 1, "writer:bytes");
+  uint8_t *out = NULL;
+  size_t size = 0;
+  rsx_error err;
+  int status;
+  if (rsx_writer_bytes(w->w, &out, &size, &err) != 0)
+    return rsxlua_fail(L, err.text);
+  lua_pushcfunction(L, wr_pushbytes);
+  lua_pushlightuserdata(L, out);
+  lua_pushinteger(L, (lua_Integer)size);
+  status = lua_pcall(L, 2, 1, 0);
+  free(out);
+  if (status != LUA_OK) return lua_error(L);
+  return 1;
+}
+
+static int w_save(lua_State *L)
+{
+  rl_writer *w = wr_check(L, 1, "writer:save");
+  const char *path = luaL_checkstring(L, 2);
+  rsx_error err;
+  if (rsx_writer_save(w->w, path, &err) != 0)
+    return rsxlua_fail(L, err.text);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* close, __close and __gc: idempotent */
+static int w_close(lua_State *L)
+{
+  rl_writer *w = luaL_checkudata(L, 1, RSXLUA_WRITER);
+  if (w->w != NULL) {
+    rsx_writer_free(w->w);
+    w->w = NULL;
+  }
+  return 0;
+}
+
+static int w_tostring(lua_State *L)
+{
+  rl_writer *w = luaL_checkudata(L, 1, RSXLUA_WRITER);
+  if (w->w == NULL)
+    lua_pushliteral(L, RSXLUA_WRITER " (closed)");
+  else
+    lua_pushfstring(L, RSXLUA_WRITER " (%I meshes, %I materials)",
+                    (lua_Integer)w->meshes, (lua_Integer)w->materials);
+  return 1;
+}
+
+static int wp_mesh_count(lua_State *L)
+{
+  lua_pushinteger(L, (lua_Integer)wr_check(L, 1, "writer.mesh_count")->meshes);
+  return 1;
+}
+
+static int wp_material_count(lua_State *L)
+{
+  rl_writer *w = wr_check(L, 1, "writer.material_count");
+  lua_pushinteger(L, (lua_Integer)w->materials);
+  return 1;
+}
+
+static const luaL_Reg w_meta[] = {
+  {"__gc", w_close},
+  {"__close", w_close},
+  {"__tostring", w_tostring},
+  {NULL, NULL}
+};
+
+static const luaL_Reg w_methods[] = {
+  {"material", w_material},
+  {"mesh", w_mesh},
+  {"bytes", w_bytes},
+  {"save", w_save},
+  {"close", w_close},
+  {NULL, NULL}
+};
+
+static const rl_member w_members[] = {
+  {"mesh_count", wp_mesh_count},
+  {"material_count", wp_material_count},
+  {NULL, NULL}
+};
+
+void rsxlua_open_writer(lua_State *L)
+{
+  rsxlua_class(L, RSXLUA_WRITER, w_meta, w_methods, w_members);
+}
