@@ -1,0 +1,724 @@
+-- rsxmesh/gltf.lua - glTF 2.0 documents (.gltf + .bin, or .glb) from meshes
+--
+--   local gltf = require "rsxmesh.gltf"
+--   local doc = gltf.new{ name = "CHARLIE", bundle_dir = "disc",
+--                         out_dir = "out" }
+--   local r = doc:add_mesh(mesh)   -- r.errors, r.notes, r.vertices, ...
+--   doc:save("out/CHARLIE.gltf")    -- or doc:save("out/CHARLIE.glb", true)
+--
+-- A glTF mesh per rsxmesh mesh, a primitive per submesh. Each attribute of
+-- a mesh is written once, over all its vertices, and every primitive of
+-- the mesh refers to the same accessors: the submeshes share the mesh's
+-- vertex buffer, and only their TEXCOORD_n differ, by their selectors.
+-- What glTF cannot hold as stored (zero normals, degenerate tangent
+-- frames, logical UVs after an absent one) is handled and described in
+-- the result's notes, never silently dropped.
+
+local rsxmesh = require "rsxmesh"
+local cli = require "rsxmesh.cli"
+local lfs = require "lfs"
+
+local gltf = {}
+
+-- glTF's numeric constants (glTF 2.0, accessors and buffer views).
+local FLOAT, UNSIGNED_BYTE, UNSIGNED_INT = 5126, 5121, 5125
+local ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER = 34962, 34963
+
+-- A nonzero normal farther than this from unit length is renormalised:
+-- the research note's own test for a unit normal. The validator accepts
+-- 0.00674, so decoded normals within 0.005 go out as decoded.
+gltf.UNIT_TOLERANCE = 0.005
+
+-- Below this length a vector has no direction: a CMP vector that is not
+-- zero is at least 32/32767 long, so only true zeros fall under it.
+local TINY = 1e-6
+
+-- ------------------------------------------------------------------- JSON
+
+-- Tables are JSON objects, or arrays when they have a [1] or are
+-- gltf.EMPTY. Keys come out in glTF's customary order, then sorted, so
+-- that the same input always gives the same bytes.
+gltf.EMPTY = setmetatable({}, { __name = "json empty array" })
+
+local KEY_RANK = {}
+for i, k in ipairs{ "name", "asset", "version", "generator", "scene",
+  "scenes", "nodes", "meshes", "materials", "textures", "images",
+  "samplers", "accessors", "bufferViews", "buffers", "uri", "mesh",
+  "primitives", "attributes", "indices", "material", "mode", "buffer",
+  "byteOffset", "byteLength", "byteStride", "target", "bufferView",
+  "componentType", "normalized", "count", "type", "min", "max" } do
+  KEY_RANK[k] = i
+end
+
+local function json_key_before(a, b)
+  local ra, rb = KEY_RANK[a] or math.huge, KEY_RANK[b] or math.huge
+  if ra ~= rb then return ra < rb end
+  return a < b
+end
+
+-- A JSON string must be valid UTF-8: in a string that is not, each byte
+-- is read as Latin-1, so names from any encoding survive.
+local JSON_ESCAPE = { ['"'] = '\\"', ["\\"] = "\\\\" }
+
+local function json_string(s)
+  if not utf8.len(s) then
+    s = s:gsub("[\128-\255]", function(c) return utf8.char(c:byte()) end)
+  end
+  return '"' .. s:gsub('[%c"\\]', function(c)
+    return JSON_ESCAPE[c] or string.format("\\u%04x", c:byte())
+  end) .. '"'
+end
+
+local function json_number(x)
+  if math.type(x) == "integer" then return string.format("%d", x) end
+  assert(x == x and x ~= math.huge and x ~= -math.huge,
+    "gltf: a JSON number must be finite")
+  -- every float here is a float32 of the data (min, max) or a factor;
+  -- glTF reads min and max as float32, so the shortest such text is exact
+  return rsxmesh.fmt(x)
+end
+
+local json_value
+
+local function json_is_array(t)
+  return t == gltf.EMPTY or t[1] ~= nil
+end
+
+local function json_numbers(t)
+  for _, v in ipairs(t) do
+    if type(v) ~= "number" then return false end
+  end
+  return true
+end
+
+json_value = function(v, indent, out)
+  local tv = type(v)
+  if tv == "string" then out[#out + 1] = json_string(v)
+  elseif tv == "number" then out[#out + 1] = json_number(v)
+  elseif tv == "boolean" then out[#out + 1] = tostring(v)
+  elseif tv ~= "table" then error("gltf: cannot write a " .. tv .. " as JSON")
+  elseif json_is_array(v) then
+    if v == gltf.EMPTY then out[#out + 1] = "[]"; return end
+    if json_numbers(v) then
+      -- numbers on one line: min, max, node lists
+      local parts = {}
+      for i, x in ipairs(v) do
+        local sub = {}
+        json_value(x, indent, sub)
+        parts[i] = table.concat(sub)
+      end
+      out[#out + 1] = "[" .. table.concat(parts, ", ") .. "]"
+      return
+    end
+    local inner = indent .. "  "
+    out[#out + 1] = "[\n"
+    for i, x in ipairs(v) do
+      out[#out + 1] = inner
+      json_value(x, inner, out)
+      out[#out + 1] = i < #v and ",\n" or "\n"
+    end
+    out[#out + 1] = indent .. "]"
+  else
+    local keys = {}
+    for k in pairs(v) do
+      assert(type(k) == "string", "gltf: a JSON object key must be a string")
+      keys[#keys + 1] = k
+    end
+    if #keys == 0 then out[#out + 1] = "{}"; return end
+    table.sort(keys, json_key_before)
+    local inner = indent .. "  "
+    out[#out + 1] = "{\n"
+    for i, k in ipairs(keys) do
+      out[#out + 1] = inner .. json_string(k) .. ": "
+      json_value(v[k], inner, out)
+      out[#out + 1] = i < #keys and ",\n" or "\n"
+    end
+    out[#out + 1] = indent .. "}"
+  end
+end
+
+-- The JSON text of a Lua value (see above for tables).
+function gltf.json(v)
+  local out = {}
+  json_value(v, "", out)
+  return table.concat(out)
+end
+
+-- -------------------------------------------------------------- vectors
+
+local sqrt = math.sqrt
+
+local function vec_length(x, y, z)
+  return sqrt(x * x + y * y + z * z)
+end
+
+-- The glTF tangent of one vertex: xyz is A normalised, w the handedness of
+-- (N, A, B): +1 when B points the way of cross(N, A), -1 when it points
+-- against it, since glTF rebuilds the bitangent as cross(N, T.xyz) * w.
+-- The fifth result says what could not be taken as stored: nil when
+-- nothing, "zero-a" (A is zero: xyz is cross(B, N) normalised, or any
+-- unit vector across N when B is useless too) or "no-handedness" (B is
+-- zero or lies in the plane of N and A: w is +1).
+function gltf.tangent(nx, ny, nz, ax, ay, az, bx, by, bz)
+  local tx, ty, tz
+  local how
+  local la = vec_length(ax, ay, az)
+  if la >= TINY then
+    tx, ty, tz = ax / la, ay / la, az / la
+  else
+    how = "zero-a"
+    tx, ty, tz = by * nz - bz * ny, bz * nx - bx * nz, bx * ny - by * nx
+    local lt = vec_length(tx, ty, tz)
+    if lt >= TINY then
+      tx, ty, tz = tx / lt, ty / lt, tz / lt
+    else
+      -- any direction across N: from the axis least along it
+      local ex, ey, ez = 1, 0, 0
+      if math.abs(nx) > 0.9 then ex, ey = 0, 1 end
+      tx, ty, tz = ey * nz - ez * ny, ez * nx - ex * nz, ex * ny - ey * nx
+      lt = vec_length(tx, ty, tz)
+      if lt < TINY then tx, ty, tz, lt = 1, 0, 0, 1 end
+      tx, ty, tz = tx / lt, ty / lt, tz / lt
+    end
+  end
+  local cx, cy, cz = ny * tz - nz * ty, nz * tx - nx * tz, nx * ty - ny * tx
+  local d = cx * bx + cy * by + cz * bz
+  local w = 1
+  if d <= -TINY then
+    w = -1
+  elseif d < TINY and how == nil then
+    how = "no-handedness"
+  end
+  return tx, ty, tz, w, how
+end
+
+-- ----------------------------------------------------------------- bytes
+
+-- A flat table of n numbers as little-endian float32, in chunks so that
+-- no call gets more arguments than Lua allows.
+local CHUNK = 240
+local CHUNK_FORMAT = "<" .. string.rep("f", CHUNK)
+
+local function pack_floats(t, n)
+  local parts = {}
+  for i = 1, n, CHUNK do
+    local j = math.min(i + CHUNK - 1, n)
+    local fmt = j - i + 1 == CHUNK and CHUNK_FORMAT
+      or "<" .. string.rep("f", j - i + 1)
+    parts[#parts + 1] = string.pack(fmt, table.unpack(t, i, j))
+  end
+  return table.concat(parts)
+end
+gltf.pack_floats = pack_floats
+
+local function finite(x)
+  return x == x and x ~= math.huge and x ~= -math.huge
+end
+
+-- True when the per-component bounds of an accessor are all finite: a NaN
+-- or an infinity anywhere shows in them. Values that are NaN make bounds
+-- themselves NaN or leave them out, so both are tested.
+local function bounds_finite(lo, hi, components)
+  for c = 1, components do
+    if lo[c] == nil or hi[c] == nil or not finite(lo[c])
+        or not finite(hi[c]) then
+      return false
+    end
+  end
+  return true
+end
+
+-- A URI reference for a relative path: every byte but the unreserved
+-- ones and "/" is percent-encoded (RFC 3986, as glTF requires).
+function gltf.uri(path)
+  return (path:gsub("[^%w%-%._~/]", function(c)
+    return string.format("%%%02X", c:byte())
+  end))
+end
+
+-- -------------------------------------------------------------- document
+
+local Doc = {}
+Doc.__index = Doc
+
+-- A new, empty document. opts: name (the scene's name), bundle_dir (the
+-- folder texture paths are relative to), out_dir (the folder the file
+-- will be written to, for the images' relative URIs), generator.
+function gltf.new(opts)
+  opts = opts or {}
+  return setmetatable({
+    name = opts.name,
+    bundle_dir = opts.bundle_dir or ".",
+    out_dir = opts.out_dir or ".",
+    generator = opts.generator or rsxmesh._VERSION .. " gltf-export",
+    chunks = {}, size = 0,
+    accessors = {}, views = {}, meshes = {}, nodes = {},
+    materials = {}, textures = {}, images = {},
+    material_of = {}, untextured_of = {}, image_of = {},
+    notes = {},
+  }, Doc)
+end
+
+-- Append bytes to the buffer on a 4-byte boundary (glTF 2.0, data
+-- alignment); returns the new buffer view's index.
+function Doc:view(bytes, target)
+  local pad = (4 - self.size % 4) % 4
+  if pad > 0 then
+    self.chunks[#self.chunks + 1] = string.rep("\0", pad)
+    self.size = self.size + pad
+  end
+  self.views[#self.views + 1] = { buffer = 0, byteOffset = self.size,
+    byteLength = #bytes, target = target }
+  self.chunks[#self.chunks + 1] = bytes
+  self.size = self.size + #bytes
+  return #self.views - 1
+end
+
+-- A new accessor over bytes of its own view; returns its index.
+function Doc:accessor(bytes, t)
+  self.accessors[#self.accessors + 1] = {
+    bufferView = self:view(bytes, t.target or ARRAY_BUFFER),
+    componentType = t.componentType or FLOAT,
+    normalized = t.normalized, count = t.count, type = t.type,
+    min = t.min, max = t.max,
+  }
+  return #self.accessors - 1
+end
+
+-- The glTF image of a texture path (relative to the bundle's folder),
+-- shared by every material that names it.
+function Doc:image(texture)
+  local index = self.image_of[texture]
+  if index then return index end
+  local file = cli.absolute(cli.join(self.bundle_dir, texture))
+  local uri = gltf.uri(cli.relative(file, self.out_dir))
+  self.images[#self.images + 1] = { name = texture, uri = uri }
+  self.textures[#self.textures + 1] = { source = #self.images - 1 }
+  index = #self.textures - 1
+  self.image_of[texture] = index
+  if lfs.attributes(file, "mode") ~= "file" then
+    self.notes[#self.notes + 1] = "texture " .. texture .. " is not there ("
+      .. file .. "); the file refers to it all the same"
+  elseif not texture:lower():match("%.png$")
+      and not texture:lower():match("%.jpe?g$") then
+    self.notes[#self.notes + 1] = "texture " .. texture .. " is neither PNG"
+      .. " nor JPEG, the only images glTF 2.0 itself allows"
+  end
+  return index
+end
+
+-- The glTF material of a bundle material; untextured gives the variant
+-- without base-colour texture, for a primitive that has no TEXCOORD_0.
+function Doc:material(mat, untextured)
+  local cache = untextured and self.untextured_of or self.material_of
+  local index = cache[mat.index]
+  if index then return index end
+  local samplers = {}
+  for i, smp in ipairs(mat:samplers()) do
+    samplers[i] = { slot = string.format("0x%08X", smp.slot),
+      texture = smp.texture }
+  end
+  local pbr = { metallicFactor = 0 }
+  local m = { name = mat.name, pbrMetallicRoughness = pbr,
+    extras = { samplers = samplers[1] and samplers or gltf.EMPTY } }
+  if untextured then
+    m.name = mat.name .. " (no UV0)"
+  elseif mat.base_colour then
+    pbr.baseColorTexture = { index = self:image(mat.base_colour),
+      texCoord = 0 }
+  end
+  self.materials[#self.materials + 1] = m
+  index = #self.materials - 1
+  cache[mat.index] = index
+  return index
+end
+
+-- ------------------------------------------------------------------ mesh
+
+-- Area-weighted face normals of the vertices listed in want (a set of
+-- 0-based vertex numbers), from the triangles of every submesh.
+local function mesh_face_normals(m, P, want)
+  local sum = {}
+  for _, s in m:submeshes() do
+    local tri, count = s:triangles()
+    for t = 0, (tri and count or 0) - 1 do
+      local a, b, c =
+        tri[3 * t + 1] - 1, tri[3 * t + 2] - 1, tri[3 * t + 3] - 1
+      if want[a] or want[b] or want[c] then
+        local ux, uy, uz = P[3 * b + 1] - P[3 * a + 1],
+          P[3 * b + 2] - P[3 * a + 2], P[3 * b + 3] - P[3 * a + 3]
+        local vx, vy, vz = P[3 * c + 1] - P[3 * a + 1],
+          P[3 * c + 2] - P[3 * a + 2], P[3 * c + 3] - P[3 * a + 3]
+        local fx, fy, fz = uy * vz - uz * vy, uz * vx - ux * vz,
+          ux * vy - uy * vx
+        for _, v in ipairs{ a, b, c } do
+          if want[v] then
+            local s3 = sum[v] or { 0, 0, 0 }
+            s3[1], s3[2], s3[3] = s3[1] + fx, s3[2] + fy, s3[3] + fz
+            sum[v] = s3
+          end
+        end
+      end
+    end
+  end
+  return sum
+end
+
+-- NORMAL: the decoded normals, with those glTF cannot take fixed in N (a
+-- flat table, 0-based vertex v at 3v+1..3v+3). Returns the bytes.
+local function mesh_normals(m, nrm, pos, n, note)
+  local N = nrm:range()
+  local zero, off = {}, {}
+  local nzero, noff = 0, 0
+  for v = 0, n - 1 do
+    local x, y, z = N[3 * v + 1], N[3 * v + 2], N[3 * v + 3]
+    local len = vec_length(x, y, z)
+    if len < TINY then
+      zero[v] = true
+      nzero = nzero + 1
+    elseif math.abs(len - 1) > gltf.UNIT_TOLERANCE then
+      N[3 * v + 1], N[3 * v + 2], N[3 * v + 3] = x / len, y / len, z / len
+      off[v] = true
+      noff = noff + 1
+    end
+  end
+  if nzero == 0 and noff == 0 then return nrm:pack(), N end
+
+  local flat, up = 0, 0
+  if nzero > 0 then
+    local sums = mesh_face_normals(m, pos:range(), zero)
+    for v in pairs(zero) do
+      local s = sums[v]
+      local len = s and vec_length(s[1], s[2], s[3]) or 0
+      if len >= TINY then
+        N[3 * v + 1], N[3 * v + 2], N[3 * v + 3] =
+          s[1] / len, s[2] / len, s[3] / len
+        flat = flat + 1
+      else
+        -- in no triangle with an area: nothing says where it faces
+        N[3 * v + 1], N[3 * v + 2], N[3 * v + 3] = 0, 1, 0
+        up = up + 1
+      end
+    end
+  end
+  if flat > 0 then
+    note("zero_normals", flat, cli.plural(flat, "zero normal")
+      .. " replaced by the area-weighted normal of their faces")
+  end
+  if up > 0 then
+    note("zero_normals", up, cli.plural(up, "zero normal")
+      .. " in no face with an area replaced by (0, 1, 0)")
+  end
+  if noff > 0 then
+    note("renormalised", noff, cli.plural(noff, "normal")
+      .. " off unit length by more than " .. gltf.UNIT_TOLERANCE
+      .. " renormalised")
+  end
+  -- NORMAL is written once from N, with the fixed vertices in it
+  return pack_floats(N, 3 * n), N
+end
+
+-- TANGENT from the final normals N and the raw vectors A and B.
+local function mesh_tangents(ta, tb, N, n, note)
+  local A, B = ta:range(), tb:range()
+  local T = {}
+  local zero_a, no_hand = 0, 0
+  local tangent = gltf.tangent
+  for v = 0, n - 1 do
+    local i3, i4 = 3 * v, 4 * v
+    local tx, ty, tz, w, how = tangent(N[i3 + 1], N[i3 + 2], N[i3 + 3],
+      A[i3 + 1], A[i3 + 2], A[i3 + 3], B[i3 + 1], B[i3 + 2], B[i3 + 3])
+    T[i4 + 1], T[i4 + 2], T[i4 + 3], T[i4 + 4] = tx, ty, tz, w
+    if how == "zero-a" then
+      zero_a = zero_a + 1
+    elseif how == "no-handedness" then
+      no_hand = no_hand + 1
+    end
+  end
+  if zero_a > 0 then
+    note("zero_a", zero_a, cli.plural(zero_a, "tangent") .. " with a zero"
+      .. " A written as B x N normalised (or any direction across N)")
+  end
+  if no_hand > 0 then
+    note("no_handedness", no_hand, cli.plural(no_hand, "tangent")
+      .. " whose B gives no handedness written with w = +1")
+  end
+  return pack_floats(T, 4 * n)
+end
+
+-- The attributes a mesh can carry as application-specific semantics:
+-- the lossless raw values, never normalised (glTF 2.0: a leading "_").
+local RAW = {
+  { kind = "tangent_a", name = "_TANGENT_A", type = "VEC3" },
+  { kind = "tangent_b", name = "_TANGENT_B", type = "VEC3" },
+  { kind = "extra_a", name = "_EXTRA_A", type = "VEC4" },
+  { kind = "extra_b", name = "_EXTRA_B", type = "VEC4" },
+  { kind = "s32k2", name = "_S32K2", type = "VEC2" },
+  { kind = "half4", name = "_HALF4", type = "VEC4" },
+}
+
+local COMPONENTS = { VEC2 = 2, VEC3 = 3, VEC4 = 4 }
+
+-- Add mesh m: a node, a mesh, its accessors and its primitives. Returns
+-- { written = boolean, vertices =, triangles =, primitives =,
+--   errors = {...}, notes = {...}, counts = {...} }: errors say what could
+-- not be exported (a submesh or the whole mesh), notes what was handled,
+-- and counts[kind] adds up the handled cases by kind: empty_submeshes,
+-- zero_normals, renormalised, zero_a, no_handedness, no_tangent,
+-- uv_dropped, untextured, non_finite.
+function Doc:add_mesh(m)
+  local r = { written = false, vertices = 0, triangles = 0, primitives = 0,
+    errors = {}, notes = {}, counts = {} }
+  local errors, notes = r.errors, r.notes
+  local function note(kind, count, text)
+    r.counts[kind] = (r.counts[kind] or 0) + count
+    notes[#notes + 1] = text
+  end
+
+  -- the triangles first: a mesh without any has nothing to draw
+  local prims = {}
+  for i, s in m:submeshes() do
+    local bytes, count = s:triangle_bytes()
+    if not bytes then
+      errors[#errors + 1] = "submesh " .. i .. ": " .. tostring(count)
+    elseif count == 0 then
+      note("empty_submeshes", 1, "submesh " .. i
+        .. " has no triangles: left out")
+    else
+      prims[#prims + 1] = { s = s, index = i, bytes = bytes, count = count }
+    end
+  end
+  if #prims == 0 then
+    if #errors == 0 then
+      note("empty_meshes", 1, "no triangles: mesh left out")
+    end
+    return r
+  end
+
+  local n = m.vertex_count
+  local pos, err = m:attribute("position")
+  if not pos then
+    errors[#errors + 1] = tostring(err)
+    return r
+  end
+  local lo, hi = pos:bounds()
+  if not bounds_finite(lo, hi, 3) then
+    errors[#errors + 1] = "positions hold NaN or infinity: mesh left out"
+    return r
+  end
+
+  -- each attribute is fetched before anything is added to the document,
+  -- so a mesh that fails leaves nothing behind
+  local acc = {}
+  for _, kind in ipairs{ "normal", "colour", "tangent_a", "tangent_b",
+    "extra_a", "extra_b", "s32k2", "half4" } do
+    if m:has(kind) then
+      local a, why = m:attribute(kind)
+      if not a then
+        errors[#errors + 1] = tostring(why)
+        return r
+      end
+      acc[kind] = a
+    end
+  end
+  for _, raw in ipairs(RAW) do
+    local a = acc[raw.kind]
+    if a and (raw.kind:match("^extra") or raw.kind == "half4") then
+      local l, h = a:bounds()
+      if not bounds_finite(l, h, COMPONENTS[raw.type]) then
+        note("non_finite", 1, raw.kind .. " holds NaN or infinity, which"
+          .. " glTF forbids: left out")
+        acc[raw.kind] = nil
+      end
+    end
+  end
+
+  local attributes = {}
+  attributes.POSITION = self:accessor(pos:pack(), { count = n,
+    type = "VEC3", min = lo, max = hi })
+  local N
+  if acc.normal then
+    local bytes
+    bytes, N = mesh_normals(m, acc.normal, pos, n, note)
+    attributes.NORMAL = self:accessor(bytes, { count = n, type = "VEC3" })
+  end
+  if acc.tangent_a and acc.tangent_b and N then
+    attributes.TANGENT = self:accessor(
+      mesh_tangents(acc.tangent_a, acc.tangent_b, N, n, note),
+      { count = n, type = "VEC4" })
+  elseif acc.tangent_a or acc.tangent_b then
+    note("no_tangent", 1, "no TANGENT: it needs vectors A and B and a"
+      .. " normal")
+  end
+  if acc.colour then
+    -- the stored bytes as they are: byte/255 is the note's decode
+    attributes.COLOR_0 = self:accessor(acc.colour:raw(), { count = n,
+      type = "VEC4", componentType = UNSIGNED_BYTE, normalized = true })
+  end
+  for _, raw in ipairs(RAW) do
+    if acc[raw.kind] then
+      attributes[raw.name] = self:accessor(acc[raw.kind]:pack(),
+        { count = n, type = raw.type })
+    end
+  end
+
+  -- one accessor per stored UV set that some primitive uses
+  local uv_accessor = {}
+  local function uv_set_accessor(s, logical)
+    local set = s:uv_set(logical)
+    if set == nil then return nil end
+    local known = uv_accessor[set]
+    if known == nil then
+      local a = s:uv(logical)
+      local l, h = a:bounds()
+      if bounds_finite(l, h, 2) then
+        known = self:accessor(a:pack(), { count = n, type = "VEC2" })
+      else
+        known = false
+        note("non_finite", 1, "stored UV set " .. set .. " holds NaN or"
+          .. " infinity, which glTF forbids: left out")
+      end
+      uv_accessor[set] = known
+    end
+    return known or nil, set
+  end
+
+  local primitives = {}
+  for _, p in ipairs(prims) do
+    local s = p.s
+    local attrs = {}
+    for k, v in pairs(attributes) do attrs[k] = v end
+    local sets, gap, dropped = {}, nil, {}
+    for logical = 0, 3 do
+      local a, set = uv_set_accessor(s, logical)
+      if a and not gap then
+        attrs["TEXCOORD_" .. logical] = a
+        sets[#sets + 1] = set
+      elseif not a and not gap then
+        gap = logical
+      elseif a then
+        dropped[#dropped + 1] = "UV" .. logical .. " (stored set " .. set
+          .. ")"
+      end
+    end
+    if #dropped > 0 then
+      note("uv_dropped", #dropped, "submesh " .. p.index .. ": logical UV"
+        .. gap .. " is absent, so " .. table.concat(dropped, ", ")
+        .. (#dropped > 1 and " are" or " is") .. " dropped")
+    end
+    local prim = { attributes = attrs, mode = 4,
+      indices = self:accessor(p.bytes, { count = 3 * p.count,
+        type = "SCALAR", componentType = UNSIGNED_INT,
+        target = ELEMENT_ARRAY_BUFFER }),
+      extras = { selectors = s.selectors,
+        uv_sets = sets[1] and sets or gltf.EMPTY } }
+    local mat = s.material
+    if mat then
+      local untextured = mat.base_colour ~= nil and attrs.TEXCOORD_0 == nil
+      if untextured then
+        note("untextured", 1, "submesh " .. p.index .. ": no logical UV0"
+          .. " for the base-colour texture of " .. mat.name
+          .. ": material without it")
+      end
+      prim.material = self:material(mat, untextured)
+    end
+    primitives[#primitives + 1] = prim
+    r.triangles = r.triangles + p.count
+  end
+
+  self.meshes[#self.meshes + 1] = { name = m.name, primitives = primitives,
+    extras = { mask = string.format("0x%08x", m.mask),
+      notes = notes[1] and notes or nil } }
+  self.nodes[#self.nodes + 1] = { name = m.name, mesh = #self.meshes - 1 }
+  r.written, r.vertices, r.primitives = true, n, #primitives
+  return r
+end
+
+-- ---------------------------------------------------------------- output
+
+-- The whole document as a Lua table; buffer is the buffer's entry.
+function Doc:tree(buffer)
+  local nodes = {}
+  for i = 1, #self.nodes do nodes[i] = i - 1 end
+  local scene = { name = self.name, nodes = nodes[1] and nodes or nil }
+  local function list(t) return t[1] and t or nil end
+  return {
+    asset = { version = "2.0", generator = self.generator },
+    scene = 0, scenes = { scene },
+    nodes = list(self.nodes), meshes = list(self.meshes),
+    materials = list(self.materials), textures = list(self.textures),
+    images = list(self.images), accessors = list(self.accessors),
+    bufferViews = list(self.views),
+    buffers = self.size > 0 and { buffer } or nil,
+  }
+end
+
+-- The buffer's bytes (a string).
+function Doc:bin()
+  return table.concat(self.chunks)
+end
+
+-- The .glb bytes: the JSON chunk, padded with spaces, then the binary
+-- chunk, padded with zeros, each to 4 bytes (glTF 2.0, GLB file format).
+function Doc:glb()
+  local bin = self:bin()
+  local json = gltf.json(self:tree({ byteLength = #bin }))
+  json = json .. string.rep(" ", (4 - #json % 4) % 4)
+  local parts = { "", string.pack("<I4c4", #json, "JSON"), json }
+  if #bin > 0 then
+    parts[#parts + 1] = string.pack("<I4c4", #bin + (4 - #bin % 4) % 4,
+      "BIN\0")
+    parts[#parts + 1] = bin .. string.rep("\0", (4 - #bin % 4) % 4)
+  end
+  local length = 12
+  for i = 2, #parts do length = length + #parts[i] end
+  parts[1] = string.pack("<c4I4I4", "glTF", 2, length)
+  return table.concat(parts)
+end
+
+-- Write bytes to path through a temporary file renamed into place, so a
+-- failed run leaves no half-written file. true, or nil and a message.
+local function write_file(path, bytes)
+  local tmp = path .. ".part"
+  local f, err = io.open(tmp, "wb")
+  if not f then return nil, err end
+  local ok, werr = f:write(bytes)
+  local closed, cerr = f:close()
+  if not ok or not closed then
+    os.remove(tmp)
+    return nil, path .. ": " .. tostring(werr or cerr)
+  end
+  local renamed, rerr = os.rename(tmp, path)
+  if not renamed then
+    os.remove(tmp)
+    return nil, rerr
+  end
+  return true
+end
+
+-- Save as path: a .glb when glb is true, else a .gltf beside a .bin of the
+-- same base name. Returns the bytes written, or nil and a message.
+function Doc:save(path, glb)
+  if glb then
+    local bytes = self:glb()
+    local ok, err = write_file(path, bytes)
+    if not ok then return nil, err end
+    return #bytes
+  end
+  local bin = self:bin()
+  local written = 0
+  local buffer = { byteLength = #bin }
+  if #bin > 0 then
+    local bin_path = path:gsub("%.gltf$", "") .. ".bin"
+    buffer.uri = gltf.uri(bin_path:match("([^/]+)$"))
+    local ok, err = write_file(bin_path, bin)
+    if not ok then return nil, err end
+    written = #bin
+  end
+  local json = gltf.json(self:tree(buffer)) .. "\n"
+  local ok, err = write_file(path, json)
+  if not ok then return nil, err end
+  return written + #json
+end
+
+return gltf

@@ -1,0 +1,166 @@
+-- gltf-export.lua - glTF 2.0 files (.gltf + .bin, or .glb) from bundles
+--
+-- rsxmesh gltf-export BUNDLE|FOLDER... -o DIR [--glb] [--per-mesh]
+--                     [--mesh PATTERN] [--verbose]
+--
+-- One file per bundle (DIR/NAME.gltf, folders mirrored), or one per mesh
+-- (DIR/NAME/MESH.gltf). A node and a mesh per mesh, a primitive per
+-- submesh, every logical UV the selectors give, colours, tangents, and the
+-- raw tangent vectors and tree extras as _TANGENT_A, _TANGENT_B, _EXTRA_A,
+-- _EXTRA_B. doc/scripts.md says what is written and why.
+
+local cli = require "rsxmesh.cli"
+local gltf = require "rsxmesh.gltf"
+
+local opts, inputs = cli.parse(arg, {
+  name = "gltf-export",
+  usage = "rsxmesh gltf-export [options] BUNDLE|FOLDER... -o DIR",
+  about = "Write glTF 2.0: a node and a mesh per mesh, a primitive per"
+    .. " submesh,\nTEXCOORD_0..3 from the submesh's logical UVs, COLOR_0,"
+    .. " TANGENT and the\nraw tangent vectors and tree extras.",
+  options = {
+    { short = "o", long = "out", arg = "DIR", required = true,
+      help = "write the files into DIR (created when missing)" },
+    { long = "glb", help = "write one binary .glb per file, not .gltf"
+      .. " and .bin" },
+    { long = "per-mesh", help = "one file per mesh: DIR/BUNDLE/MESH.gltf" },
+    { long = "mesh", arg = "PATTERN", check = cli.pattern,
+      help = "only meshes whose name matches the Lua pattern" },
+    { short = "v", long = "verbose",
+      help = "say, mesh by mesh, what glTF could not take as stored" },
+  },
+})
+
+local run = cli.run(opts)
+local ext = opts.glb and ".glb" or ".gltf"
+local totals = { files = 0, meshes = 0, vertices = 0, triangles = 0,
+  bytes = 0 }
+local handled = {}
+local said = {}
+
+-- A note line on stderr, without counting a failure.
+local function say(text)
+  if said[text] then return end
+  said[text] = true
+  run:clear()
+  io.stderr:write(run.name, ": ", text, "\n")
+end
+
+-- A file name for a mesh, as obj-export makes it: no folder separators,
+-- nothing hidden, made unique within its bundle by the mesh's number k.
+-- (The loop's number, not m.index: on a mesh, index is also a method.)
+local function mesh_file_name(m, k, used)
+  local name = m.name:gsub("[^%w%-_.]", "_")
+  if name == "" or name:sub(1, 1) == "." then name = "_" .. name end
+  while used[name] do name = name .. "-" .. k end
+  used[name] = true
+  return name
+end
+
+local function save(doc, path, input)
+  local ok, err = cli.mkdirs(cli.dirname(path))
+  if ok then ok, err = doc:save(path, opts.glb) end
+  if not ok then
+    run:fail(input.path, err)
+    return
+  end
+  totals.files = totals.files + 1
+  totals.bytes = totals.bytes + ok
+  for _, text in ipairs(doc.notes) do say(input.path .. ": " .. text) end
+end
+
+-- Add a mesh to doc and account for what happened.
+local function add(doc, m, k, input)
+  local where = string.format("mesh %d (%s)", k, m.name)
+  local r = doc:add_mesh(m)
+  for _, e in ipairs(r.errors) do
+    -- the binding's messages may name the mesh already, in its own words
+    local text = tostring(e):gsub("^mesh %d+ %(.-%): ", "")
+    run:fail(input.path, where .. ": " .. text)
+  end
+  if opts.verbose then
+    for _, text in ipairs(r.notes) do
+      say(input.path .. ": " .. where .. ": " .. text)
+    end
+  end
+  for kind, n in pairs(r.counts) do
+    handled[kind] = (handled[kind] or 0) + n
+  end
+  if r.written then
+    totals.meshes = totals.meshes + 1
+    totals.vertices = totals.vertices + r.vertices
+    totals.triangles = totals.triangles + r.triangles
+  end
+  return r.written
+end
+
+run:each(inputs, function(bundle, input)
+  local bundle_dir = cli.dirname(input.path)
+  if opts.per_mesh then
+    local dir = cli.join(opts.out, input.stem)
+    local used = {}
+    for k, m in bundle:meshes() do
+      run:progress(string.format("%s: mesh %d/%d", input.path, k, #bundle))
+      if not opts.mesh or m.name:find(opts.mesh) then
+        local doc = gltf.new{ name = m.name, bundle_dir = bundle_dir,
+          out_dir = dir }
+        if add(doc, m, k, input) then
+          save(doc, cli.join(dir, mesh_file_name(m, k, used) .. ext), input)
+        end
+      end
+    end
+  else
+    local path = cli.join(opts.out, input.stem .. ext)
+    local doc = gltf.new{ name = input.stem:match("([^/]+)$"),
+      bundle_dir = bundle_dir, out_dir = cli.dirname(path) }
+    -- every material of the bundle, in its order, used or not
+    for _, mat in bundle:materials() do doc:material(mat) end
+    local written = 0
+    for k, m in bundle:meshes() do
+      run:progress(string.format("%s: mesh %d/%d", input.path, k, #bundle))
+      if (not opts.mesh or m.name:find(opts.mesh)) and add(doc, m, k, input)
+      then
+        written = written + 1
+      end
+    end
+    -- a bundle none of whose meshes is wanted gives no file
+    if written > 0 or (#bundle == 0 and not opts.mesh) then
+      save(doc, path, input)
+    end
+  end
+end)
+
+-- What was handled, in one line, when anything was.
+local KINDS = {
+  { "zero_normals", "zero normal replaced", "zero normals replaced" },
+  { "renormalised", "normal renormalised", "normals renormalised" },
+  { "zero_a", "tangent with zero A", "tangents with zero A" },
+  { "no_handedness", "tangent without handedness (w = +1)",
+    "tangents without handedness (w = +1)" },
+  { "no_tangent", "mesh without TANGENT", "meshes without TANGENT" },
+  { "uv_dropped", "logical UV dropped after an absent one",
+    "logical UVs dropped after an absent one" },
+  { "untextured", "submesh without UV0 for its texture",
+    "submeshes without UV0 for their texture" },
+  { "non_finite", "attribute with NaN or infinity left out",
+    "attributes with NaN or infinity left out" },
+  { "empty_submeshes", "submesh without triangles",
+    "submeshes without triangles" },
+  { "empty_meshes", "mesh without triangles", "meshes without triangles" },
+}
+local parts = {}
+for _, k in ipairs(KINDS) do
+  local n = handled[k[1]]
+  if n and n > 0 then parts[#parts + 1] = cli.plural(n, k[2], k[3]) end
+end
+if #parts > 0 then
+  run:clear()
+  io.stderr:write(run.name, ": handled: ", table.concat(parts, ", "),
+    opts.verbose and "" or " (--verbose names the meshes)", "\n")
+end
+
+run:finish(string.format("%s, %s, %s, %s, %s written in %s",
+  cli.plural(run.ok, "bundle"), cli.plural(totals.meshes, "mesh", "meshes"),
+  cli.plural(totals.vertices, "vertex", "vertices"),
+  cli.plural(totals.triangles, "triangle"),
+  cli.plural(totals.bytes, "byte"), cli.plural(totals.files, "file")))
