@@ -303,12 +303,14 @@ function cli.run(opts)
 end
 
 -- One line on stderr about a problem with file; counts the failure. The
--- message names the file once, whether or not it already starts with it.
+-- message names the file once, by the path given, whether or not it
+-- already starts with the file's name.
 function Run:fail(file, message)
   message = tostring(message)
   local base = file:match("([^/]+)$") or file
-  if message:sub(1, #file + 1) ~= file .. ":"
-      and message:sub(1, #base + 1) ~= base .. ":" then
+  if message:sub(1, #base + 1) == base .. ":" then
+    message = file .. message:sub(#base + 1) -- the path, as it was given
+  elseif message:sub(1, #file + 1) ~= file .. ":" then
     message = file .. ": " .. message
   end
   self:clear()

@@ -1,0 +1,103 @@
+-- info.lua - a line per mesh: mask, vertices, strides, submeshes, findings
+--
+-- With --declaration, each submesh adds the RSX vertex declaration the
+-- engine would write for it: per attribute register, the format method
+-- 0x1740 + 4*reg with its word and the offset method 0x1680 + 4*reg with
+-- its word.
+
+local cli = require "rsxmesh.cli"
+
+local opts, args = cli.parse(arg, {
+  name = "info",
+  usage = "rsxmesh info [options] BUNDLE|FOLDER...",
+  about = "A line per mesh: name, mask, vertex count, stored MMP and MGP\n"
+    .. "strides, submesh count and findings.",
+  options = {
+    { long = "declaration",
+      help = "add the RSX vertex declaration of each submesh" },
+    { long = "mesh", arg = "PATTERN", check = cli.pattern,
+      help = "only meshes whose name matches the Lua PATTERN" },
+  },
+})
+
+local run = cli.run(opts)
+local meshes = 0
+
+-- The findings of a mesh and its submeshes, on one line; "-" if none.
+local function findings_text(mesh)
+  local t = {}
+  for _, f in ipairs(mesh.findings) do
+    t[#t + 1] = f.code .. ": " .. f.message
+  end
+  for i, s in mesh:submeshes() do
+    for _, f in ipairs(s.findings) do
+      t[#t + 1] = "submesh " .. i .. " " .. f.code .. ": " .. f.message
+    end
+  end
+  return #t > 0 and table.concat(t, "; ") or "-"
+end
+
+-- The declaration of submesh s, a line per register.
+local function declaration_text(s)
+  local lines = {}
+  for _, d in ipairs(s:declaration()) do
+    local what = d.kind
+    if d.logical_uv and d.logical_uv >= 0 then
+      what = "UV" .. d.logical_uv .. " from " .. d.kind
+    end
+    lines[#lines + 1] = string.format(
+      "      reg %2d  %-12s  0x%04x = 0x%08x  0x%04x = 0x%08x\n", d.reg,
+      what, d.format_method, d.format_word, d.offset_method, d.offset_word)
+  end
+  return table.concat(lines)
+end
+
+local function submesh_text(s)
+  local mat = s.material
+  return string.format("    submesh %d: selectors %s, material %s, "
+    .. "indices %d+%d\n", s.index, s.selectors, mat and mat.name or "-",
+    s.first_index, s.index_count) .. declaration_text(s)
+end
+
+local HEADER = { "mesh", "mask", "vertices", "MMP", "MGP", "submeshes",
+  "findings" }
+local RIGHT = { false, false, true, true, true, true, false }
+
+run:each(args, function(bundle, input)
+  local rows, list = {}, {}
+  for _, mesh in bundle:meshes() do
+    if not opts.mesh or mesh.name:find(opts.mesh) then
+      list[#list + 1] = mesh
+      rows[#rows + 1] = { mesh.name, cli.hex8(mesh.mask),
+        tostring(mesh.vertex_count), tostring(mesh.mmp_stride),
+        tostring(mesh.mgp_stride), tostring(mesh.submesh_count),
+        findings_text(mesh) }
+    end
+  end
+  local width = {}
+  for c, h in ipairs(HEADER) do width[c] = #h end
+  for _, r in ipairs(rows) do
+    for c, v in ipairs(r) do width[c] = math.max(width[c], #v) end
+  end
+  local out = { string.format("%s: %s, %s, %s, %s\n", input.path,
+    cli.plural(#bundle, "mesh", "meshes"),
+    cli.plural(bundle.submesh_count, "submesh", "submeshes"),
+    cli.plural(bundle.material_count, "material"),
+    cli.plural(bundle.size, "byte")) }
+  for r = 0, #rows do
+    local cells = {}
+    for c, v in ipairs(rows[r] or HEADER) do
+      local pad = string.rep(" ", width[c] - #v)
+      cells[c] = RIGHT[c] and pad .. v or (c < #HEADER and v .. pad or v)
+    end
+    out[#out + 1] = "  " .. table.concat(cells, "  ") .. "\n"
+    if r > 0 and opts.declaration then
+      for _, s in list[r]:submeshes() do out[#out + 1] = submesh_text(s) end
+    end
+  end
+  io.write(table.concat(out))
+  meshes = meshes + #list
+end)
+
+run:finish(cli.plural(run.ok, "bundle") .. ", "
+  .. cli.plural(meshes, "mesh", "meshes"))

@@ -1,0 +1,236 @@
+-- obj-export.lua - export RSXB bundles as Wavefront OBJ and MTL files
+--
+-- One OBJ and one MTL per bundle (or per mesh): meshes as `o`, submeshes as
+-- `g` with `usemtl`; vt from each submesh's logical UV0 (through its
+-- selector bytes), V flipped because the note's V axis is top-origin and
+-- OBJ's is bottom-origin.
+
+local rsxmesh = require "rsxmesh"
+local cli = require "rsxmesh.cli"
+
+local opts, args = cli.parse(arg, {
+  name = "obj-export",
+  usage = "rsxmesh obj-export [options] BUNDLE|FOLDER... -o DIR",
+  about = "Export the meshes of RSXB bundles (folders are searched for\n"
+    .. "*.rsxb) as Wavefront OBJ files, with their materials in MTL files.",
+  options = {
+    { short = "o", long = "out", arg = "DIR", required = true,
+      help = "write the files into DIR (created if missing)" },
+    { long = "uv", arg = "N", check = cli.integer(0, 3), default = 0,
+      help = "the logical UV (0-3) written as vt (default 0)" },
+    { long = "mesh", arg = "PATTERN", check = cli.pattern,
+      help = "only meshes whose name matches the Lua PATTERN" },
+    { long = "colours",
+      help = "write vertex colours as 'v x y z r g b'" },
+    { long = "per-mesh",
+      help = "one OBJ and MTL per mesh, in a folder per bundle" },
+  },
+  details = "Output: DIR/BUNDLE.obj and DIR/BUNDLE.mtl, or with --per-mesh\n"
+    .. "DIR/BUNDLE/MESH.obj and .mtl. Bundles found in a folder keep their\n"
+    .. "place below it. Texture paths in the MTL are relative to it.",
+})
+
+-- v' = 1 - v, computed in float32 by acc:lines
+local FLIP_V = { scale = { 1, -1 }, offset = { 0, 1 } }
+local NO_MATERIAL = "(none)"
+
+local run = cli.run(opts)
+local total = { meshes = 0, vertices = 0, triangles = 0, bytes = 0 }
+local written = {} -- output path -> the input that wrote it
+
+-- OBJ and MTL names are single tokens.
+local function token(name)
+  name = name:gsub("%s", "_")
+  return name ~= "" and name or "_"
+end
+
+-- A file name for a mesh: no folder separators, nothing hidden.
+local function file_name(name)
+  name = name:gsub("[^%w%-_.]", "_")
+  if name == "" or name:sub(1, 1) == "." then name = "_" .. name end
+  return name
+end
+
+-- MTL names for the bundle's materials, unique within the file; and one
+-- more, for submeshes that have no material.
+local function material_names(bundle)
+  local names, used = {}, {}
+  local function unique(name, n)
+    while used[name] do name = name .. "." .. n end
+    used[name] = true
+    return name
+  end
+  for i, mat in bundle:materials() do names[i] = unique(token(mat.name), i) end
+  names.none = unique(NO_MATERIAL, 0)
+  return names
+end
+
+-- The face lines of count triangles (a flat table of 1-based vertex
+-- numbers), numbered after the v, vt and vn already in the file; vt or vn
+-- nil when the faces have none.
+local function face_lines(tris, count, v, vt, vn)
+  local corner = {} -- vertex number -> "v/vt/vn", built once per vertex
+  local lines = {}
+  for k = 1, 3 * count do
+    local a = tris[k]
+    if not corner[a] then
+      local s = tostring(a + v)
+      if vt then s = s .. "/" .. (a + vt) end
+      if vn then s = s .. (vt and "/" or "//") .. (a + vn) end
+      corner[a] = s
+    end
+  end
+  for t = 1, count do
+    local k = 3 * t
+    lines[t] = "f " .. corner[tris[k - 2]] .. " " .. corner[tris[k - 1]]
+      .. " " .. corner[tris[k]] .. "\n"
+  end
+  return table.concat(lines)
+end
+
+-- The OBJ text of one mesh, numbered after the counts in base ({v =, vt =,
+-- vn =}), which it advances; also the triangle count. nil and a message
+-- when something the mesh needs cannot be decoded.
+local function mesh_obj(mesh, base, names, used)
+  local n = mesh.vertex_count
+  local position, normal, colour, err
+  position, err = mesh:attribute("position")
+  if not position then return nil, err end
+  if mesh:has("normal") then
+    normal, err = mesh:attribute("normal")
+    if not normal then return nil, err end
+  end
+  if opts.colours and mesh:has("colour") then
+    colour, err = mesh:attribute("colour")
+    if not colour then return nil, err end
+  end
+
+  local name = token(mesh.name)
+  local out = { "o " .. name .. "\n" }
+  if n > 0 and colour then
+    -- "v x y z r g b a" from C, then alpha cut off the end of each line
+    out[#out + 1] = position:lines("v", 1, n, { with = colour })
+      :gsub(" [^ \n]+\n", "\n")
+  elseif n > 0 then
+    out[#out + 1] = position:lines("v", 1, n)
+  end
+  if n > 0 and normal then out[#out + 1] = normal:lines("vn", 1, n) end
+  local vt_base = {} -- stored UV set -> vt count before its block
+  local vt_count, triangles = base.vt, 0
+  for i, s in mesh:submeshes() do
+    local tris, count = s:triangles()
+    if not tris then return nil, count end
+    local set = s:uv_set(opts.uv)
+    if set and not vt_base[set] then
+      local uv, why = s:uv(opts.uv)
+      if not uv then return nil, why end
+      vt_base[set] = vt_count
+      if n > 0 then out[#out + 1] = uv:lines("vt", 1, n, FLIP_V) end
+      vt_count = vt_count + n
+    end
+    local mat = s.material and names[s.material.index] or names.none
+    used[mat] = true
+    out[#out + 1] = "g " .. name .. "." .. i .. "\nusemtl " .. mat .. "\n"
+    out[#out + 1] = face_lines(tris, count, base.v, set and vt_base[set],
+      normal and base.vn)
+    triangles = triangles + count
+  end
+  base.v = base.v + n
+  base.vn = base.vn + (normal and n or 0)
+  base.vt = vt_count
+  return table.concat(out), triangles
+end
+
+-- The MTL text: the bundle's materials (only those in `only`, when given),
+-- and the stand-in for no material when `none` is true; texture paths
+-- made relative to the folder of the MTL.
+local function mtl_text(bundle, names, only, none, mtl_path)
+  local out = { "# from " .. bundle.name .. " by rsxmesh obj-export\n" }
+  local from, to = cli.dirname(bundle.path), cli.dirname(mtl_path)
+  for i, mat in bundle:materials() do
+    if not only or only[names[i]] then
+      out[#out + 1] = "\nnewmtl " .. names[i] .. "\nKd 1 1 1\n"
+      local tex = mat.base_colour
+      if tex then
+        out[#out + 1] = "map_Kd " .. cli.relative(cli.join(from, tex), to)
+          .. "\n"
+      end
+    end
+  end
+  if none then
+    out[#out + 1] = "\nnewmtl " .. names.none .. "\nKd 0.8 0.8 0.8\n"
+  end
+  return table.concat(out)
+end
+
+-- Create a file that no earlier input of this run has written.
+local function create(path, input)
+  if written[path] then
+    error(path .. ": also the output of " .. written[path]
+      .. "; give inputs with distinct names", 0)
+  end
+  assert(cli.mkdirs(cli.dirname(path)))
+  written[path] = input.path
+  return assert(io.open(path, "wb"))
+end
+
+local function write(f, s)
+  assert(f:write(s))
+  total.bytes = total.bytes + #s
+end
+
+-- Write the meshes of list into one OBJ at path, with its MTL beside it.
+local function export(bundle, input, list, path, names, all_materials)
+  local stem = path:gsub("%.obj$", "")
+  local mtl = stem .. ".mtl"
+  local f = create(path, input)
+  write(f, "# from " .. bundle.name .. " by rsxmesh obj-export\n"
+    .. "mtllib " .. (mtl:match("([^/]+)$")) .. "\n")
+  local base, used = { v = 0, vt = 0, vn = 0 }, {}
+  for k, mesh in ipairs(list) do
+    run:progress(string.format("%s: mesh %d of %d", input.path, k, #list))
+    local text, triangles = mesh_obj(mesh, base, names, used)
+    if text then
+      write(f, text)
+      total.meshes = total.meshes + 1
+      total.vertices = total.vertices + mesh.vertex_count
+      total.triangles = total.triangles + triangles
+    else
+      run:fail(input.path, triangles)
+    end
+  end
+  assert(f:close())
+  local m = create(mtl, input)
+  write(m, mtl_text(bundle, names, not all_materials and used or nil,
+    used[names.none], mtl))
+  assert(m:close())
+end
+
+run:each(args, function(bundle, input)
+  local names = material_names(bundle)
+  local list, number = {}, {}
+  for k, mesh in bundle:meshes() do
+    if not opts.mesh or mesh.name:find(opts.mesh) then
+      list[#list + 1] = mesh
+      number[mesh] = k
+    end
+  end
+  if opts.mesh and #list == 0 then return end
+  if not opts.per_mesh then
+    return export(bundle, input, list, cli.join(opts.out, input.stem
+      .. ".obj"), names, true)
+  end
+  local taken = {}
+  for _, mesh in ipairs(list) do
+    local name = file_name(mesh.name)
+    if taken[name] then name = name .. "-" .. number[mesh] end
+    taken[name] = true
+    export(bundle, input, { mesh },
+      cli.join(cli.join(opts.out, input.stem), name .. ".obj"), names)
+  end
+end)
+
+run:finish(string.format("%s, %s, %s, %s, %s written",
+  cli.plural(run.ok, "bundle"), cli.plural(total.meshes, "mesh", "meshes"),
+  cli.plural(total.vertices, "vertex", "vertices"),
+  cli.plural(total.triangles, "triangle"), cli.plural(total.bytes, "byte")))

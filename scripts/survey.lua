@@ -1,0 +1,364 @@
+-- survey.lua - the research note's statistics over bundles, as Markdown
+--
+-- Counts what the note counts over the whole disc, in its notation: the
+-- layout table (mask, meshes, MGP stride, MGP order), stride mismatches,
+-- normal and tangent lengths, UV and colour ranges, selector combinations,
+-- the tree extras, and every finding the reader reported.
+
+local rsxmesh = require "rsxmesh"
+local cli = require "rsxmesh.cli"
+
+local opts, args = cli.parse(arg, {
+  name = "survey",
+  usage = "rsxmesh survey [options] BUNDLE|FOLDER...",
+  about = "Print the research note's statistics over all the bundles given\n"
+    .. "(folders are searched for *.rsxb), as Markdown on stdout.",
+})
+
+-- The note: "within 0.005 of unit length"
+local UNIT_TOLERANCE = 0.005
+-- The note's letters for the MGP attributes; the extras carry their offset
+local LETTER = { colour = "C", tangent_a = "A", tangent_b = "B", uv0 = "U0",
+  uv1 = "U1", uv2 = "U2", uv3 = "U3", extra_a = "X", extra_b = "Y",
+  s32k2 = "s32k2", half4 = "half4" }
+local WITH_OFFSET = { extra_a = true, extra_b = true, s32k2 = true,
+  half4 = true }
+
+local run = cli.run(opts)
+local fmt, count, plural = rsxmesh.fmt, cli.count, cli.plural
+
+local total = { bundles = 0, meshes = 0, submeshes = 0, vertices = 0,
+  packed = 0, undecoded = 0 }
+local masks = {}      -- mask -> meshes
+local strides = {}    -- stride findings: { file, mesh, stream, ... }
+local findings = {}   -- every finding: { file, where, code, message }
+local combos, combo_count = {}, 0 -- selectors -> submeshes
+local bytes = {}      -- selector byte -> true
+local lengths = {}    -- kind -> { count, zero, off, max_dev, max_len }
+local ranges = {}     -- kind -> { meshes, vertices, min = {}, max = {} }
+
+-- Vector lengths of a CMP accessor: zero vectors, nonzero ones off unit
+-- by more than the tolerance, the largest deviation and length.
+local function tally_lengths(kind, acc)
+  local t = lengths[kind]
+  if not t then
+    t = { count = 0, zero = 0, off = 0, max_dev = 0, max_len = 0 }
+    lengths[kind] = t
+  end
+  local v = acc:range()
+  local sqrt, abs = math.sqrt, math.abs
+  local zero, off, max_dev, max_len = t.zero, t.off, t.max_dev, t.max_len
+  for k = 1, #v, 3 do
+    local x, y, z = v[k], v[k + 1], v[k + 2]
+    local len = sqrt(x * x + y * y + z * z)
+    if len == 0 then
+      zero = zero + 1
+    else
+      local dev = abs(len - 1)
+      if dev > UNIT_TOLERANCE then off = off + 1 end
+      if dev > max_dev then max_dev = dev end
+      if len > max_len then max_len = len end
+    end
+  end
+  t.count = t.count + #v // 3
+  t.zero, t.off, t.max_dev, t.max_len = zero, off, max_dev, max_len
+end
+
+-- Per-component extremes of an accessor, over all meshes.
+local function tally_range(kind, acc, mask)
+  local r = ranges[kind]
+  if not r then
+    r = { meshes = 0, vertices = 0, masks = {} }
+    ranges[kind] = r
+  end
+  r.meshes = r.meshes + 1
+  r.vertices = r.vertices + #acc
+  r.masks[mask] = true
+  if #acc == 0 then return end
+  local lo, hi = acc:bounds()
+  if not r.min then
+    r.min, r.max = lo, hi
+  else
+    for c = 1, #lo do
+      r.min[c] = math.min(r.min[c], lo[c])
+      r.max[c] = math.max(r.max[c], hi[c])
+    end
+  end
+end
+
+local function finding(file, where, f)
+  findings[#findings + 1] = { file, where, f.code, f.message }
+end
+
+local STRIDE_FINDING = { ["mmp-stride"] = "MMP", ["mgp-stride"] = "MGP" }
+local LENGTH_KINDS = { normal = true, tangent_a = true, tangent_b = true }
+local RANGE_KINDS = { uv0 = true, uv1 = true, uv2 = true, uv3 = true,
+  colour = true, extra_a = true, extra_b = true }
+
+local function survey_mesh(file, number, mesh)
+  local where = string.format("mesh %d (%s)", number, mesh.name)
+  masks[mesh.mask] = (masks[mesh.mask] or 0) + 1
+  if mesh.format.packed then total.packed = total.packed + 1 end
+  total.vertices = total.vertices + mesh.vertex_count
+  for _, f in ipairs(mesh.findings) do
+    finding(file, where, f)
+    local stream = STRIDE_FINDING[f.code]
+    if stream then
+      strides[#strides + 1] = { file, where, cli.hex8(mesh.mask), stream,
+        stream == "MMP" and mesh.mmp_stride or mesh.mgp_stride,
+        stream == "MMP" and mesh.format.mmp_stride or mesh.format.mgp_stride }
+    end
+  end
+  for i, s in mesh:submeshes() do
+    combos[s.selectors] = (combos[s.selectors] or 0) + 1
+    combo_count = combo_count + 1
+    for b = 0, 3 do bytes[s:selector(b)] = true end
+    for _, f in ipairs(s.findings) do
+      finding(file, where .. ", submesh " .. i, f)
+    end
+  end
+  total.submeshes = total.submeshes + mesh.submesh_count
+  local decoded = true
+  for _, kind in ipairs(mesh:attributes()) do
+    if LENGTH_KINDS[kind] or RANGE_KINDS[kind] then
+      local acc = mesh:attribute(kind)
+      if not acc then
+        decoded = false -- a finding touches it, and is listed
+      elseif LENGTH_KINDS[kind] then
+        tally_lengths(kind, acc)
+      else
+        tally_range(kind, acc, mesh.mask)
+      end
+    end
+  end
+  if not decoded then total.undecoded = total.undecoded + 1 end
+end
+
+run:each(args, function(bundle, input)
+  for k, mesh in bundle:meshes() do
+    run:progress(string.format("%s: mesh %d of %d", input.path, k,
+      #bundle))
+    survey_mesh(input.path, k, mesh)
+  end
+  total.bundles = total.bundles + 1
+  total.meshes = total.meshes + #bundle
+end)
+
+-- ----------------------------------------------------------------- report
+
+local out = {}
+local function say(...)
+  out[#out + 1] = table.concat({ ... })
+end
+
+-- A Markdown table row; '|' in a cell is escaped.
+local function row(cells)
+  local t = {}
+  for k, c in ipairs(cells) do t[k] = tostring(c):gsub("|", "\\|") end
+  say("| ", table.concat(t, " | "), " |")
+end
+
+-- "0, 1, 2, 3 and 255"
+local function and_list(items)
+  if #items < 2 then return table.concat(items) end
+  return table.concat(items, ", ", 1, #items - 1) .. " and " .. items[#items]
+end
+
+local function range(r, c)
+  return "[" .. fmt(r.min[c]) .. ", " .. fmt(r.max[c]) .. "]"
+end
+
+local function sorted_keys(t, cmp)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, cmp)
+  return keys
+end
+
+say("# Survey")
+say()
+say(plural(total.bundles, "bundle"), ": ",
+  plural(total.meshes, "mesh", "meshes"), ", ",
+  plural(total.submeshes, "submesh", "submeshes"), ", ",
+  plural(total.vertices, "vertex", "vertices"), ".")
+say()
+say("Packed variant (flag 0x80000): ", count(total.packed), " of ",
+  plural(total.meshes, "mesh", "meshes"), ".")
+
+say()
+say("## Layouts")
+say()
+say(plural(#sorted_keys(masks), "mask"), ". N = the normal at MMP +12, ",
+  "C = colour, A and B = the two tangent-frame vectors, U0 to U3 = UV ",
+  "sets, X and Y = the tree extras (with their MGP offset).")
+say()
+row({ "Mask", "Meshes", "MGP stride", "MGP order" })
+say("|---|---|---|---|")
+for _, mask in ipairs(sorted_keys(masks)) do
+  local f = rsxmesh.format(mask)
+  local order = {}
+  for _, kind in ipairs(f:order()) do
+    order[#order + 1] = LETTER[kind] .. (WITH_OFFSET[kind]
+      and " (" .. f:info(kind).offset .. ")" or "")
+  end
+  row({ cli.hex8(mask), count(masks[mask]), f.mgp_stride,
+    #order > 0 and table.concat(order, ", ") or "none" })
+end
+
+say()
+say("## Strides")
+say()
+if #strides == 0 then
+  say("Stored strides that differ from the strides the mask implies: none.")
+else
+  say("Stored strides that differ from the strides the mask implies: ",
+    count(#strides), ".")
+  say()
+  row({ "Bundle", "Mesh", "Mask", "Stream", "Stored", "Implied" })
+  say("|---|---|---|---|---|---|")
+  for _, s in ipairs(strides) do row(s) end
+end
+if total.undecoded > 0 then
+  say()
+  say(plural(total.undecoded, "mesh", "meshes"), " left out, wholly or in ",
+    "part, of the statistics below, because of the findings listed at ",
+    "the end.")
+end
+
+say()
+say("## Normals")
+say()
+local n = lengths.normal
+if not n then
+  say("No normals.")
+else
+  say(count(n.count), " normals: ", count(n.zero), " zero vectors; ",
+    count(n.off), " nonzero normals off unit length by more than ",
+    UNIT_TOLERANCE, "; largest deviation from unit ",
+    string.format("%.3g", n.max_dev), " (largest length ",
+    string.format("%.6g", n.max_len), ").")
+end
+
+say()
+say("## Tangent frame")
+say()
+local a, b = lengths.tangent_a, lengths.tangent_b
+if not a and not b then say("No tangent-frame vectors.") end
+if a then
+  say("Vector A: ", count(a.off + a.zero), " of ", count(a.count),
+    " vectors off unit length by more than ", UNIT_TOLERANCE,
+    " (", count(a.zero), " of them zero); largest deviation of a nonzero ",
+    "vector ", string.format("%.3g", a.max_dev), ".")
+end
+if b then
+  if a then say() end
+  say("Vector B: ", count(b.off), " of ", count(b.count - b.zero),
+    " nonzero vectors off unit length by more than ", UNIT_TOLERANCE,
+    " (largest deviation ", string.format("%.3g", b.max_dev), "); ",
+    plural(b.zero, "zero vector"), ".")
+end
+
+say()
+say("## UV sets")
+say()
+local uv_lo, uv_hi
+for set = 0, 3 do
+  local r = ranges["uv" .. set]
+  if r and r.min then
+    uv_lo = math.min(uv_lo or r.min[1], r.min[1], r.min[2])
+    uv_hi = math.max(uv_hi or r.max[1], r.max[1], r.max[2])
+  end
+end
+if not uv_lo then
+  say("No UV values.")
+else
+  row({ "Stored set", "Meshes", "Vertices", "U", "V" })
+  say("|---|---|---|---|---|")
+  for set = 0, 3 do
+    local r = ranges["uv" .. set]
+    if r and r.min then
+      row({ "U" .. set, count(r.meshes), count(r.vertices), range(r, 1),
+        range(r, 2) })
+    end
+  end
+  say()
+  say("Extremes over all sets: ", fmt(uv_lo), " to ", fmt(uv_hi), ".")
+end
+
+say()
+say("## Colours")
+say()
+local c = ranges.colour
+if not c or not c.min then
+  say("No vertex colours.")
+else
+  local inside = true
+  for k = 1, 4 do
+    if c.min[k] < 0 or c.max[k] > 1 then inside = false end
+  end
+  say(plural(c.vertices, "vertex", "vertices"), " in ",
+    plural(c.meshes, "mesh", "meshes"), "; components: ", range(c, 1),
+    ", ", range(c, 2), ", ", range(c, 3), ", ", range(c, 4), "; ",
+    inside and "all in [0, 1]." or "some outside [0, 1].")
+end
+
+say()
+say("## Selectors")
+say()
+local list = sorted_keys(combos, function(x, y)
+  if combos[x] ~= combos[y] then return combos[x] > combos[y] end
+  return x < y
+end)
+if #list == 0 then
+  say("No submeshes.")
+else
+  local seen = {}
+  for _, byte in ipairs(sorted_keys(bytes)) do seen[#seen + 1] = byte end
+  local common = {}
+  for k = 1, math.min(#list, 10) do
+    local sel = list[k]
+    common[k] = sel .. " (" .. (k == 1
+      and plural(combos[sel], "submesh", "submeshes")
+      or count(combos[sel])) .. ")"
+  end
+  say("The selector bytes are ", and_list(seen), ", in ",
+    plural(#list, "distinct combination"), " over ",
+    plural(combo_count, "submesh", "submeshes"), "; the commonest are ",
+    table.concat(common, ", "), ".")
+end
+
+say()
+say("## Tree extras")
+say()
+local xa, yb = ranges.extra_a, ranges.extra_b
+if not xa and not yb then say("No extra attributes.") end
+for _, e in ipairs({ { "A", xa }, { "B", yb } }) do
+  local r = e[2]
+  if r and r.min then
+    local m = {}
+    for _, mask in ipairs(sorted_keys(r.masks)) do
+      m[#m + 1] = cli.hex8(mask)
+    end
+    say("Extra ", e[1], ": ", plural(r.meshes, "mesh", "meshes"), " (mask ",
+      table.concat(m, ", "), "), ", plural(r.vertices, "vertex", "vertices"),
+      "; x in ", range(r, 1), ", y in ", range(r, 2), ", z in ", range(r, 3),
+      ", w in ", range(r, 4), ".")
+    say()
+  end
+end
+if out[#out] == "" then out[#out] = nil end
+
+say()
+say("## Findings")
+say()
+if #findings == 0 then
+  say("None.")
+else
+  row({ "Bundle", "Where", "Code", "Finding" })
+  say("|---|---|---|---|")
+  for _, f in ipairs(findings) do row(f) end
+end
+
+io.write(table.concat(out, "\n"), "\n")
+run:finish(plural(total.bundles, "bundle") .. ", "
+  .. plural(total.meshes, "mesh", "meshes"))

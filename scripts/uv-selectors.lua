@@ -1,0 +1,100 @@
+-- uv-selectors.lua - which stored UV set feeds each logical UV, per submesh
+--
+-- A submesh's four selector bytes (record offset 0x38) name the stored UV
+-- set behind each logical UV0-3; 0xFF keeps the set of the same number.
+-- This lists them with the resolved sets and the base-colour texture,
+-- then the distinct combinations, commonest first.
+
+local cli = require "rsxmesh.cli"
+
+local opts, args = cli.parse(arg, {
+  name = "uv-selectors",
+  usage = "rsxmesh uv-selectors [options] BUNDLE|FOLDER...",
+  about = "For each submesh: mesh, submesh number, selector bytes, the\n"
+    .. "stored UV set each logical UV0-3 takes (- when absent) and the\n"
+    .. "base-colour texture; then the distinct selector combinations,\n"
+    .. "commonest first.",
+  options = {
+    { long = "tsv", help = "tab-separated lines for other tools: mesh, "
+      .. "submesh, selectors, uv0-uv3" },
+  },
+})
+
+local run = cli.run(opts)
+local combos, submeshes = {}, 0
+
+-- One row per submesh of the bundle: mesh, submesh, selectors, uv0..uv3,
+-- base colour.
+local function bundle_rows(bundle)
+  local rows = {}
+  for _, mesh in bundle:meshes() do
+    for i, s in mesh:submeshes() do
+      local row = { mesh.name, tostring(i), s.selectors }
+      for uv = 0, 3 do row[#row + 1] = tostring(s:uv_set(uv) or "-") end
+      row[#row + 1] = s.material and s.material.base_colour or "-"
+      rows[#rows + 1] = row
+    end
+  end
+  return rows
+end
+
+-- Rows as text columns: names left-aligned, numbers right-aligned.
+local HEADER = { "mesh", "submesh", "selectors", "uv0", "uv1", "uv2", "uv3",
+  "base colour" }
+local RIGHT = { false, true, false, true, true, true, true, false }
+
+local function columns(rows)
+  local width = {}
+  for c, h in ipairs(HEADER) do width[c] = #h end
+  for _, row in ipairs(rows) do
+    for c, v in ipairs(row) do width[c] = math.max(width[c], #v) end
+  end
+  local out = {}
+  for r = 0, #rows do
+    local row, cells = rows[r] or HEADER, {}
+    for c, v in ipairs(row) do
+      local pad = string.rep(" ", width[c] - #v)
+      cells[c] = RIGHT[c] and pad .. v or (c < #row and v .. pad or v)
+    end
+    out[#out + 1] = "  " .. table.concat(cells, "  ") .. "\n"
+  end
+  return table.concat(out)
+end
+
+if opts.tsv then io.write("mesh\tsubmesh\tselectors\tuv0\tuv1\tuv2\tuv3\n") end
+
+run:each(args, function(bundle, input)
+  local rows = bundle_rows(bundle)
+  for _, row in ipairs(rows) do
+    combos[row[3]] = (combos[row[3]] or 0) + 1
+  end
+  submeshes = submeshes + #rows
+  if opts.tsv then
+    for _, row in ipairs(rows) do
+      io.write(table.concat(row, "\t", 1, 7), "\n")
+    end
+  else
+    io.write(input.path, "\n", columns(rows), "\n")
+  end
+end)
+
+local list = {}
+for sel, n in pairs(combos) do list[#list + 1] = { sel = sel, n = n } end
+table.sort(list, function(a, b)
+  if a.n ~= b.n then return a.n > b.n end
+  return a.sel < b.sel
+end)
+
+if not opts.tsv then
+  io.write(string.format("%s over %s, commonest first:\n",
+    cli.plural(#list, "distinct combination"),
+    cli.plural(submeshes, "submesh", "submeshes")))
+  for _, c in ipairs(list) do
+    io.write("  ", c.sel, " (", cli.plural(c.n, "submesh", "submeshes"),
+      ")\n")
+  end
+end
+
+run:finish(string.format("%s, %s, %s", cli.plural(run.ok, "bundle"),
+  cli.plural(submeshes, "submesh", "submeshes"),
+  cli.plural(#list, "combination")))

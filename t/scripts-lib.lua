@@ -1,0 +1,272 @@
+-- scripts-lib.lua - helpers for the tests of the standard scripts: bytes
+-- of records and streams spelled out by hand, a scratch folder, and a way
+-- to run `rsxmesh NAME args` and collect its output and exit status.
+
+local lfs = require "lfs"
+
+local lib = {}
+
+-- The metadata record: 0x90 bytes, the mask at 0x8C.
+function lib.meta(mask)
+  return string.rep("\0", 0x8C) .. string.pack(">I4", mask)
+end
+
+-- The submesh record: 0x3C bytes, the four selector bytes at 0x38.
+function lib.subrec(selectors)
+  return string.rep("\0", 0x38) .. string.pack(">I4", selectors)
+end
+
+-- Big-endian float32s, u32s, u16s (half-float bits are written as u16).
+function lib.f32(...)
+  return string.pack(">" .. string.rep("f", select("#", ...)), ...)
+end
+
+function lib.u32(...)
+  return string.pack(">" .. string.rep("I4", select("#", ...)), ...)
+end
+
+function lib.u16(...)
+  return string.pack(">" .. string.rep("I2", select("#", ...)), ...)
+end
+
+function lib.read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+function lib.write(path, s)
+  local f = assert(io.open(path, "wb"))
+  assert(f:write(s))
+  assert(f:close())
+end
+
+local function quote(s)
+  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+lib.quote = quote
+
+-- A fresh scratch folder, removed by lib.cleanup().
+local scratch = {}
+function lib.tmpdir()
+  local path = os.tmpname()
+  os.remove(path)
+  assert(lfs.mkdir(path))
+  scratch[#scratch + 1] = path
+  return path
+end
+
+function lib.cleanup()
+  for _, path in ipairs(scratch) do
+    os.execute("rm -rf " .. quote(path))
+  end
+end
+
+-- Run `rsxmesh ARGS...` in folder dir (under TEST_WRAPPER, so valgrind
+-- checks the scripts too). Returns the exit status, stdout and stderr.
+function lib.rsxmesh(dir, ...)
+  local host = assert(os.getenv("RSXMESH"), "RSXMESH is not set")
+  local args = {}
+  for i = 1, select("#", ...) do args[i] = quote((select(i, ...))) end
+  local out, err = dir .. "/.stdout", dir .. "/.stderr"
+  local cmd = string.format("cd %s && %s %s %s >%s 2>%s", quote(dir),
+    os.getenv("TEST_WRAPPER") or "", quote(host), table.concat(args, " "),
+    quote(out), quote(err))
+  local _, _, status = os.execute(cmd)
+  local stdout, stderr = lib.read(out), lib.read(err)
+  os.remove(out)
+  os.remove(err)
+  return status, stdout, stderr
+end
+
+-- Lines of a string, as a table.
+function lib.lines(s)
+  local t = {}
+  for line in (s or ""):gmatch("([^\n]*)\n") do t[#t + 1] = line end
+  return t
+end
+
+-- Whether a program is on PATH.
+function lib.have(program)
+  local _, _, status = os.execute("command -v " .. quote(program)
+    .. " >/dev/null 2>&1")
+  return status == 0
+end
+
+-- Whether the host knows a standard script (rsxmesh --list).
+function lib.has_script(name)
+  local host = os.getenv("RSXMESH")
+  local p = io.popen(quote(host) .. " --list 2>/dev/null")
+  local list = p:read("a")
+  p:close()
+  return list:find("%f[%w%-]" .. name:gsub("%-", "%%-") .. "%f[^%w%-]")
+    ~= nil
+end
+
+-- ------------------------------------------------- hand-built bundles
+
+local function save(w, path)
+  local ok, err = w:save(path)
+  assert(ok, err)
+  return path
+end
+
+local function mesh(t)
+  local rsxmesh = require "rsxmesh"
+  return assert(rsxmesh.mesh(t))
+end
+
+-- Bundle A: the cases of the OBJ export.
+--   materials: 1 brick (base colour tex/brick.png), 2 road (a normal map
+--   slot, then base colour tex/road.png), 3 glass (no base colour)
+--   mesh 1 "quad", mask 000800e5 (U0, U1, U2), a u16 triangle list:
+--     submesh 1 (selectors ffffffff, brick): (1,2,3) (2,4,3), then a
+--       degenerate (1,1,2)
+--     submesh 2 (selectors 02ffffff: UV0 from stored set 2, road): (3,2,4)
+--   mesh 2 "strip", mask 00080005 (no UV at all), a u32 strip with
+--     restarts, one submesh without material: 1 2 3 4 R 5 6 7 8 R 9 9 1
+function lib.bundle_a(path)
+  local rsxmesh = require "rsxmesh"
+  local w = rsxmesh.writer()
+  w:material("brick", { { slot = rsxmesh.BASE_COLOUR,
+    texture = "tex/brick.png" } })
+  w:material("road", { { slot = 0x12345678, texture = "tex/road_n.png" },
+    { slot = rsxmesh.BASE_COLOUR, texture = "tex/road.png" } })
+  w:material("glass", {})
+  local up = 0x001FF800 -- the note's example: (0, 32736/32767, 0)
+  assert(w:mesh(mesh{
+    name = "quad", meta = lib.meta(0x000800E5), vertex_count = 4,
+    mmp_stride = 16, mmp = lib.f32(0, 0, 0) .. lib.u32(up)
+      .. lib.f32(1, 0, 0) .. lib.u32(up)
+      .. lib.f32(0, 1, 0) .. lib.u32(up)
+      .. lib.f32(0.1, 1, -2.5) .. lib.u32(0),
+    -- U0 u v, U1 u v, U2 u v as half bits:
+    -- U0 (0, .25) (.5, .25) (0, 1) (.5, 1); U1 (3, 3) everywhere;
+    -- U2 (2, 1.5) (-1, .125) (0x2E66 = 0.0999755859375, 0) (1024, 2)
+    mgp_stride = 12, mgp = lib.u16(0x0000, 0x3400, 0x4200, 0x4200,
+        0x4000, 0x3E00)
+      .. lib.u16(0x3800, 0x3400, 0x4200, 0x4200, 0xBC00, 0x3000)
+      .. lib.u16(0x0000, 0x3C00, 0x4200, 0x4200, 0x2E66, 0x0000)
+      .. lib.u16(0x3800, 0x3C00, 0x4200, 0x4200, 0x6400, 0x4000),
+    indices = rsxmesh.indices(2, { 1, 2, 3, 2, 4, 3, 1, 1, 2, 3, 2, 4 }),
+    index_size = 2, primitive = "triangles",
+    submeshes = {
+      { record = lib.subrec(0xFFFFFFFF), first_index = 0, index_count = 9,
+        material = 1 },
+      { record = lib.subrec(0x02FFFFFF), first_index = 9, index_count = 3,
+        material = 2 },
+    },
+  }))
+  local mmp = {}
+  for k = 1, 9 do mmp[k] = lib.f32(k, 0, -k) .. lib.u32(up) end
+  assert(w:mesh(mesh{
+    name = "strip", meta = lib.meta(0x00080005), vertex_count = 9,
+    mmp_stride = 16, mmp = table.concat(mmp),
+    indices = rsxmesh.indices(4, { 1, 2, 3, 4, -1, 5, 6, 7, 8, -1, 9, 9,
+      1 }),
+    index_size = 4, primitive = "strip",
+    submeshes = {
+      { record = lib.subrec(0xFFFFFFFF), first_index = 0, index_count = 13 },
+    },
+  }))
+  return save(w, path)
+end
+
+-- Bundle B: vertex colours. Mesh "painted", mask 00080027 (C, U0), three
+-- vertices with colour bytes (0, 255, 51, 102), (255, 0, 0, 255),
+-- (102, 51, 255, 0), one triangle, material "paint" without textures.
+function lib.bundle_b(path)
+  local rsxmesh = require "rsxmesh"
+  local w = rsxmesh.writer()
+  w:material("paint", {})
+  assert(w:mesh(mesh{
+    name = "painted", meta = lib.meta(0x00080027), vertex_count = 3,
+    mmp_stride = 16, mmp = lib.f32(0, 0, 0) .. lib.u32(0)
+      .. lib.f32(1, 0, 0) .. lib.u32(0)
+      .. lib.f32(0, 0, 1) .. lib.u32(0),
+    mgp_stride = 8,
+    mgp = string.char(0, 255, 51, 102) .. lib.u16(0x3800, 0x3800)
+      .. string.char(255, 0, 0, 255) .. lib.u16(0x3800, 0x3800)
+      .. string.char(102, 51, 255, 0) .. lib.u16(0x3800, 0x3800),
+    indices = rsxmesh.indices(2, { 1, 2, 3 }), index_size = 2,
+    primitive = "triangles",
+    submeshes = { { record = lib.subrec(0xFFFFFFFF), first_index = 0,
+      index_count = 3, material = 1 } },
+  }))
+  return save(w, path)
+end
+
+-- Bundle C: the survey's and info's cases.
+--   materials: 1 crate_mat (base colour tex/crate.png), 2 leaf (none)
+--   mesh 1 "crate", mask 0008003d (A, B, U0), three vertices:
+--     normals 0x001FF800, zero, 0x000003FF (x = 1023 * 32/32767)
+--     A 0x001FF800, 0x0012C000 (y = 600 * 32/32767), zero
+--     B 0x000003FF, 0x000003FF, zero
+--     U0 (-807, 0.5) (512, -1) (0.25, 2); selectors ffffffff, crate_mat
+--   mesh 2 "odd", mask 0008007d (implies MGP stride 16) stored with MGP
+--     stride 20: a stride-mismatch finding; one vertex of zeros;
+--     selectors 00000201, no material
+--   mesh 3 "tree", mask 000807fd: one vertex at (1, 2, 3), normal and A
+--     0x001FF800, B 0x000003FF, U0..U3 (0,0) (1,1) (2,2) (3,3),
+--     X (-0.5, 0.25, 0.75, -3.140625), Y (1, 2, 3, 0); selectors
+--     00000201, leaf
+--   mesh 4 "bad_sel", mask 00080025 (U0), one vertex, normal 0x000003FF,
+--     U0 (0.125, 0.125), selectors 03ff07ff: byte 0 names set 3, which
+--     the mask lacks, and byte 2 is 7; no material
+function lib.bundle_c(path)
+  local rsxmesh = require "rsxmesh"
+  local w = rsxmesh.writer()
+  w:material("crate_mat", { { slot = rsxmesh.BASE_COLOUR,
+    texture = "tex/crate.png" } })
+  w:material("leaf", {})
+  local up, side = 0x001FF800, 0x000003FF
+  local one = rsxmesh.indices(2, { 1, 1, 1 })
+  assert(w:mesh(mesh{
+    name = "crate", meta = lib.meta(0x0008003D), vertex_count = 3,
+    mmp_stride = 16, mmp = lib.f32(0, 0, 0) .. lib.u32(up)
+      .. lib.f32(1, 0, 0) .. lib.u32(0)
+      .. lib.f32(0, 1, 0) .. lib.u32(side),
+    mgp_stride = 12,
+    mgp = lib.u32(up, side) .. lib.u16(0xE24E, 0x3800)
+      .. lib.u32(600 << 11, side) .. lib.u16(0x6000, 0xBC00)
+      .. lib.u32(0, 0) .. lib.u16(0x3400, 0x4000),
+    indices = rsxmesh.indices(2, { 1, 2, 3 }), index_size = 2,
+    primitive = "triangles",
+    submeshes = { { record = lib.subrec(0xFFFFFFFF), first_index = 0,
+      index_count = 3, material = 1 } },
+  }))
+  assert(w:mesh(mesh{
+    name = "odd", meta = lib.meta(0x0008007D), vertex_count = 1,
+    mmp_stride = 16, mmp = string.rep("\0", 16),
+    mgp_stride = 20, mgp = string.rep("\0", 20),
+    indices = one, index_size = 2, primitive = "triangles",
+    submeshes = { { record = lib.subrec(0x00000201), first_index = 0,
+      index_count = 3 } },
+  }))
+  assert(w:mesh(mesh{
+    name = "tree", meta = lib.meta(0x000807FD), vertex_count = 1,
+    mmp_stride = 16, mmp = lib.f32(1, 2, 3) .. lib.u32(up),
+    mgp_stride = 40,
+    mgp = lib.u32(up, side)
+      .. lib.u16(0x0000, 0x0000, 0x3C00, 0x3C00, 0x4000, 0x4000,
+        0x4200, 0x4200)
+      .. lib.u16(0xB800, 0x3400, 0x3A00, 0xC248)
+      .. lib.u16(0x3C00, 0x4000, 0x4200, 0x0000),
+    indices = one, index_size = 2, primitive = "triangles",
+    submeshes = { { record = lib.subrec(0x00000201), first_index = 0,
+      index_count = 3, material = 2 } },
+  }))
+  assert(w:mesh(mesh{
+    name = "bad_sel", meta = lib.meta(0x00080025), vertex_count = 1,
+    mmp_stride = 16, mmp = lib.f32(0, 0, 0) .. lib.u32(side),
+    mgp_stride = 4, mgp = lib.u16(0x3000, 0x3000),
+    indices = one, index_size = 2, primitive = "triangles",
+    submeshes = { { record = lib.subrec(0x03FF07FF), first_index = 0,
+      index_count = 3 } },
+  }))
+  return save(w, path)
+end
+
+return lib

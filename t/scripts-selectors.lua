@@ -1,0 +1,75 @@
+-- scripts-selectors.lua - uv-selectors on hand-built bundles: the text
+-- listing with its combinations, and --tsv.
+--
+-- By hand from scripts-lib.lua: 0xff keeps the stored set of the same
+-- number when the mask holds it (else the logical UV is absent, "-");
+-- 02ffffff sends UV0 to stored set 2; 00000201 gives 0 0 2 1 where the
+-- mask holds sets 0-2 (odd holds 0 and 1 only: UV2 is absent); 03ff07ff
+-- names set 3 (absent from mask 00080025) and the bad byte 7.
+
+local t = require "tap"
+local lib = require "scripts-lib"
+local lfs = require "lfs"
+
+local dir = lib.tmpdir()
+assert(lfs.mkdir(dir .. "/in"))
+lib.bundle_a(dir .. "/in/A.rsxb")
+lib.bundle_c(dir .. "/in/C.rsxb")
+
+local TEXT = [[
+in/A.rsxb
+  mesh   submesh  selectors  uv0  uv1  uv2  uv3  base colour
+  quad         1  ffffffff     0    1    2    -  tex/brick.png
+  quad         2  02ffffff     2    1    2    -  tex/road.png
+  strip        1  ffffffff     -    -    -    -  -
+
+in/C.rsxb
+  mesh     submesh  selectors  uv0  uv1  uv2  uv3  base colour
+  crate          1  ffffffff     0    -    -    -  tex/crate.png
+  odd            1  00000201     0    0    -    1  -
+  tree           1  00000201     0    0    2    1  -
+  bad_sel        1  03ff07ff     -    -    -    -  -
+
+4 distinct combinations over 7 submeshes, commonest first:
+  ffffffff (3 submeshes)
+  00000201 (2 submeshes)
+  02ffffff (1 submesh)
+  03ff07ff (1 submesh)
+]]
+
+local status, out, err = lib.rsxmesh(dir, "uv-selectors", "in/A.rsxb",
+  "in/C.rsxb")
+t.is(status, 0, "uv-selectors: exit status 0")
+t.is(out, TEXT, "uv-selectors: the listing and the combinations")
+t.like(err, "^uv%-selectors: 2 bundles, 7 submeshes, 4 combinations in "
+  .. "[%d.]+ s\n$", "uv-selectors: summary on stderr")
+
+local TSV = table.concat({
+  "mesh\tsubmesh\tselectors\tuv0\tuv1\tuv2\tuv3",
+  "quad\t1\tffffffff\t0\t1\t2\t-",
+  "quad\t2\t02ffffff\t2\t1\t2\t-",
+  "strip\t1\tffffffff\t-\t-\t-\t-",
+  "crate\t1\tffffffff\t0\t-\t-\t-",
+  "odd\t1\t00000201\t0\t0\t-\t1",
+  "tree\t1\t00000201\t0\t0\t2\t1",
+  "bad_sel\t1\t03ff07ff\t-\t-\t-\t-",
+}, "\n") .. "\n"
+
+status, out = lib.rsxmesh(dir, "uv-selectors", "--tsv", "in")
+t.is(status, 0, "--tsv: exit status 0")
+t.is(out, TSV, "--tsv: a header and a line per submesh, in bundle order")
+
+-- a truncated bundle among good ones
+lib.write(dir .. "/in/B.rsxb", lib.read(dir .. "/in/A.rsxb"):sub(1, 64))
+status, out, err = lib.rsxmesh(dir, "uv-selectors", "--tsv", "in")
+t.is(status, 1, "a bad bundle: exit status 1")
+t.is(out, TSV, "a bad bundle: the others are listed as before")
+t.like(err, "^uv%-selectors: in/B%.rsxb: [^\n]+\nuv%-selectors: [^\n]*"
+  .. "1 failure above\n$", "a bad bundle: one line naming it")
+
+status, out, err = lib.rsxmesh(dir, "uv-selectors", "--tsv=yes", "in")
+t.is(status, 2, "--tsv=yes: a usage error")
+t.like(err, "'%-%-tsv' takes no value", "--tsv=yes: says why")
+
+lib.cleanup()
+t.done_testing()
