@@ -35,7 +35,8 @@ end
 
 local tmp = assert(io.popen("mktemp -d"):read("l"), "mktemp -d")
 local function at(p) return tmp .. "/" .. p end
-assert(os.execute("mkdir -p " .. sh_quote(at("in/tex"))))
+assert(os.execute("mkdir -p " .. sh_quote(at("in/tex")) .. " "
+  .. sh_quote(at("odd"))))
 
 -- Run the exporter (under the test wrapper, so valgrind sees it too):
 -- its exit status and what it wrote on stderr.
@@ -320,6 +321,35 @@ local function skewed_mesh()
   })
 end
 
+-- "odd": what glTF cannot take as stored. Mask 0x00080065 (U0, U1).
+-- Stored set 0 holds a NaN (0x7E00); set 1 holds 0x3C7E, whose second byte
+-- would read as a NaN's first byte one byte off (1 + 126/1024 =
+-- 1.123046875). Position x 0x3F7F8000 has 7F 80 one byte off too:
+-- 2^-1 * (1 + 0x7F8000 / 2^23) = 0.998046875.
+local function odd_mesh(name, x_bits, uv0_bits, first)
+  local mmp, mgp = {}, {}
+  local xs = { x_bits, 0x00000000, 0x3F800000 }       -- x, 0, 1
+  local ys = { 0x00000000, 0x3F800000, 0x3F800000 }   -- 0, 1, 1
+  for v = 1, 3 do
+    mmp[v] = string.pack(">I4I4I4I4", xs[v], ys[v], 0, N_UP)
+    mgp[v] = string.pack(">HHHH", uv0_bits[v], 0x3C00, 0x3C7E, 0x3800)
+  end
+  return assert(rsxmesh.mesh{
+    name = name, meta = meta(0x00080065), vertex_count = 3,
+    mmp = table.concat(mmp), mmp_stride = 16,
+    mgp = table.concat(mgp), mgp_stride = 8,
+    indices = rsxmesh.indices(2, { 1, 2, 3, 1, 1, 2 }),
+    index_size = 2, primitive = "triangles",
+    submeshes = {
+      -- UV0 from stored set 1, UV1 from stored set 0
+      { record = record("\1\0\255\255"), first_index = first,
+        index_count = 3 },
+      { record = record("\255\255\255\255"), first_index = 0,
+        index_count = 0 },
+    },
+  })
+end
+
 -- A 1x1 PNG, so the validator can load the texture the material names.
 local function crc32(s)
   local crc = 0xFFFFFFFF
@@ -362,6 +392,13 @@ do
   local bad = rsxmesh.writer()
   assert(bad:mesh(skewed_mesh()))
   assert(bad:save(at("in/bad.rsxb")))
+  local odd = rsxmesh.writer()
+  -- nan_uv: set 0 has a NaN; nan_pos: position x is a NaN; flat: its only
+  -- triangle (1, 1, 2) is degenerate
+  assert(odd:mesh(odd_mesh("nan_uv", 0x3F7F8000, { 0, 0x7E00, 0 }, 0)))
+  assert(odd:mesh(odd_mesh("nan_pos", 0x7FC00000, { 0, 0, 0 }, 0)))
+  assert(odd:mesh(odd_mesh("flat", 0, { 0, 0, 0 }, 3)))
+  assert(odd:save(at("odd/odd.rsxb")))
 end
 
 -- ------------------------------------------------------------ the run
@@ -531,11 +568,36 @@ code, err = export(sh_quote(at("in/none.rsxb")) .. " -o "
 t.is(code, 1, "a missing input: exit status 1")
 t.like(err, "none%.rsxb", "and a line naming it")
 
+-- what glTF cannot take: handled, or the mesh left out with a message
+code, err = export(sh_quote(at("odd/odd.rsxb")) .. " -o "
+  .. sh_quote(at("odd")) .. " -v")
+t.is(code, 1, "odd: exit status 1 for the NaN position")
+t.like(err, "odd%.rsxb: mesh 2 %(nan_pos%): positions hold NaN or"
+  .. " infinity", "a NaN position leaves its mesh out, named")
+t.like(err, "mesh 1 %(nan_uv%): stored UV set 0 holds NaN or infinity",
+  "a NaN UV leaves its stored set out, named")
+t.like(err, "mesh 1 %(nan_uv%): submesh 2 has no triangles: left out",
+  "an empty submesh is left out, named")
+t.like(err, "mesh 3 %(flat%): no triangles: mesh left out",
+  "a mesh with only degenerate triangles is left out, named")
+local odd, obin = load(at("odd/odd.gltf"))
+t.is(#odd.meshes, 1, "odd: only nan_uv is written")
+local op = odd.meshes[1].primitives
+t.is(#op, 1, "nan_uv: the empty submesh has no primitive")
+t.is_deeply(values(odd, obin, op[1].attributes.TEXCOORD_0),
+  { 1.123046875, 0.5, 1.123046875, 0.5, 1.123046875, 0.5 },
+  "TEXCOORD_0 from stored set 1 (0x3C7E is no NaN one byte off)")
+t.is(op[1].attributes.TEXCOORD_1, nil, "UV1, the NaN set, is left out")
+t.is_deeply(values(odd, obin, op[1].attributes.POSITION),
+  { 0.998046875, 0, 0, 0, 1, 0, 1, 1, 0 },
+  "POSITION 0x3F7F8000 is no NaN one byte off")
+
 -- ------------------------------------------------------------ validator
 
 local top = os.getenv("top_srcdir") or "."
 local files = { at("out/good.gltf"), at("glb/good.glb"),
-  at("each/good/frame.gltf"), at("each/good/tree.gltf") }
+  at("each/good/frame.gltf"), at("each/good/tree.gltf"),
+  at("odd/odd.gltf") }
 local have = io.open(top .. "/node_modules/gltf-validator/package.json")
 if not have then
   t.skip(2 * #files, "node_modules absent: run `npm ci` at the top")

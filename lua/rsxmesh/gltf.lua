@@ -211,22 +211,30 @@ local function pack_floats(t, n)
 end
 gltf.pack_floats = pack_floats
 
-local function finite(x)
-  return x == x and x ~= math.huge and x ~= -math.huge
-end
+-- Where a float's stored bytes (big-endian) say NaN or infinity: every
+-- exponent bit set, that is the first byte's low 7 bits and the second's
+-- top bit for F, the first byte's bits 2..6 for SF. glTF forbids both.
+local NON_FINITE = {
+  F = { size = 4, pattern = "[\127\255][\128-\255]" },
+  SF = { size = 2, pattern = "[\124-\127\252-\255]" },
+}
 
--- True when the per-component bounds of an accessor are all finite: a NaN
--- or an infinity anywhere shows in them. Values that are NaN make bounds
--- themselves NaN or leave them out, so both are tested.
-local function bounds_finite(lo, hi, components)
-  for c = 1, components do
-    if lo[c] == nil or hi[c] == nil or not finite(lo[c])
-        or not finite(hi[c]) then
-      return false
-    end
+-- True when accessor a holds a NaN or an infinity. The stored bytes are
+-- searched, not the bounds, which pass over NaN; a hit counts only where
+-- a component starts.
+local function holds_non_finite(a)
+  local how = NON_FINITE[a.type]
+  if not how then return false end
+  local raw = a:raw()
+  local init = 1
+  while true do
+    local at = raw:find(how.pattern, init)
+    if not at then return false end
+    if (at - 1) % how.size == 0 then return true end
+    init = at + 1
   end
-  return true
 end
+gltf.holds_non_finite = holds_non_finite
 
 -- A URI reference for a relative path: every byte but the unreserved
 -- ones and "/" is percent-encoded (RFC 3986, as glTF requires).
@@ -457,8 +465,6 @@ local RAW = {
   { kind = "half4", name = "_HALF4", type = "VEC4" },
 }
 
-local COMPONENTS = { VEC2 = 2, VEC3 = 3, VEC4 = 4 }
-
 -- Add mesh m: a node, a mesh, its accessors and its primitives. Returns
 -- { written = boolean, vertices =, triangles =, primitives =,
 --   errors = {...}, notes = {...}, counts = {...} }: errors say what could
@@ -501,11 +507,11 @@ function Doc:add_mesh(m)
     errors[#errors + 1] = tostring(err)
     return r
   end
-  local lo, hi = pos:bounds()
-  if not bounds_finite(lo, hi, 3) then
+  if holds_non_finite(pos) then
     errors[#errors + 1] = "positions hold NaN or infinity: mesh left out"
     return r
   end
+  local lo, hi = pos:bounds()
 
   -- each attribute is fetched before anything is added to the document,
   -- so a mesh that fails leaves nothing behind
@@ -523,13 +529,10 @@ function Doc:add_mesh(m)
   end
   for _, raw in ipairs(RAW) do
     local a = acc[raw.kind]
-    if a and (raw.kind:match("^extra") or raw.kind == "half4") then
-      local l, h = a:bounds()
-      if not bounds_finite(l, h, COMPONENTS[raw.type]) then
-        note("non_finite", 1, raw.kind .. " holds NaN or infinity, which"
-          .. " glTF forbids: left out")
-        acc[raw.kind] = nil
-      end
+    if a and holds_non_finite(a) then
+      note("non_finite", 1, raw.kind .. " holds NaN or infinity, which"
+        .. " glTF forbids: left out")
+      acc[raw.kind] = nil
     end
   end
 
@@ -570,8 +573,7 @@ function Doc:add_mesh(m)
     local known = uv_accessor[set]
     if known == nil then
       local a = s:uv(logical)
-      local l, h = a:bounds()
-      if bounds_finite(l, h, 2) then
+      if a and not holds_non_finite(a) then
         known = self:accessor(a:pack(), { count = n, type = "VEC2" })
       else
         known = false
