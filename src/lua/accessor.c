@@ -10,11 +10,41 @@
 #include "rsxlua.h"
 
 #define AC_MAXC 4 /* components of any kind: colour and the extras */
+#define AC_CHUNK 256 /* vertices decoded at a time by the bulk paths */
+
+/*
+** An accessor's metatable is its own: a table holding its fields (kind,
+** components, ...) and __index pointing at itself, whose metatable is the
+** shared one registered as RSXLUA_ACCESSOR with the methods as __index.
+** So acc:get and acc.kind are table lookups in the VM, with no C call for
+** __index: that halves the cost of acc:get in a loop.
+** Every function of this file has the shared metatable as upvalue 1 and
+** recognises an accessor by it (see ac_test).
+*/
+static rl_accessor *ac_test(lua_State *L, int idx)
+{
+  void *p = lua_touserdata(L, idx);
+  int same = 0;
+  idx = lua_absindex(L, idx);
+  if (p != NULL && lua_getmetatable(L, idx)) {
+    if (lua_getmetatable(L, -1)) {
+      same = lua_rawequal(L, -1, lua_upvalueindex(1));
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  return same ? p : NULL;
+}
 
 static rl_accessor *ac_check(lua_State *L, int idx, const char *fname)
 {
-  return rsxlua_check(L, idx, RSXLUA_ACCESSOR, fname);
+  rl_accessor *a = ac_test(L, idx);
+  if (a == NULL) luaL_typeerror(L, idx, RSXLUA_ACCESSOR);
+  rsxlua_checkopen(L, a->bundle, fname);
+  return a;
 }
+
+static void ac_fields(lua_State *L, const rl_accessor *a, int parent);
 
 int rsxlua_push_accessor(lua_State *L, int parent, rl_bundle *bundle,
                          const rsx_mesh *m, int kind)
@@ -33,7 +63,8 @@ int rsxlua_push_accessor(lua_State *L, int parent, rl_bundle *bundle,
   a->stride = a->info->stream == RSX_MMP ? m->mmp_stride : m->mgp_stride;
   /* no address arithmetic on an empty stream, which may be NULL */
   a->base = a->count > 0 ? rsx_mesh_vertex(m, kind, 0) : NULL;
-  luaL_setmetatable(L, RSXLUA_ACCESSOR);
+  ac_fields(L, a, parent);
+  lua_setmetatable(L, -2);
   lua_pushvalue(L, parent);
   lua_setiuservalue(L, -2, 1);
   return 1;
@@ -59,9 +90,12 @@ static void ac_push(lua_State *L, const rl_accessor *a, const float *c)
 
 static int a_get(lua_State *L)
 {
-  rl_accessor *a = luaL_checkudata(L, 1, RSXLUA_ACCESSOR);
-  lua_Integer i = luaL_checkinteger(L, 2);
+  rl_accessor *a = ac_test(L, 1);
+  int isint;
+  lua_Integer i = lua_tointegerx(L, 2, &isint);
   float c[AC_MAXC];
+  if (a == NULL) a = ac_check(L, 1, "accessor:get"); /* raises */
+  if (!isint) i = luaL_checkinteger(L, 2); /* raises the usual message */
   rsxlua_checkopen(L, a->bundle, "accessor:get");
   if ((lua_Unsigned)i - 1u >= (lua_Unsigned)a->count)
     return luaL_error(L, "accessor:get: vertex %I out of range 1..%I", i,
@@ -86,26 +120,40 @@ static int a_next(lua_State *L)
 static int a_iter(lua_State *L)
 {
   ac_check(L, 1, "accessor:iter");
-  lua_pushcfunction(L, a_next);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushcclosure(L, a_next, 1);
   lua_pushvalue(L, 1);
   lua_pushinteger(L, 0);
   return 3;
 }
 
+/* Decode n (up to AC_CHUNK) vertices from v through the core's bulk
+** decoder. The accessor was found decodable when it was made and a mesh
+** never changes, so a failure is a broken invariant, raised all the
+** same. */
+static void ac_decode_run(lua_State *L, const rl_accessor *a, uint32_t v,
+                          uint32_t n, float *out)
+{
+  rsx_error err;
+  if (rsx_mesh_decode(a->m, a->kind, v, n, out, &err) != 0)
+    luaL_error(L, "%s", err.text);
+}
+
 static int a_range(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:range");
-  int n = a->info->components, k;
+  size_t n = (size_t)a->info->components, k;
   int as_int = a->info->type == RSX_TYPE_S32K;
-  uint32_t first, count, v;
+  uint32_t first, count, v, run;
   lua_Integer at = 0;
+  float c[AC_CHUNK * AC_MAXC];
   rsxlua_range(L, 2, a->count, "accessor:range", &first, &count);
-  lua_createtable(L, (uint64_t)count * n < INT32_MAX ? (int)count * n : 0,
+  lua_createtable(L, (uint64_t)count * n < INT32_MAX ? (int)(count * n) : 0,
                   0);
-  for (v = first; v < first + count; v++) {
-    float c[AC_MAXC];
-    ac_decode(a, v, c);
-    for (k = 0; k < n; k++) {
+  for (v = 0; v < count; v += run) {
+    run = count - v < AC_CHUNK ? count - v : AC_CHUNK;
+    ac_decode_run(L, a, first + v, run, c);
+    for (k = 0; k < run * n; k++) {
       if (as_int)
         lua_pushinteger(L, (lua_Integer)c[k]);
       else
@@ -152,7 +200,8 @@ static int a_lines(lua_State *L)
   const rl_accessor *with = NULL;
   double scale[AC_MAXC], offset[AC_MAXC];
   int n = a->info->components, nw = 0, mapped = 0, k;
-  uint32_t first, count, v;
+  uint32_t first, count, v, run;
+  float c[AC_CHUNK * AC_MAXC], cw[AC_CHUNK * AC_MAXC];
   luaL_Buffer b;
 
   rsxlua_range(L, 3, a->count, "accessor:lines", &first, &count);
@@ -174,22 +223,26 @@ static int a_lines(lua_State *L)
   }
 
   luaL_buffinit(L, &b);
-  for (v = first; v < first + count; v++) {
-    float c[2 * AC_MAXC];
-    char *p = luaL_prepbuffsize(&b, plen + (size_t)(n + nw) * 33 + 1);
-    size_t len = plen;
-    memcpy(p, prefix, plen);
-    ac_decode(a, v, c);
-    if (mapped)
-      for (k = 0; k < n; k++)
-        c[k] = (float)(offset[k] + scale[k] * (double)c[k]);
-    if (with != NULL) ac_decode(with, v, c + n);
-    for (k = 0; k < n + nw; k++) {
-      if (len > 0) p[len++] = ' ';
-      len += (size_t)rsxlua_fmt(c[k], p + len);
+  for (v = 0; v < count; v += run) {
+    uint32_t i;
+    run = count - v < AC_CHUNK ? count - v : AC_CHUNK;
+    ac_decode_run(L, a, first + v, run, c);
+    if (with != NULL) ac_decode_run(L, with, first + v, run, cw);
+    for (i = 0; i < run; i++) {
+      const float *x = c + (size_t)i * n, *y = cw + (size_t)i * nw;
+      char *p = luaL_prepbuffsize(&b, plen + (size_t)(n + nw) * 33 + 1);
+      size_t len = plen;
+      memcpy(p, prefix, plen);
+      for (k = 0; k < n + nw; k++) {
+        float f = k >= n ? y[k - n]
+                  : mapped ? (float)(offset[k] + scale[k] * (double)x[k])
+                           : x[k];
+        if (len > 0) p[len++] = ' ';
+        len += (size_t)rsxlua_fmt(f, p + len);
+      }
+      p[len++] = '\n';
+      luaL_addsize(&b, len);
     }
-    p[len++] = '\n';
-    luaL_addsize(&b, len);
   }
   luaL_pushresult(&b);
   return 1;
@@ -209,18 +262,19 @@ static void ac_put_le32(unsigned char *p, float f)
 static int a_pack(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:pack");
-  size_t n = (size_t)a->info->components, size;
-  uint32_t first, count, v;
+  size_t n = (size_t)a->info->components, size, k;
+  uint32_t first, count, v, run;
   unsigned char *p;
+  float c[AC_CHUNK * AC_MAXC];
   luaL_Buffer b;
   rsxlua_range(L, 2, a->count, "accessor:pack", &first, &count);
   size = (size_t)count * n * 4;
   p = (unsigned char *)luaL_buffinitsize(L, &b, size);
-  for (v = 0; v < count; v++) {
-    float c[AC_MAXC];
-    size_t k;
-    ac_decode(a, first + v, c);
-    for (k = 0; k < n; k++) ac_put_le32(p + (v * n + k) * 4, c[k]);
+  for (v = 0; v < count; v += run) {
+    run = count - v < AC_CHUNK ? count - v : AC_CHUNK;
+    ac_decode_run(L, a, first + v, run, c);
+    for (k = 0; k < run * n; k++)
+      ac_put_le32(p + ((size_t)v * n + k) * 4, c[k]);
   }
   luaL_pushresultsize(&b, size);
   return 1;
@@ -248,15 +302,19 @@ static int a_bounds(lua_State *L)
   int n = a->info->components, k, t;
   float lo[AC_MAXC], hi[AC_MAXC];
   int seen[AC_MAXC] = {0};
-  uint32_t v;
-  for (v = 0; v < a->count; v++) {
-    float c[AC_MAXC];
-    ac_decode(a, v, c);
-    for (k = 0; k < n; k++) {
-      if (isnan(c[k])) continue; /* NaN has no place in an order */
-      if (!seen[k] || c[k] < lo[k]) lo[k] = c[k];
-      if (!seen[k] || c[k] > hi[k]) hi[k] = c[k];
-      seen[k] = 1;
+  uint32_t v, run, i;
+  float c[AC_CHUNK * AC_MAXC];
+  for (v = 0; v < a->count; v += run) {
+    run = a->count - v < AC_CHUNK ? a->count - v : AC_CHUNK;
+    ac_decode_run(L, a, v, run, c);
+    for (i = 0; i < run; i++) {
+      for (k = 0; k < n; k++) {
+        float x = c[(size_t)i * n + k];
+        if (isnan(x)) continue; /* NaN has no place in an order */
+        if (!seen[k] || x < lo[k]) lo[k] = x;
+        if (!seen[k] || x > hi[k]) hi[k] = x;
+        seen[k] = 1;
+      }
     }
   }
   for (t = 0; t < 2; t++) {
@@ -284,7 +342,8 @@ static int a_len(lua_State *L)
 
 static int a_tostring(lua_State *L)
 {
-  rl_accessor *a = luaL_checkudata(L, 1, RSXLUA_ACCESSOR);
+  rl_accessor *a = ac_test(L, 1);
+  if (a == NULL) return luaL_typeerror(L, 1, RSXLUA_ACCESSOR);
   if (a->bundle != NULL && a->bundle->b == NULL)
     lua_pushliteral(L, RSXLUA_ACCESSOR " (bundle closed)");
   else
@@ -293,59 +352,7 @@ static int a_tostring(lua_State *L)
   return 1;
 }
 
-/* ---------------------------------------------------------- properties */
-
-static int ap_kind(lua_State *L)
-{
-  lua_pushstring(L, ac_check(L, 1, "accessor.kind")->info->name);
-  return 1;
-}
-
-static int ap_mesh(lua_State *L)
-{
-  ac_check(L, 1, "accessor.mesh");
-  lua_getiuservalue(L, 1, 1);
-  return 1;
-}
-
-static int ap_components(lua_State *L)
-{
-  lua_pushinteger(L, ac_check(L, 1, "accessor.components")->info->components);
-  return 1;
-}
-
-static int ap_type(lua_State *L)
-{
-  rl_accessor *a = ac_check(L, 1, "accessor.type");
-  lua_pushstring(L, rsxlua_type_name(a->info->type));
-  return 1;
-}
-
-static int ap_stream(lua_State *L)
-{
-  rl_accessor *a = ac_check(L, 1, "accessor.stream");
-  lua_pushstring(L, a->info->stream == RSX_MMP ? "MMP" : "MGP");
-  return 1;
-}
-
-static int ap_offset(lua_State *L)
-{
-  rl_accessor *a = ac_check(L, 1, "accessor.offset");
-  lua_pushinteger(L, a->m->format.offset[a->kind]);
-  return 1;
-}
-
-static int ap_stride(lua_State *L)
-{
-  lua_pushinteger(L, (lua_Integer)ac_check(L, 1, "accessor.stride")->stride);
-  return 1;
-}
-
-static const luaL_Reg a_meta[] = {
-  {"__len", a_len},
-  {"__tostring", a_tostring},
-  {NULL, NULL}
-};
+/* ------------------------------------------------------- registration */
 
 static const luaL_Reg a_methods[] = {
   {"get", a_get},
@@ -358,18 +365,46 @@ static const luaL_Reg a_methods[] = {
   {NULL, NULL}
 };
 
-static const rl_member a_members[] = {
-  {"kind", ap_kind},
-  {"mesh", ap_mesh},
-  {"components", ap_components},
-  {"type", ap_type},
-  {"stream", ap_stream},
-  {"offset", ap_offset},
-  {"stride", ap_stride},
+static const luaL_Reg a_meta[] = {
+  {"__len", a_len},
+  {"__tostring", a_tostring},
   {NULL, NULL}
 };
 
+/* The per-accessor metatable, with the fields, on top of the stack; the
+** accessor is at -2 and its mesh at parent. */
+static void ac_fields(lua_State *L, const rl_accessor *a, int parent)
+{
+  lua_createtable(L, 0, 12);
+  luaL_getmetatable(L, RSXLUA_ACCESSOR);
+  luaL_setfuncs(L, a_meta, 1);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -2, "__index");
+  lua_pushliteral(L, RSXLUA_ACCESSOR);
+  lua_setfield(L, -2, "__name");
+  lua_pushstring(L, a->info->name);
+  lua_setfield(L, -2, "kind");
+  lua_pushvalue(L, parent);
+  lua_setfield(L, -2, "mesh");
+  lua_pushinteger(L, a->info->components);
+  lua_setfield(L, -2, "components");
+  lua_pushstring(L, rsxlua_type_name(a->info->type));
+  lua_setfield(L, -2, "type");
+  lua_pushstring(L, a->info->stream == RSX_MMP ? "MMP" : "MGP");
+  lua_setfield(L, -2, "stream");
+  lua_pushinteger(L, a->m->format.offset[a->kind]);
+  lua_setfield(L, -2, "offset");
+  lua_pushinteger(L, (lua_Integer)a->stride);
+  lua_setfield(L, -2, "stride");
+  luaL_setmetatable(L, RSXLUA_ACCESSOR);
+}
+
 void rsxlua_open_accessor(lua_State *L)
 {
-  rsxlua_class(L, RSXLUA_ACCESSOR, a_meta, a_methods, a_members);
+  luaL_newmetatable(L, RSXLUA_ACCESSOR);
+  lua_newtable(L);
+  lua_pushvalue(L, -2);
+  luaL_setfuncs(L, a_methods, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
 }
