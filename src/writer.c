@@ -20,7 +20,8 @@
 **
 ** add_mesh copies a mesh into one block already laid out with its padding,
 ** so rsx_writer_bytes plans the file once, allocates it once and copies
-** each block with one memcpy.
+** each block with one memcpy; rsx_writer_save writes the same head and
+** then each block straight from its copy.
 */
 
 #define WR_HEADER_SIZE 64u
@@ -552,56 +553,53 @@ static void out_mesh(uint8_t *e, const wr_mesh *m, uint64_t block)
   /* 0x2A and 0x34..0x3F stay zero from calloc */
 }
 
-int rsx_writer_bytes(rsx_writer *w, uint8_t **out, size_t *size,
-                     rsx_error *err)
+/* Plan the file and refuse it past 32 bits. add_material and add_mesh
+** keep it within; checked again because a broken file is worse than an
+** error. */
+static int out_plan(const rsx_writer *w, wr_plan *p, rsx_error *err)
 {
-  wr_plan p;
-  uint8_t *f, *e;
-  size_t i;
-
-  if (out != NULL) *out = NULL;
-  if (size != NULL) *size = 0;
-  if (w == NULL || out == NULL || size == NULL)
-    return rsx_fail(err, "writer: no %s", w == NULL ? "writer" : "output");
-  aux_plan_now(w, &p);
-  /* add_material and add_mesh keep this true; checked again because a
-  ** broken file is worse than an error */
-  if (p.size > WR_LIMIT || p.size > SIZE_MAX)
+  aux_plan_now(w, p);
+  if (p->size > WR_LIMIT || p->size > SIZE_MAX)
     return rsx_fail(err, "writer: the bundle would be %llu bytes, past the "
                          "4 GiB that its 32-bit offsets address",
-                    (unsigned long long)p.size);
-  /* calloc: every gap and reserved field starts zero (fresh pages for a
-  ** big file are zero anyway) */
-  f = calloc(1, (size_t)p.size);
-  if (f == NULL)
-    return rsx_fail(err, "writer: out of memory for %llu bytes",
-                    (unsigned long long)p.size);
+                    (unsigned long long)p->size);
+  return 0;
+}
+
+/* The bytes before the first block: header, tables and strings. */
+static size_t out_head_size(const rsx_writer *w, const wr_plan *p)
+{
+  return (size_t)(w->mesh_count ? p->body : p->size);
+}
+
+/* Fill the head into f, which is zeroed and out_head_size bytes long. */
+static void out_head(const rsx_writer *w, const wr_plan *p, uint8_t *f)
+{
+  uint8_t *e;
+  size_t i;
 
   memcpy(f, "RSXB", 4);
   rsx_put_be16(f + 0x04, 1);
   rsx_put_be16(f + 0x06, WR_HEADER_SIZE);
-  rsx_put_be32(f + 0x08, (uint32_t)p.size);
+  rsx_put_be32(f + 0x08, (uint32_t)p->size);
   rsx_put_be32(f + 0x0C, (uint32_t)w->mesh_count);
-  rsx_put_be32(f + 0x10, (uint32_t)p.mesh_table);
+  rsx_put_be32(f + 0x10, (uint32_t)p->mesh_table);
   rsx_put_be32(f + 0x14, (uint32_t)w->submesh_count);
-  rsx_put_be32(f + 0x18, (uint32_t)p.submesh_table);
+  rsx_put_be32(f + 0x18, (uint32_t)p->submesh_table);
   rsx_put_be32(f + 0x1C, (uint32_t)w->material_count);
-  rsx_put_be32(f + 0x20, (uint32_t)p.material_table);
+  rsx_put_be32(f + 0x20, (uint32_t)p->material_table);
   rsx_put_be32(f + 0x24, (uint32_t)w->sampler_count);
-  rsx_put_be32(f + 0x28, (uint32_t)p.sampler_table);
-  rsx_put_be32(f + 0x2C, (uint32_t)p.strings);
+  rsx_put_be32(f + 0x28, (uint32_t)p->sampler_table);
+  rsx_put_be32(f + 0x2C, (uint32_t)p->strings);
   rsx_put_be32(f + 0x30, (uint32_t)w->string_size);
 
-  for (i = 0; i < w->mesh_count; i++) {
-    const wr_mesh *m = &w->meshes[i];
-    uint64_t block = p.body + m->block_at;
-    out_mesh(f + p.mesh_table + i * WR_MESH_ENTRY, m, block);
-    memcpy(f + block, m->block, m->block_size);
-  }
+  for (i = 0; i < w->mesh_count; i++)
+    out_mesh(f + p->mesh_table + i * WR_MESH_ENTRY, &w->meshes[i],
+             p->body + w->meshes[i].block_at);
   for (i = 0; i < w->submesh_count; i++) {
     const wr_submesh *s = &w->submeshes[i];
-    uint64_t block = p.body + w->meshes[s->mesh].block_at;
-    e = f + p.submesh_table + i * WR_SUBMESH_ENTRY;
+    uint64_t block = p->body + w->meshes[s->mesh].block_at;
+    e = f + p->submesh_table + i * WR_SUBMESH_ENTRY;
     rsx_put_be32(e + 0x00, out_at(block, s->record_at));
     rsx_put_be32(e + 0x04, s->record_size);
     rsx_put_be32(e + 0x08, s->first_index);
@@ -610,18 +608,41 @@ int rsx_writer_bytes(rsx_writer *w, uint8_t **out, size_t *size,
   }
   for (i = 0; i < w->material_count; i++) {
     const wr_material *mat = &w->materials[i];
-    e = f + p.material_table + i * WR_MATERIAL_ENTRY;
+    e = f + p->material_table + i * WR_MATERIAL_ENTRY;
     rsx_put_be32(e + 0x00, mat->name);
     rsx_put_be32(e + 0x04, mat->first_sampler);
     rsx_put_be32(e + 0x08, mat->sampler_count);
   }
   for (i = 0; i < w->sampler_count; i++) {
-    e = f + p.sampler_table + i * WR_SAMPLER_ENTRY;
+    e = f + p->sampler_table + i * WR_SAMPLER_ENTRY;
     rsx_put_be32(e + 0x00, w->samplers[i].slot);
     rsx_put_be32(e + 0x04, w->samplers[i].texture);
   }
-  memcpy(f + p.strings, w->strings, w->string_size);
+  memcpy(f + p->strings, w->strings, w->string_size);
+}
 
+int rsx_writer_bytes(rsx_writer *w, uint8_t **out, size_t *size,
+                     rsx_error *err)
+{
+  wr_plan p;
+  uint8_t *f;
+  size_t i;
+
+  if (out != NULL) *out = NULL;
+  if (size != NULL) *size = 0;
+  if (w == NULL || out == NULL || size == NULL)
+    return rsx_fail(err, "writer: no %s", w == NULL ? "writer" : "output");
+  if (out_plan(w, &p, err) != 0) return -1;
+  /* calloc: every gap and reserved field starts zero (fresh pages for a
+  ** big file are zero anyway) */
+  f = calloc(1, (size_t)p.size);
+  if (f == NULL)
+    return rsx_fail(err, "writer: out of memory for %llu bytes",
+                    (unsigned long long)p.size);
+  out_head(w, &p, f);
+  for (i = 0; i < w->mesh_count; i++)
+    memcpy(f + p.body + w->meshes[i].block_at, w->meshes[i].block,
+           w->meshes[i].block_size);
   *out = f;
   *size = (size_t)p.size;
   return 0;
@@ -642,25 +663,54 @@ static int save_all(int fd, const uint8_t *p, size_t n)
   return 0;
 }
 
+/* Write the file to fd: the head, then each block after its padding,
+** straight from the writer's copies. Building the whole file in memory
+** first would touch as many fresh pages again as the meshes hold, and
+** first touches are what writing a disc costs most. */
+static int save_file(const rsx_writer *w, const wr_plan *p, int fd)
+{
+  static const uint8_t zeros[WR_ALIGN];
+  size_t head = out_head_size(w, p), i;
+  uint64_t pos = head;
+  uint8_t *f = calloc(1, head);
+  if (f == NULL) {
+    errno = ENOMEM;
+    return -1;
+  }
+  out_head(w, p, f);
+  if (save_all(fd, f, head) != 0) {
+    free(f);
+    return -1;
+  }
+  free(f);
+  for (i = 0; i < w->mesh_count; i++) {
+    const wr_mesh *m = &w->meshes[i];
+    uint64_t at = p->body + m->block_at;
+    if (save_all(fd, zeros, (size_t)(at - pos)) != 0 ||
+        save_all(fd, m->block, m->block_size) != 0)
+      return -1;
+    pos = at + m->block_size;
+  }
+  return 0;
+}
+
 int rsx_writer_save(rsx_writer *w, const char *path, rsx_error *err)
 {
-  uint8_t *bytes;
-  size_t size, tmp_size;
+  wr_plan p;
+  size_t tmp_size;
   char *tmp;
   int fd = -1, attempt, e;
 
-  if (path == NULL) return rsx_fail(err, "writer: no path");
-  if (rsx_writer_bytes(w, &bytes, &size, err) != 0) return -1;
+  if (w == NULL || path == NULL)
+    return rsx_fail(err, "writer: no %s", w == NULL ? "writer" : "path");
+  if (out_plan(w, &p, err) != 0) return -1;
 
   /* a new name beside path, so the rename stays in one file system and a
   ** failed write never leaves a half file under path. O_EXCL with the
   ** process id and a counter avoids both a race and mkstemp's 0600 mode */
   tmp_size = strlen(path) + 40;
   tmp = malloc(tmp_size);
-  if (tmp == NULL) {
-    free(bytes);
-    return rsx_fail(err, "%s: out of memory", path);
-  }
+  if (tmp == NULL) return rsx_fail(err, "%s: out of memory", path);
   for (attempt = 0; attempt < 100 && fd < 0; attempt++) {
     snprintf(tmp, tmp_size, "%s.tmp-%ld-%d", path, (long)getpid(),
              attempt);
@@ -671,10 +721,9 @@ int rsx_writer_save(rsx_writer *w, const char *path, rsx_error *err)
     e = errno;
     rsx_fail(err, "%s: cannot create %s: %s", path, tmp, strerror(e));
     free(tmp);
-    free(bytes);
     return -1;
   }
-  if (save_all(fd, bytes, size) != 0) {
+  if (save_file(w, &p, fd) != 0) {
     e = errno;
     close(fd);
     goto fail;
@@ -688,13 +737,11 @@ int rsx_writer_save(rsx_writer *w, const char *path, rsx_error *err)
     goto fail;
   }
   free(tmp);
-  free(bytes);
   return 0;
 
 fail:
   unlink(tmp);
   rsx_fail(err, "%s: %s", path, strerror(e));
   free(tmp);
-  free(bytes);
   return -1;
 }
