@@ -365,6 +365,15 @@ static void test_findings(void)
   is_int(rsx_mesh_can_decode(&x.m, RSX_POSITION, &e), 0,
          "the MMP still decodes");
 
+  fx_init(&x, 0x00080025, 1, 16, 0);
+  is_int(fx_check(&x, &e), 0, "no MGP where the mask implies one checks");
+  is_int(x.m.findings, RSX_FIND_MGP_STRIDE, "finding mgp-stride");
+  rsx_finding_describe(&x.m, RSX_FIND_MGP_STRIDE, buf, sizeof buf);
+  is_str(buf, "MGP stride 0 differs from 4 implied by mask 0x00080025",
+         "stored 0, implied 4");
+  is_int(rsx_mesh_decode(&x.m, RSX_UV0, 0, 1, out, &e), -1,
+         "uv0 is not read from the missing stream");
+
   fx_init(&x, 0x0008007d, 1, 16, 20);
   is_int(fx_check(&x, &e), 0, "mask 0x0008007d with MGP stride 20 checks");
   is_int(x.m.findings, RSX_FIND_MGP_STRIDE, "finding mgp-stride");
