@@ -62,10 +62,11 @@ static void fz_triangles(const rsx_mesh *m, uint32_t first, uint32_t count,
                          const rsx_submesh *s)
 {
   rsx_error err;
-  size_t cap = rsx_triangle_capacity(count), nt = 0, i;
+  size_t cap = rsx_triangle_capacity(count), nt = 0;
   uint32_t *tri = malloc((cap ? cap : 1) * 3 * sizeof *tri);
   if (tri == NULL) return;
   if (rsx_triangles(m, s, first, count, tri, &nt, &err) == 0) {
+    size_t i;
     if (nt > cap) fz_broken("more triangles than the capacity", NULL);
     for (i = 0; i < nt * 3; i++)
       if (tri[i] >= m->vertex_count)
@@ -149,9 +150,11 @@ static void fz_rewrite(const rsx_bundle *b)
         x->findings != y->findings)
       fz_broken("a mesh's fields changed", NULL);
     if (x->vertex_count &&
-        (memcmp(x->mmp, y->mmp, (size_t)x->vertex_count * x->mmp_stride) ||
+        (memcmp(x->mmp, y->mmp,
+                (size_t)x->vertex_count * x->mmp_stride) != 0 ||
          (x->mgp_stride &&
-          memcmp(x->mgp, y->mgp, (size_t)x->vertex_count * x->mgp_stride))))
+          memcmp(x->mgp, y->mgp,
+                 (size_t)x->vertex_count * x->mgp_stride) != 0)))
       fz_broken("a stream changed", NULL);
     if (x->index_count &&
         memcmp(x->indices, y->indices,

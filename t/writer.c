@@ -481,7 +481,10 @@ static void check_mesh(const rsx_bundle *b, const given *g, uint32_t i,
 {
   const rsx_mesh *r = rsx_bundle_mesh(b, i);
   uint32_t s;
-  if (!ok(r != NULL, "mesh %u: read back", i)) return;
+  if (r == NULL) {
+    ok(0, "mesh %u: read back", i);
+    return;
+  }
   is_str(r->name, g->m.name, "mesh %u: name", i);
   is_int(r->meta_size, g->m.meta_size, "mesh %u: meta size", i);
   cmp_mem(r->meta, g->meta, g->m.meta_size, "mesh %u: meta bytes", i);
