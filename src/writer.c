@@ -16,7 +16,7 @@
 ** its metadata record, its submesh records, MMP, MGP and index buffer.
 ** Every part starts on a 16-byte boundary; gaps are zero. A part of no
 ** bytes (a table without entries, a mesh without MGP) takes no room and
-** gets offset 0.
+** gets offset 0. A NULL name or texture is written as the empty string.
 **
 ** add_mesh copies a mesh into one block already laid out with its padding,
 ** so rsx_writer_bytes plans the file once, allocates it once and copies
@@ -367,9 +367,10 @@ static void mesh_put(uint8_t *block, uint32_t *end, uint32_t at,
   *end = at + (uint32_t)n;
 }
 
-/* Refuse what rsx_mesh_check trusts: a missing buffer behind a size. */
-static int mesh_buffers(const rsx_mesh *m, const char *where,
-                        rsx_error *err)
+/* Refuse what rsx_mesh_check trusts: a missing buffer behind a size.
+** Submeshes are numbered as in the file, from first. */
+static int mesh_buffers(const rsx_mesh *m, uint32_t first,
+                        const char *where, rsx_error *err)
 {
   uint32_t i;
   if (m->meta == NULL)
@@ -385,7 +386,7 @@ static int mesh_buffers(const rsx_mesh *m, const char *where,
   for (i = 0; i < m->submesh_count; i++)
     if (m->submeshes[i].record == NULL)
       return rsx_fail(err, "%s: submesh %lu: no record", where,
-                      (unsigned long)i);
+                      (unsigned long)first + i);
   return 0;
 }
 
@@ -424,7 +425,7 @@ int rsx_writer_add_mesh(rsx_writer *w, const rsx_mesh *m, rsx_error *err)
 
   if (w->mesh_count >= WR_LIMIT / WR_MESH_ENTRY)
     return rsx_fail(err, "%s: too many meshes", where);
-  if (mesh_buffers(m, where, err) != 0) return -1;
+  if (mesh_buffers(m, c.first_submesh, where, err) != 0) return -1;
 
   /* rsx_mesh_check fills in the mask, format and selectors: work on a
   ** copy, submeshes included, so the caller's mesh stays const */
