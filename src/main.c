@@ -1,2 +1,879 @@
-/* main.c - placeholder until the host is written */
-int main(void) { return 0; }
+/*
+** main.c - the rsxmesh host: runs Lua scripts as lua does, with the rsxmesh
+** module preloaded, and finds the standard scripts by name.
+**
+** Modelled on Lua 5.4's lua.c: main() runs everything in host_main under
+** lua_pcall; options are validated first (args_collect) and run in
+** command-line order later (args_run); errors go through a message handler
+** that appends a traceback.
+*/
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "rsxmesh.h"
+
+/* The binding's entry point (src/lua/): linked in, preloaded below. */
+int luaopen_rsxmesh(lua_State *L);
+
+/* Install folders, set by the build (src/lua/lua.am). */
+#ifndef RSXMESH_SCRIPTDIR
+#define RSXMESH_SCRIPTDIR "/usr/local/share/rsxmesh/scripts"
+#endif
+#ifndef RSXMESH_LUADIR
+#define RSXMESH_LUADIR "/usr/local/share/lua/5.4"
+#endif
+#ifndef RSXMESH_LUAEXECDIR
+#define RSXMESH_LUAEXECDIR "/usr/local/lib/lua/5.4"
+#endif
+
+#define HOST_NAME "rsxmesh"
+#define HOST_PATH_VAR "RSXMESH_PATH"
+#define HOST_PROMPT "> "
+#define HOST_PROMPT2 ">> "
+#define HOST_DESC_MAX 200 /* longest description --list shows */
+
+/* What args_collect found. */
+enum {
+  ARG_ERROR = 1 << 0, /* bad option: print usage, fail */
+  ARG_I = 1 << 1,     /* -i */
+  ARG_V = 1 << 2,     /* -v (and -i) */
+  ARG_E = 1 << 3,     /* -e */
+  ARG_HELP = 1 << 4,  /* --help */
+  ARG_LIST = 1 << 5   /* --list */
+};
+
+/* Messages are prefixed with this, except inside the REPL (as lua does). */
+static const char *progname = HOST_NAME;
+
+/* The state the SIGINT handler interrupts. Static, so that it is also
+** reachable (not a leak) when os.exit leaves without closing it. */
+static lua_State *globalL = NULL;
+
+/* ============================================================ messages */
+
+static void msg_print(const char *pname, const char *msg)
+{
+  if (pname != NULL)
+    fprintf(stderr, "%s: ", pname);
+  fprintf(stderr, "%s\n", msg);
+  fflush(stderr);
+}
+
+/* Print the error on top of the stack, if status says there is one. */
+static int msg_report(lua_State *L, int status)
+{
+  if (status != LUA_OK) {
+    const char *msg = lua_tostring(L, -1);
+    if (msg == NULL)
+      msg = "(error object is not a string)";
+    msg_print(progname, msg);
+    lua_pop(L, 1);
+  }
+  return status;
+}
+
+/* Message handler: append a traceback to the error, as lua.c does. */
+static int msg_handler(lua_State *L)
+{
+  const char *msg = lua_tostring(L, 1);
+  if (msg == NULL) {
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+      return 1; /* an object that describes itself */
+    msg = lua_pushfstring(L, "(error object is a %s value)",
+                          luaL_typename(L, 1));
+  }
+  luaL_traceback(L, L, msg, 1);
+  return 1;
+}
+
+static void msg_usage(const char *badoption)
+{
+  FILE *out = badoption != NULL ? stderr : stdout;
+  if (badoption != NULL) {
+    if (badoption[1] == 'e' || badoption[1] == 'l')
+      fprintf(out, "%s: '%s' needs argument\n", progname, badoption);
+    else
+      fprintf(out, "%s: unrecognized option '%s'\n", progname, badoption);
+  }
+  fprintf(out,
+    "usage: " HOST_NAME " [options] [script [args]]\n"
+    "       " HOST_NAME " NAME [args]    run the standard script NAME\n"
+    "Available options are:\n"
+    "  -e stat   execute string 'stat'\n"
+    "  -i        enter interactive mode after executing 'script'\n"
+    "  -l mod    require library 'mod' into global 'mod'\n"
+    "  -l g=mod  require library 'mod' into global 'g'\n"
+    "  -v        show version information\n"
+    "  --list    list the standard scripts\n"
+    "  --help    show this help\n"
+    "  --        stop handling options\n"
+    "  -         stop handling options and execute stdin\n"
+    "In -e and -i the module is also the global 'rsxmesh'.\n"
+    "See " HOST_NAME "(1).\n");
+  fflush(out);
+}
+
+static void msg_version(void)
+{
+  printf("%s %s with %s\n", HOST_NAME, RSX_VERSION, LUA_COPYRIGHT);
+  fflush(stdout);
+}
+
+/* ========================================================= interrupts */
+
+/* Hook set by the signal handler: raise at the next Lua instruction. */
+static void sig_stop(lua_State *L, lua_Debug *ar)
+{
+  (void)ar;
+  lua_sethook(L, NULL, 0, 0);
+  luaL_error(L, "interrupted!");
+}
+
+static void sig_set(int sig, void (*handler)(int))
+{
+  struct sigaction sa;
+  sa.sa_handler = handler;
+  sa.sa_flags = 0;
+  sigemptyset(&sa.sa_mask);
+  sigaction(sig, &sa, NULL);
+}
+
+/* SIGINT while Lua runs: set a hook rather than stopping mid-write. A
+** second SIGINT before the hook runs ends the process. */
+static void sig_action(int sig)
+{
+  int flags = LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT;
+  sig_set(sig, SIG_DFL);
+  lua_sethook(globalL, sig_stop, flags, 1);
+}
+
+/* ============================================================= running */
+
+/* Call the function below narg arguments, with the message handler and
+** SIGINT caught. */
+static int run_call(lua_State *L, int narg, int nres)
+{
+  int status;
+  int base = lua_gettop(L) - narg;
+  lua_pushcfunction(L, msg_handler);
+  lua_insert(L, base);
+  globalL = L;
+  sig_set(SIGINT, sig_action);
+  status = lua_pcall(L, narg, nres, base);
+  sig_set(SIGINT, SIG_DFL);
+  lua_remove(L, base);
+  return status;
+}
+
+static int run_chunk(lua_State *L, int status)
+{
+  if (status == LUA_OK)
+    status = run_call(L, 0, 0);
+  return msg_report(L, status);
+}
+
+static int run_string(lua_State *L, const char *s, const char *name)
+{
+  return run_chunk(L, luaL_loadbuffer(L, s, strlen(s), name));
+}
+
+/* -l mod or -l g=mod: global g (or mod) = require(mod). */
+static int run_library(lua_State *L, const char *spec)
+{
+  int status;
+  const char *eq = strchr(spec, '=');
+  if (eq != NULL)
+    lua_pushlstring(L, spec, (size_t)(eq - spec)); /* the global's name */
+  else
+    lua_pushstring(L, spec);
+  lua_getglobal(L, "require");
+  lua_pushstring(L, eq != NULL ? eq + 1 : spec);
+  status = run_call(L, 1, 1);
+  if (status == LUA_OK)
+    lua_setglobal(L, lua_tostring(L, -2));
+  msg_report(L, status);
+  lua_pop(L, 1); /* the name */
+  return status;
+}
+
+/* Push the script's arguments, arg[1..n], as its `...`. */
+static int run_pushargs(lua_State *L)
+{
+  int i, n;
+  if (lua_getglobal(L, "arg") != LUA_TTABLE)
+    luaL_error(L, "'arg' is not a table");
+  n = (int)luaL_len(L, -1);
+  luaL_checkstack(L, n + 3, "too many arguments to script");
+  for (i = 1; i <= n; i++)
+    lua_rawgeti(L, -i, i);
+  lua_remove(L, -i); /* the table */
+  return n;
+}
+
+/* Run a file (NULL: stdin) with the arguments. */
+static int run_script(lua_State *L, const char *path)
+{
+  int status = luaL_loadfile(L, path);
+  if (status == LUA_OK) {
+    int n = run_pushargs(L);
+    status = run_call(L, n, 0);
+  }
+  return msg_report(L, status);
+}
+
+/* =================================================== standard scripts */
+
+/* A script argument without a slash and without ".lua" names a standard
+** script; a file of that name is run as ./NAME. */
+static int std_is_name(const char *s)
+{
+  size_t n = strlen(s);
+  return n > 0 && s[0] != '-' && strchr(s, '/') == NULL &&
+         !(n >= 4 && strcmp(s + n - 4, ".lua") == 0);
+}
+
+static int std_is_file(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Push the folders searched, in order: RSXMESH_PATH's (colon-separated,
+** empty entries skipped), then the installed one. */
+static void std_folders(lua_State *L)
+{
+  const char *p = getenv(HOST_PATH_VAR);
+  int n = 0;
+  lua_newtable(L);
+  while (p != NULL && *p != '\0') {
+    const char *end = strchr(p, ':');
+    size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+    if (len > 0) {
+      lua_pushlstring(L, p, len);
+      lua_rawseti(L, -2, ++n);
+    }
+    p = end != NULL ? end + 1 : NULL;
+  }
+  lua_pushstring(L, RSXMESH_SCRIPTDIR);
+  lua_rawseti(L, -2, ++n);
+}
+
+/* Push the path of standard script name and return 1, or push a message
+** naming the folders searched and return 0. */
+static int std_find(lua_State *L, const char *name)
+{
+  int i, n, t;
+  luaL_Buffer b;
+  std_folders(L);
+  t = lua_gettop(L);
+  n = (int)lua_rawlen(L, t);
+  for (i = 1; i <= n; i++) {
+    const char *path;
+    lua_rawgeti(L, t, i);
+    path = lua_pushfstring(L, "%s/%s.lua", lua_tostring(L, -1), name);
+    if (std_is_file(path)) {
+      lua_replace(L, t); /* the path takes the folders' place */
+      lua_pop(L, 1);
+      return 1;
+    }
+    lua_pop(L, 2);
+  }
+  luaL_buffinit(L, &b);
+  luaL_addstring(&b, "no standard script '");
+  luaL_addstring(&b, name);
+  luaL_addstring(&b, "' in ");
+  for (i = 1; i <= n; i++) {
+    if (i > 1)
+      luaL_addchar(&b, ':');
+    lua_rawgeti(L, t, i);
+    luaL_addvalue(&b);
+  }
+  if (std_is_file(name)) {
+    luaL_addstring(&b, " (to run the file, write ./");
+    luaL_addstring(&b, name);
+    luaL_addchar(&b, ')');
+  }
+  luaL_pushresult(&b);
+  lua_replace(L, t);
+  return 0;
+}
+
+/* Read a line of f into buf without its end of line and trailing blanks;
+** the rest of a line too long for buf is skipped. 0 at end of file. */
+static int std_readline(FILE *f, char *buf, int size)
+{
+  size_t n;
+  if (fgets(buf, size, f) == NULL)
+    return 0;
+  n = strlen(buf);
+  if (n > 0 && buf[n - 1] == '\n')
+    buf[--n] = '\0';
+  else {
+    int c;
+    while ((c = getc(f)) != EOF && c != '\n')
+      ;
+  }
+  while (n > 0 && strchr(" \t\r", buf[n - 1]) != NULL)
+    buf[--n] = '\0';
+  return 1;
+}
+
+/* p less a leading "NAME:", "rsxmesh NAME:" or "NAME.lua - " and blanks
+** (the ways a script's first line names it), else p. */
+static const char *std_unname(const char *p, const char *name)
+{
+  size_t n = strlen(name);
+  const char *q = p;
+  if (strncmp(q, HOST_NAME " ", sizeof HOST_NAME) == 0)
+    q += sizeof HOST_NAME;
+  if (strncmp(q, name, n) != 0)
+    return p;
+  q += n;
+  if (strncmp(q, ".lua", 4) == 0)
+    q += 4;
+  if (*q == ':')
+    q++;
+  else if (strncmp(q, " - ", 3) == 0 || strncmp(q, " -- ", 4) == 0)
+    q += strspn(q, " -");
+  else
+    return p;
+  return q + strspn(q, " \t");
+}
+
+/* The description of a script: its first comment line, after a #! line
+** and blank lines, less the name in front ("-- NAME: what it does",
+** "-- rsxmesh NAME: ..." or "-- NAME.lua - ..."). Empty if the script
+** starts with code. */
+static void std_describe(const char *path, const char *name, char *desc,
+                         size_t size)
+{
+  char line[HOST_DESC_MAX + 1];
+  int first = 1;
+  FILE *f = fopen(path, "r");
+  desc[0] = '\0';
+  if (f == NULL)
+    return;
+  while (std_readline(f, line, (int)sizeof line)) {
+    const char *p = line;
+    if (first && line[0] == '#') { /* #!/usr/bin/env rsxmesh */
+      first = 0;
+      continue;
+    }
+    first = 0;
+    p += strspn(p, " \t");
+    if (*p == '\0')
+      continue;
+    if (strncmp(p, "--", 2) == 0) {
+      p += strspn(p, "-");
+      p += strspn(p, " \t");
+      p = std_unname(std_unname(p, name), name);
+      snprintf(desc, size, "%s", p);
+    }
+    break;
+  }
+  fclose(f);
+}
+
+/* An open folder, in a userdata so that an error raised while listing
+** (out of memory) still closes it. */
+#define HOST_DIR_META "rsxmesh host folder"
+
+static int std_dir_close(lua_State *L)
+{
+  DIR **d = (DIR **)luaL_checkudata(L, 1, HOST_DIR_META);
+  if (*d != NULL) {
+    closedir(*d);
+    *d = NULL;
+  }
+  return 0;
+}
+
+static DIR **std_dir_open(lua_State *L, const char *path)
+{
+  DIR **d = (DIR **)lua_newuserdatauv(L, sizeof *d, 0);
+  *d = NULL; /* closed until opendir succeeds */
+  if (luaL_newmetatable(L, HOST_DIR_META)) {
+    lua_pushcfunction(L, std_dir_close);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_setmetatable(L, -2);
+  *d = opendir(path);
+  return d;
+}
+
+static int std_compare(const void *a, const void *b)
+{
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Print the standard scripts, one line each, sorted by name; a name found
+** in an earlier folder hides the same name in a later one. */
+static void std_list(lua_State *L, const char *indent)
+{
+  int folders, seen, i, nfolders, n = 0;
+  size_t width = 0;
+  const char **names;
+  std_folders(L);
+  folders = lua_gettop(L);
+  lua_newtable(L); /* name -> description */
+  seen = lua_gettop(L);
+  nfolders = (int)lua_rawlen(L, folders);
+  for (i = 1; i <= nfolders; i++) {
+    struct dirent *e;
+    const char *dir;
+    DIR **d;
+    lua_rawgeti(L, folders, i);
+    dir = lua_tostring(L, -1);
+    d = std_dir_open(L, dir);
+    while (*d != NULL && (e = readdir(*d)) != NULL) {
+      char desc[HOST_DESC_MAX + 1];
+      size_t len = strlen(e->d_name);
+      const char *name, *path;
+      if (len <= 4 || e->d_name[0] == '.' ||
+          strcmp(e->d_name + len - 4, ".lua") != 0)
+        continue;
+      name = lua_pushlstring(L, e->d_name, len - 4);
+      if (lua_rawget(L, seen) != LUA_TNIL) {
+        lua_pop(L, 1);
+        continue;
+      }
+      lua_pop(L, 1);
+      path = lua_pushfstring(L, "%s/%s", dir, e->d_name);
+      name = lua_pushlstring(L, e->d_name, len - 4);
+      if (std_is_file(path)) {
+        std_describe(path, name, desc, sizeof desc);
+        lua_pushstring(L, desc);
+        lua_rawset(L, seen);
+        n++;
+        if (len - 4 > width)
+          width = len - 4;
+      } else
+        lua_pop(L, 1);
+      lua_pop(L, 1); /* the path */
+    }
+    if (*d != NULL) {
+      closedir(*d);
+      *d = NULL;
+    }
+    lua_pop(L, 2); /* the folder and its userdata */
+  }
+  names = (const char **)lua_newuserdatauv(L, (size_t)n * sizeof *names, 0);
+  i = 0;
+  lua_pushnil(L);
+  while (lua_next(L, seen) != 0) {
+    lua_pop(L, 1);
+    names[i++] = lua_tostring(L, -1); /* anchored in seen */
+  }
+  qsort(names, (size_t)n, sizeof *names, std_compare);
+  for (i = 0; i < n; i++) {
+    const char *desc;
+    lua_getfield(L, seen, names[i]);
+    desc = lua_tostring(L, -1);
+    if (*desc != '\0')
+      printf("%s%-*s  %s\n", indent, (int)width, names[i], desc);
+    else
+      printf("%s%s\n", indent, names[i]);
+    lua_pop(L, 1);
+  }
+  if (n == 0)
+    printf("%s(none found)\n", indent);
+  fflush(stdout);
+  lua_settop(L, folders - 1);
+}
+
+/* =============================================================== REPL */
+
+/* Prompt, then push a line of stdin without its newline; 0 at end of
+** input. Read through a luaL_Buffer: no line length limit, no leak. */
+static int repl_pushline(lua_State *L, int firstline)
+{
+  luaL_Buffer b;
+  int c;
+  size_t n = 0;
+  const char *prompt;
+  lua_getglobal(L, firstline ? "_PROMPT" : "_PROMPT2");
+  prompt = lua_tostring(L, -1);
+  fputs(prompt != NULL ? prompt : firstline ? HOST_PROMPT : HOST_PROMPT2,
+        stdout);
+  fflush(stdout);
+  lua_pop(L, 1);
+  luaL_buffinit(L, &b);
+  while ((c = getchar()) != EOF && c != '\n') {
+    luaL_addchar(&b, (char)c);
+    n++;
+  }
+  luaL_pushresult(&b);
+  if (c == EOF && n == 0) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  return 1;
+}
+
+/* Try the line as "return <line>;", so expressions print their values. */
+static int repl_addreturn(lua_State *L)
+{
+  const char *line = lua_tostring(L, -1);
+  const char *retline = lua_pushfstring(L, "return %s;", line);
+  int status = luaL_loadbuffer(L, retline, strlen(retline), "=stdin");
+  if (status == LUA_OK)
+    lua_remove(L, -2); /* the modified line */
+  else
+    lua_pop(L, 2); /* the error and the modified line */
+  return status;
+}
+
+/* A syntax error at <eof> means the chunk goes on: ask for more. */
+static int repl_incomplete(lua_State *L, int status)
+{
+  if (status == LUA_ERRSYNTAX) {
+    size_t lmsg;
+    const char *msg = lua_tolstring(L, -1, &lmsg);
+    size_t lmark = sizeof "<eof>" - 1;
+    if (lmsg >= lmark && strcmp(msg + lmsg - lmark, "<eof>") == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* Read lines until they make a complete chunk, or an error that more
+** lines cannot mend (end of input included). */
+static int repl_multiline(lua_State *L)
+{
+  for (;;) {
+    size_t len;
+    const char *line = lua_tolstring(L, 1, &len);
+    int status = luaL_loadbuffer(L, line, len, "=stdin");
+    if (!repl_incomplete(L, status) || !repl_pushline(L, 0))
+      return status;
+    lua_remove(L, -2); /* the <eof> error */
+    lua_pushliteral(L, "\n");
+    lua_insert(L, -2);
+    lua_concat(L, 3); /* line, "\n", next line */
+  }
+}
+
+/* Leave a compiled chunk (or an error) on the stack; -1 at end of input. */
+static int repl_loadline(lua_State *L)
+{
+  int status;
+  lua_settop(L, 0);
+  if (!repl_pushline(L, 1))
+    return -1;
+  if ((status = repl_addreturn(L)) != LUA_OK)
+    status = repl_multiline(L);
+  lua_remove(L, 1); /* the line */
+  return status;
+}
+
+/* Print what the chunk returned, with the global print. */
+static void repl_print(lua_State *L)
+{
+  int n = lua_gettop(L);
+  if (n > 0) {
+    luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
+    lua_getglobal(L, "print");
+    lua_insert(L, 1);
+    if (lua_pcall(L, n, 0, 0) != LUA_OK)
+      msg_print(progname, lua_pushfstring(L, "error calling 'print' (%s)",
+                                          lua_tostring(L, -1)));
+  }
+}
+
+static void repl_run(lua_State *L)
+{
+  int status;
+  const char *oldprogname = progname;
+  progname = NULL; /* messages at the prompt need no program name */
+  while ((status = repl_loadline(L)) != -1) {
+    if (status == LUA_OK)
+      status = run_call(L, 0, LUA_MULTRET);
+    if (status == LUA_OK)
+      repl_print(L);
+    else
+      msg_report(L, status);
+  }
+  lua_settop(L, 0);
+  fputs("\n", stdout);
+  fflush(stdout);
+  progname = oldprogname;
+}
+
+/* ========================================================== arguments */
+
+/* Check the options; nothing runs yet. *first becomes the index of the
+** script argument (0: none), or of the bad option. */
+static int args_collect(char **argv, int *first)
+{
+  int args = 0, i;
+  *first = 0;
+  for (i = 1; argv[i] != NULL; i++) {
+    *first = i;
+    if (argv[i][0] != '-')
+      return args; /* the script */
+    switch (argv[i][1]) {
+    case '-':
+      if (argv[i][2] == '\0') { /* "--" */
+        *first = argv[i + 1] != NULL ? i + 1 : 0;
+        return args;
+      }
+      if (strcmp(argv[i], "--help") == 0)
+        return args | ARG_HELP;
+      if (strcmp(argv[i], "--list") == 0)
+        return args | ARG_LIST;
+      return ARG_ERROR;
+    case '\0': /* "-": the script is stdin */
+      return args;
+    case 'i':
+      args |= ARG_I; /* -i implies -v */
+      /* fall through */
+    case 'v':
+      if (argv[i][2] != '\0')
+        return ARG_ERROR;
+      args |= ARG_V;
+      break;
+    case 'e':
+      args |= ARG_E;
+      /* fall through */
+    case 'l': /* both take an argument, joined or next */
+      if (argv[i][2] == '\0') {
+        i++;
+        if (argv[i] == NULL || argv[i][0] == '-')
+          return ARG_ERROR;
+      }
+      break;
+    default:
+      return ARG_ERROR;
+    }
+  }
+  *first = 0;
+  return args;
+}
+
+/* Run -e and -l in command-line order, up to the script (n). */
+static int args_run(lua_State *L, char **argv, int n)
+{
+  int i;
+  for (i = 1; i < n; i++) {
+    int option = argv[i][1];
+    if (argv[i][0] == '-' && (option == 'e' || option == 'l')) {
+      const char *extra = argv[i] + 2;
+      int status;
+      if (*extra == '\0')
+        extra = argv[++i];
+      status = option == 'e' ? run_string(L, extra, "=(command line)")
+                             : run_library(L, extra);
+      if (status != LUA_OK)
+        return 0;
+    }
+  }
+  return 1;
+}
+
+/* The global arg, as lua sets it: arg[0] the script, the options before
+** it at negative indices, the script's arguments from 1. */
+static void args_table(lua_State *L, char **argv, int argc, int script)
+{
+  int i;
+  lua_createtable(L, argc - (script + 1) > 0 ? argc - (script + 1) : 0,
+                  script + 1);
+  for (i = 0; i < argc; i++) {
+    lua_pushstring(L, argv[i]);
+    lua_rawseti(L, -2, i - script);
+  }
+  lua_setglobal(L, "arg");
+}
+
+/* What the first argument after the options is. */
+enum { SCRIPT_NONE, SCRIPT_STDIN, SCRIPT_FILE, SCRIPT_DATA, SCRIPT_MISSING };
+
+/* "bundle" or "folder" when path is one, else NULL. Neither can be a Lua
+** script (a chunk cannot start with "RSXB" and a NUL, the magic and the
+** version's high byte of rsxb.md), so where the script would go they start
+** the arguments instead: rsxmesh -e CODE X.rsxb gives arg[1] = X.rsxb. */
+static const char *args_data_kind(const char *path)
+{
+  struct stat st;
+  char magic[5];
+  size_t n = 0;
+  FILE *f;
+  if (stat(path, &st) != 0)
+    return NULL;
+  if (S_ISDIR(st.st_mode))
+    return "folder";
+  if (!S_ISREG(st.st_mode) || (f = fopen(path, "rb")) == NULL)
+    return NULL;
+  n = fread(magic, 1, sizeof magic, f);
+  fclose(f);
+  return n == sizeof magic && memcmp(magic, "RSXB\0", 5) == 0 ? "bundle"
+                                                             : NULL;
+}
+
+/* Resolve argv[script]: "-" is stdin, NAME a standard script (unless
+** there is none and NAME is a bundle or folder), a bundle or folder the
+** first argument, anything else a file. Leaves the script's path on the
+** stack for SCRIPT_FILE, a message for SCRIPT_MISSING. */
+static int args_resolve(lua_State *L, char **argv, int script)
+{
+  const char *a = argv[script];
+  if (strcmp(a, "-") == 0 && strcmp(argv[script - 1], "--") != 0)
+    return SCRIPT_STDIN;
+  if (std_is_name(a)) {
+    if (std_find(L, a))
+      return SCRIPT_FILE;
+    if (args_data_kind(a) == NULL)
+      return SCRIPT_MISSING;
+    lua_pop(L, 1);
+    return SCRIPT_DATA;
+  }
+  if (args_data_kind(a) != NULL)
+    return SCRIPT_DATA;
+  lua_pushstring(L, a);
+  return SCRIPT_FILE;
+}
+
+/* ================================================================ host */
+
+/* Append entries to package[field] unless they are in it already. */
+static void host_addpath(lua_State *L, const char *field, const char *more)
+{
+  const char *cur;
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, field);
+  cur = lua_tostring(L, -1);
+  if (cur != NULL && strstr(cur, more) == NULL) {
+    lua_pushfstring(L, "%s;%s", cur, more);
+    lua_setfield(L, -3, field);
+  }
+  lua_pop(L, 2);
+}
+
+/* The module through package.preload (linit.c's recipe), and the install
+** folders of the project's Lua helpers after LUA_PATH's. */
+static void host_preload(lua_State *L)
+{
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  lua_pushcfunction(L, luaopen_rsxmesh);
+  lua_setfield(L, -2, "rsxmesh");
+  lua_pop(L, 1);
+  host_addpath(L, "path",
+               RSXMESH_LUADIR "/?.lua;" RSXMESH_LUADIR "/?/init.lua");
+  host_addpath(L, "cpath", RSXMESH_LUAEXECDIR "/?.so");
+}
+
+/* The global rsxmesh = require "rsxmesh", for -e one-liners and -i. */
+static int host_global(lua_State *L)
+{
+  int status;
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "rsxmesh");
+  status = run_call(L, 1, 1);
+  if (status == LUA_OK)
+    lua_setglobal(L, "rsxmesh");
+  return msg_report(L, status);
+}
+
+/* Everything, in protected mode: returns true on success. */
+static int host_main(lua_State *L)
+{
+  int argc = (int)lua_tointeger(L, 1);
+  char **argv = (char **)lua_touserdata(L, 2);
+  int script = 0, args = 0, kind, path, repl;
+  luaL_checkversion(L);
+  if (argc >= 2)
+    args = args_collect(argv, &script);
+  if (args & ARG_ERROR) {
+    msg_usage(argv[script]);
+    return 0;
+  }
+  if (args & ARG_HELP) {
+    msg_usage(NULL);
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  luaL_openlibs(L);
+  host_preload(L);
+  if (argc < 2 || (args & ARG_LIST)) {
+    if (argc < 2) {
+      msg_usage(NULL);
+      printf("\nStandard scripts (" HOST_PATH_VAR ", then %s):\n",
+             RSXMESH_SCRIPTDIR);
+    }
+    std_list(L, argc < 2 ? "  " : "");
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  kind = script > 0 ? args_resolve(L, argv, script) : SCRIPT_NONE;
+  if (kind == SCRIPT_MISSING) {
+    msg_report(L, LUA_ERRFILE);
+    return 0;
+  }
+  if (kind == SCRIPT_DATA && !(args & (ARG_E | ARG_I))) {
+    lua_pushfstring(L, "%s is a %s, not a script: give a standard script "
+                    "(" HOST_NAME " --list), -e code or -i",
+                    argv[script], args_data_kind(argv[script]));
+    msg_report(L, LUA_ERRFILE);
+    return 0;
+  }
+  path = lua_gettop(L); /* the script's path, for SCRIPT_FILE */
+  args_table(L, argv, argc, kind == SCRIPT_DATA ? script - 1 : script);
+  if (kind == SCRIPT_FILE) { /* a standard script's arg[0] is its path */
+    lua_getglobal(L, "arg");
+    lua_pushvalue(L, path);
+    lua_rawseti(L, -2, 0);
+    lua_pop(L, 1);
+  }
+  lua_gc(L, LUA_GCRESTART);
+  lua_gc(L, LUA_GCGEN, 0, 0);
+  /* Without a script, -e or -v: a prompt on a terminal, else stdin. */
+  repl = (args & ARG_I) ||
+         (kind == SCRIPT_NONE && !(args & (ARG_E | ARG_V)) && isatty(0));
+  if ((args & ARG_V) || repl)
+    msg_version();
+  if (((args & ARG_E) || repl) && host_global(L) != LUA_OK)
+    return 0;
+  if (!args_run(L, argv, script > 0 ? script : argc))
+    return 0;
+  if ((kind == SCRIPT_FILE || kind == SCRIPT_STDIN) &&
+      run_script(L, kind == SCRIPT_FILE ? lua_tostring(L, path) : NULL) !=
+        LUA_OK)
+    return 0;
+  if (repl)
+    repl_run(L);
+  else if (kind == SCRIPT_NONE && !(args & (ARG_E | ARG_V)) &&
+           run_script(L, NULL) != LUA_OK)
+    return 0;
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+int main(int argc, char **argv)
+{
+  int status, result;
+  lua_State *L = luaL_newstate();
+  if (L == NULL) {
+    msg_print(HOST_NAME, "cannot create state: not enough memory");
+    return EXIT_FAILURE;
+  }
+  globalL = L;
+  lua_gc(L, LUA_GCSTOP); /* no collection while the state is built */
+  lua_pushcfunction(L, host_main);
+  lua_pushinteger(L, argc);
+  lua_pushlightuserdata(L, argv);
+  status = lua_pcall(L, 2, 1, 0);
+  result = lua_toboolean(L, -1);
+  msg_report(L, status);
+  lua_close(L);
+  return (result && status == LUA_OK) ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,150 @@
+#!/bin/sh
+# t/host-args.sh - the host's options: arg and ..., -e and -l in order,
+# -v, --help, bad options, --, the module's global and the package paths.
+. "$top_srcdir/t/host-lib.sh"
+
+# --- arg and ...: arg[0] the script, options below it, arguments above
+cat >"$tmp/args.lua" <<'LUA'
+local t = {}
+for i = -4, #arg do t[#t + 1] = i .. "=" .. tostring(arg[i]) end
+print(table.concat(t, " "))
+print(select("#", ...), ...)
+LUA
+run -e "a=1" "$tmp/args.lua" one "two words" ""
+is "$status" 0 "a script runs: exit status 0"
+is "$(line 1 "$out")" \
+  "-4=nil -3=$RSXMESH -2=-e -1=a=1 0=$tmp/args.lua 1=one 2=two words 3=" \
+  "arg: the host, the options, the script and its three arguments"
+tab=$(printf '\t')
+is "$(line 2 "$out")" "3${tab}one${tab}two words${tab}" \
+  "... holds the three arguments"
+is "$err" "" "nothing on stderr"
+
+run "$tmp/args.lua"
+is "$(line 1 "$out")" "-4=nil -3=nil -2=nil -1=$RSXMESH 0=$tmp/args.lua" \
+  "arg without options or arguments"
+is "$(line 2 "$out")" "0" "... is empty without arguments"
+
+# --- -e and -l run in command-line order; -l g=mod names the global
+mkdir "$tmp/lib"
+cat >"$tmp/lib/order.lua" <<'LUA'
+seq = (seq or "") .. "l"
+return { seq = seq }
+LUA
+LUA_PATH="$tmp/lib/?.lua;;" run -e 'seq = "e"' -l order \
+  -e 'seq = seq .. "e"' -l o2=order -e 'print(seq, order.seq, o2 == order)'
+is "$out" "ele${tab}el${tab}true" \
+  "-e, -l, -e, -l g=mod, -e run in order; the module loads once"
+is "$status" 0 "... exit status 0"
+
+run -lorder -e 'print(order)'
+is "$status" 1 "-l of a missing module: exit status 1"
+like "$(line 1 "$err")" "rsxmesh: module 'order' not found:*" \
+  "... and the message names the module"
+is "$out" "" "... and the -e after it does not run"
+
+run -e "print('joined')" -eprint\(2\)
+is "$out" "joined
+2" "-eCODE joined to the option works as -e CODE"
+
+# --- -v, --help
+version=$(sed -n 's/^AC_INIT(\[rsxmesh\], \[\([^]]*\)\].*/\1/p' \
+  "$top_srcdir/configure.ac")
+run -v
+is "$status" 0 "-v: exit status 0"
+like "$out" "rsxmesh $version with Lua 5.4.*  Copyright *" \
+  "-v prints the version of rsxmesh ($version) and of Lua"
+run -v "$tmp/args.lua"
+like "$(line 1 "$out")" "rsxmesh $version with Lua 5.4.*" \
+  "-v with a script: the version first"
+like "$(line 2 "$out")" "-4=nil*" "... then the script runs"
+
+run --help
+is "$status" 0 "--help: exit status 0"
+is "$(line 1 "$out")" "usage: rsxmesh [options] [script [args]]" \
+  "--help prints the usage on stdout"
+like "$out" "*--list*" "... which mentions --list"
+is "$err" "" "... and nothing on stderr"
+
+# --- bad options
+run -x
+is "$status" 1 "an unknown option: exit status 1"
+is "$(line 1 "$err")" "rsxmesh: unrecognized option '-x'" \
+  "... named on stderr"
+is "$(line 2 "$err")" "usage: rsxmesh [options] [script [args]]" \
+  "... followed by the usage"
+is "$out" "" "... and nothing on stdout"
+run --frobnicate
+is "$(line 1 "$err")" "rsxmesh: unrecognized option '--frobnicate'" \
+  "an unknown long option is named"
+run -e
+is "$(line 1 "$err")" "rsxmesh: '-e' needs argument" \
+  "-e without its argument"
+is "$status" 1 "... exit status 1"
+run -l -e x
+is "$(line 1 "$err")" "rsxmesh: '-l' needs argument" \
+  "-l followed by another option"
+run -vx
+is "$(line 1 "$err")" "rsxmesh: unrecognized option '-vx'" \
+  "-v with extra letters"
+
+# --- -- ends the options: a script whose name starts with a dash
+printf 'print("dash", ...)\n' >"$tmp/-dash.lua"
+(cd "$tmp" && run -- -dash.lua -e && printf '%s\n%s' "$status" "$out") \
+  >"$tmp/dash"
+is "$(cat "$tmp/dash")" "0
+dash${tab}-e" "-- ends the options; the script gets -e as an argument"
+
+# --- a bundle or a folder is never a script: where the script would go,
+# it starts the arguments (arg[1]) of -e code or of the -i prompt
+mkdir "$tmp/levels"
+printf 'RSXB\000\001\000\100' >"$tmp/X.rsxb"
+(cd "$tmp" && run -e 'print(#arg, arg[1], arg[2], arg[0])' X.rsxb levels &&
+  printf '%s\n%s' "$status" "$out") >"$tmp/data"
+is "$(cat "$tmp/data")" "0
+2${tab}X.rsxb${tab}levels${tab}print(#arg, arg[1], arg[2], arg[0])" \
+  "-e CODE X.rsxb levels: arg[1] the bundle, arg[2] the folder, no script"
+run -e 'print(arg[1])' "$tmp/levels" "$tmp/X.rsxb"
+is "$out" "$tmp/levels" "... a folder first works too"
+feed 'arg[1]' -i "$tmp/X.rsxb"
+is "$(line 2 "$out")" "> $tmp/X.rsxb" "-i X.rsxb: the bundle is arg[1]"
+run "$tmp/X.rsxb" -e x
+is "$status" 1 "a bundle alone: exit status 1"
+is "$err" "rsxmesh: $tmp/X.rsxb is a bundle, not a script: give a \
+standard script (rsxmesh --list), -e code or -i" "... and the message says why"
+run "$tmp/levels"
+like "$err" "rsxmesh: $tmp/levels is a folder, not a script:*" \
+  "a folder alone: the message says why"
+printf 'RSXB = 1 print(RSXB)\n' >"$tmp/rsxb.lua"
+run "$tmp/rsxb.lua"
+is "$out" "1" "a script starting with the letters RSXB is still a script"
+
+# --- the module: preloaded; a global in -e, not in scripts
+run -e 'print(type(rsxmesh), rsxmesh == require "rsxmesh")'
+is "$out" "table${tab}true" "-e: the global rsxmesh is the module"
+cat >"$tmp/global.lua" <<'LUA'
+print(rsxmesh, type(require "rsxmesh"), type(package.preload.rsxmesh))
+LUA
+run "$tmp/global.lua"
+is "$out" "nil${tab}table${tab}function" \
+  "a script: no global rsxmesh; require finds it in package.preload"
+
+# --- package paths: LUA_PATH and LUA_CPATH as in lua, then the install
+# folders of the project's Lua helpers and C modules
+LUA_PATH="$tmp/nowhere/?.lua" LUA_CPATH="$tmp/nowhere/?.so" \
+  run -e 'print(package.path) print(package.cpath)'
+like "$(line 1 "$out")" \
+  "$tmp/nowhere/?.lua;/*/lua/5.4/?.lua;/*/lua/5.4/?/init.lua" \
+  "package.path: LUA_PATH, then LUADIR/?.lua and LUADIR/?/init.lua"
+dir=$(line 1 "$out" | sed 's/^[^;]*;\(.*\)\/?\.lua;.*$/\1/')
+is "$(line 1 "$out")" "$tmp/nowhere/?.lua;$dir/?.lua;$dir/?/init.lua" \
+  "... both in the same folder ($dir)"
+like "$(line 2 "$out")" "$tmp/nowhere/?.so;/*/lua/5.4/?.so" \
+  "package.cpath: LUA_CPATH, then LUAEXECDIR/?.so"
+
+# --- LuaFileSystem (Debian's lua-filesystem) loads
+run -e "local lfs = require 'lfs'; print(lfs.attributes('$tmp', 'mode'))"
+is "$out" "directory" "require \"lfs\" works, lfs.attributes reads a folder"
+is "$status" 0 "... exit status 0"
+
+done_testing

@@ -1,0 +1,89 @@
+#!/bin/sh
+# t/host-errors.sh - how a run ends: script errors with a traceback, syntax
+# errors, missing files, os.exit, a script on stdin, and SIGINT.
+. "$top_srcdir/t/host-lib.sh"
+
+tab=$(printf '\t')
+
+# --- a runtime error: the message, a traceback, exit status 1
+cat >"$tmp/boom.lua" <<'LUA'
+local function inner() error("boom") end
+io.write("before ")
+inner()
+print("not reached")
+LUA
+run "$tmp/boom.lua"
+is "$status" 1 "a script error: exit status 1"
+is "$out" "before " "... after what ran before it"
+is "$(line 1 "$err")" "rsxmesh: $tmp/boom.lua:1: boom" \
+  "... 'rsxmesh: ' and the message on stderr"
+is "$(line 2 "$err")" "stack traceback:" "... then a traceback"
+like "$err" "*
+${tab}$tmp/boom.lua:3: in main chunk*" \
+  "... which reaches the main chunk at line 3"
+
+cat >"$tmp/obj.lua" <<'LUA'
+error(setmetatable({}, { __tostring = function() return "obj" end }))
+LUA
+run "$tmp/obj.lua"
+is "$err" "rsxmesh: obj" "an error object with __tostring prints itself"
+run -e 'error({})'
+is "$(line 1 "$err")" "rsxmesh: (error object is a table value)" \
+  "an error object without __tostring is named by its type"
+is "$status" 1 "... exit status 1"
+
+run -e 'error("bad")' -e 'print("not reached")' "$tmp/boom.lua"
+is "$(line 1 "$err")" "rsxmesh: (command line):1: bad" \
+  "an -e error is named (command line)"
+is "$out" "" "... and stops the run"
+
+# --- a syntax error: nothing runs
+printf 'print("not reached")\nx = = 1\n' >"$tmp/syntax.lua"
+run "$tmp/syntax.lua"
+is "$status" 1 "a syntax error: exit status 1"
+is "$err" "rsxmesh: $tmp/syntax.lua:2: unexpected symbol near '='" \
+  "... its message, without a traceback"
+is "$out" "" "... and nothing of the script runs"
+
+run "$tmp/missing.lua"
+is "$status" 1 "a missing script: exit status 1"
+like "$err" "rsxmesh: cannot open $tmp/missing.lua*" \
+  "... named on stderr"
+
+# --- os.exit
+run -e 'io.write("flushed") os.exit(3)'
+is "$status" 3 "os.exit(3): exit status 3"
+is "$out" "flushed" "... after stdout is flushed"
+run -e 'os.exit(false)'
+is "$status" 1 "os.exit(false): exit status 1"
+run -e 'os.exit(true, true)'
+is "$status" 0 "os.exit(true, true): exit status 0"
+
+# --- a script on stdin
+feed 'print("stdin", arg[0], ...)' - a b
+is "$out" "stdin${tab}-${tab}a${tab}b" "- runs stdin with the arguments"
+is "$status" 0 "... exit status 0"
+feed 'print(type(lfs))' -l lfs
+is "$out" "table" "options without a script, stdin not a terminal: runs stdin"
+feed 'error("piped")' -
+is "$(line 1 "$err")" "rsxmesh: stdin:1: piped" \
+  "an error on stdin is named stdin"
+is "$status" 1 "... exit status 1"
+
+# --- SIGINT raises "interrupted!" inside the script
+${TEST_WRAPPER:-} "$RSXMESH" -e "io.open('$tmp/started', 'w'):close()
+  while true do end" >"$tmp/stdout" 2>"$tmp/stderr" &
+pid=$!
+tries=0
+while [ ! -e "$tmp/started" ] && [ "$tries" -lt 600 ]; do
+  sleep 0.1
+  tries=$((tries + 1))
+done
+kill -INT "$pid"
+wait "$pid"
+status=$?
+is "$status" 1 "SIGINT: exit status 1"
+is "$(sed -n 1p "$tmp/stderr")" "rsxmesh: interrupted!" \
+  "... the script stops with 'interrupted!'"
+
+done_testing
