@@ -1,0 +1,833 @@
+-- rsxmesh/synth/shapes.lua - the synthetic disc's geometry: boxes,
+-- buildings, cylinders, terrain, roads, trees and glow cards.
+--
+-- Each family has three functions that share one count formula:
+--   fit(target, k, rng) -> params, count   (count <= target, as close as
+--                                            the family allows; flexible
+--                                            families hit target exactly)
+--   min(k)                                  the fewest vertices with k parts
+--   build(b, params, k, rng)                writes exactly `count` vertices
+--                                            and k parts into builder b
+-- The plan calls fit and min; the level writer calls build. A part becomes
+-- one submesh.
+--
+-- Conventions every builder keeps, so that normals agree with faces and
+-- tangents follow the UVs: a vertex carries its surface coordinates (s, t)
+-- in metres, s to the right and t downwards as the texture is seen (V is
+-- top-origin), the unit directions A = dP/ds and B = dP/dt, and the
+-- outward normal N with A x B = -N. Triangles wind counter-clockwise seen
+-- from the side N points to.
+
+local R = require "rsxmesh.synth.rng"
+
+local sincos = R.sincos
+local sqrt, floor = math.sqrt, math.floor
+local PI = R.PI
+
+local M = {}
+
+-- Tree extras are half floats: the ends of the note's ranges rounded
+-- inwards to binary16, so the decoded values stay inside.
+M.EXTRA_XYZ_MIN = -983 / 1024    -- -0.95996
+M.EXTRA_XYZ_MAX = 962 / 1024     --  0.93945
+M.EXTRA_W_MIN = -1607 / 512      -- -3.13867
+M.EXTRA_W_MAX = 1530 / 512       --  2.98828
+M.UV_MIN = -807                  -- the note's UV extremes, exact in half
+M.UV_MAX = 512
+
+-- ---------------------------------------------------------------- builder
+
+local Builder = {}
+Builder.__index = Builder
+
+-- An empty mesh. (ox, oy, oz) is where the level puts it.
+function M.builder(ox, oy, oz)
+  return setmetatable({
+    n = 0, ox = ox or 0, oy = oy or 0, oz = oz or 0,
+    P = {}, N = {}, ST = {}, TA = {}, TB = {}, LM = {},
+    C = nil, XA = nil, XB = nil,
+    parts = {},
+    -- the lightmap atlas: islands placed in a grid of cells
+    cells = 1, cell = 0,
+  }, Builder)
+end
+
+-- Start a part (a future submesh): its texture family and the size in
+-- metres of one texture repeat along s and t. (u0, v0) offset its UVs.
+function Builder:part(texture, tile_s, tile_t, u0, v0)
+  local p = { first = self.n + 1, idx = {}, texture = texture,
+              tile_s = tile_s, tile_t = tile_t or tile_s,
+              u0 = u0 or 0, v0 = v0 or 0 }
+  self.parts[#self.parts + 1] = p
+  self.cur = p
+  return p
+end
+
+-- Close the current part: its vertex count.
+function Builder:done()
+  local p = self.cur
+  p.count = self.n + 1 - p.first
+  self.cur = nil
+  return p
+end
+
+-- Lightmap atlas: `cells` islands per side; next_cell returns the origin
+-- and size of the next island.
+function Builder:atlas(islands)
+  local c = 1
+  while c * c < islands do c = c + 1 end
+  self.cells, self.cell = c, 0
+end
+
+function Builder:next_cell()
+  local c, k = self.cells, self.cell
+  self.cell = k + 1
+  local size = 1 / c
+  return (k % c) * size + 0.05 * size, ((k // c) % c) * size + 0.05 * size,
+         0.9 * size
+end
+
+-- Add a vertex: position (local to the mesh; the placement offset is
+-- added), normal, surface coordinates, A, B, lightmap UV. Returns its
+-- 1-based number.
+function Builder:vertex(px, py, pz, nx, ny, nz, s, t,
+                        ax, ay, az, bx, by, bz, lu, lv)
+  local n = self.n + 1
+  self.n = n
+  local i3, i2 = 3 * n, 2 * n
+  local P, N, TA, TB, ST, LM = self.P, self.N, self.TA, self.TB, self.ST,
+    self.LM
+  P[i3 - 2], P[i3 - 1], P[i3] = px + self.ox, py + self.oy, pz + self.oz
+  N[i3 - 2], N[i3 - 1], N[i3] = nx, ny, nz
+  TA[i3 - 2], TA[i3 - 1], TA[i3] = ax, ay, az
+  TB[i3 - 2], TB[i3 - 1], TB[i3] = bx, by, bz
+  ST[i2 - 1], ST[i2] = s, t
+  LM[i2 - 1], LM[i2] = lu, lv
+  return n
+end
+
+-- Tree extras of vertices first..last.
+function Builder:extras(first, last, ax, ay, az, aw, px, py, pz)
+  local XA, XB = self.XA, self.XB
+  if not XA then
+    XA, XB = {}, {}
+    self.XA, self.XB = XA, XB
+  end
+  local lo, hi = M.EXTRA_XYZ_MIN, M.EXTRA_XYZ_MAX
+  local function c(x) return x < lo and lo or (x > hi and hi or x) end
+  local wl, wh = M.EXTRA_W_MIN, M.EXTRA_W_MAX
+  aw = aw < wl and wl or (aw > wh and wh or aw)
+  ax, ay, az = c(ax), c(ay), c(az)
+  px, py, pz = px + self.ox, py + self.oy, pz + self.oz
+  for v = first, last do
+    local i = 4 * v
+    XA[i - 3], XA[i - 2], XA[i - 1], XA[i] = ax, ay, az, aw
+    XB[i - 3], XB[i - 2], XB[i - 1], XB[i] = px, py, pz, 0
+  end
+end
+
+-- Triangle list indices of an (nr+1) x (nd+1) grid whose vertex (i, j)
+-- is base + j*(nr+1) + i, i along A (right), j along B (down).
+local function grid_triangles(idx, base, nr, nd)
+  local k = #idx
+  local w = nr + 1
+  for j = 0, nd - 1 do
+    local row = base + j * w
+    for i = 0, nr - 1 do
+      local v00 = row + i
+      local v10, v01 = v00 + 1, v00 + w
+      local v11 = v01 + 1
+      idx[k + 1], idx[k + 2], idx[k + 3] = v01, v11, v10
+      idx[k + 4], idx[k + 5], idx[k + 6] = v01, v10, v00
+      k = k + 6
+    end
+  end
+end
+M.grid_triangles = grid_triangles
+
+-- The same grid as triangle strips, one per row of cells, restarted
+-- (-1) between rows.
+local function grid_strips(idx, base, nr, nd)
+  local k = #idx
+  local w = nr + 1
+  for j = 0, nd - 1 do
+    if j > 0 then
+      k = k + 1
+      idx[k] = -1
+    end
+    local top = base + j * w
+    for i = 0, nr do
+      idx[k + 1], idx[k + 2] = top + i, top + w + i
+      k = k + 2
+    end
+  end
+end
+M.grid_strips = grid_strips
+
+-- A flat grid: origin O (its top-left corner), unit directions r (right)
+-- and d (down), lengths lr and ld, nr x nd cells, normal n. (s0, t0)
+-- offsets the surface coordinates. Triangles go to the current part.
+function Builder:flat(ox, oy, oz, rx, ry, rz, dx, dy, dz, lr, ld, nr, nd,
+                      nx, ny, nz, s0, t0)
+  local base = self.n + 1
+  local cu, cv, cs = self:next_cell()
+  s0, t0 = s0 or 0, t0 or 0
+  for j = 0, nd do
+    local fd = j / nd
+    local t = ld * fd
+    local px, py, pz = ox + dx * t, oy + dy * t, oz + dz * t
+    for i = 0, nr do
+      local fr = i / nr
+      local s = lr * fr
+      self:vertex(px + rx * s, py + ry * s, pz + rz * s, nx, ny, nz,
+        s0 + s, t0 + t, rx, ry, rz, dx, dy, dz, cu + cs * fr, cv + cs * fd)
+    end
+  end
+  grid_triangles(self.cur.idx, base, nr, nd)
+end
+
+-- A tube around axis (ex, ey, ez) through (bx, by, bz): radius r0 at the
+-- base, r1 at length len, `sides` around (the seam doubled for the UVs),
+-- `rings` rows of vertices, row 0 at the far end. (f1, f2, e) must be a
+-- right-handed orthonormal frame with e the axis.
+function Builder:tube(bx, by, bz, f1x, f1y, f1z, f2x, f2y, f2z,
+                      ex, ey, ez, r0, r1, len, sides, rings, strips)
+  local base = self.n + 1
+  local cu, cv, cs = self:next_cell()
+  -- the side's slope tilts the normal towards the axis's far end
+  local slope = (r0 - r1) / len
+  local nl = 1 / sqrt(1 + slope * slope)
+  local circ = PI * (r0 + r1)
+  for j = 0, rings - 1 do
+    local fd = j / (rings - 1)
+    local l = len * (1 - fd)
+    local r = r1 + (r0 - r1) * fd
+    local cx, cy, cz = bx + ex * l, by + ey * l, bz + ez * l
+    -- B runs down the side, from the far end to the base
+    local dbx, dby, dbz = -ex * len, -ey * len, -ez * len
+    for i = 0, sides do
+      local fr = i / sides
+      local s, c = sincos(2 * PI * fr)
+      local rx, ry, rz = c * f1x + s * f2x, c * f1y + s * f2y,
+        c * f1z + s * f2z
+      -- the slanted side: B = normalize(-e * len + radial * (r0 - r1))
+      local qx, qy, qz = dbx + rx * (r0 - r1), dby + ry * (r0 - r1),
+        dbz + rz * (r0 - r1)
+      local ql = 1 / sqrt(qx * qx + qy * qy + qz * qz)
+      self:vertex(cx + rx * r, cy + ry * r, cz + rz * r,
+        (rx + ex * slope) * nl, (ry + ey * slope) * nl,
+        (rz + ez * slope) * nl,
+        circ * fr, len * fd,
+        -s * f1x + c * f2x, -s * f1y + c * f2y, -s * f1z + c * f2z,
+        qx * ql, qy * ql, qz * ql, cu + cs * fr, cv + cs * fd)
+    end
+  end
+  if strips then
+    grid_strips(self.cur.idx, base, sides, rings - 1)
+  else
+    grid_triangles(self.cur.idx, base, sides, rings - 1)
+  end
+end
+
+-- A flat disc of `sides` rim vertices and a centre, facing (nx, ny, nz)
+-- with (f1, f2, n) right-handed; planar surface coordinates along the
+-- given A and D, as for flat().
+function Builder:cap(cx, cy, cz, f1x, f1y, f1z, f2x, f2y, f2z,
+                     nx, ny, nz, r, sides, ax, ay, az, dx, dy, dz)
+  local cu, cv, cs = self:next_cell()
+  -- surface coordinates from the disc's top-left corner along A and D
+  local function st(px, py, pz)
+    local qx, qy, qz = px - cx, py - cy, pz - cz
+    return r + qx * ax + qy * ay + qz * az, r + qx * dx + qy * dy + qz * dz
+  end
+  local centre = self:vertex(cx, cy, cz, nx, ny, nz, r, r,
+    ax, ay, az, dx, dy, dz, cu + cs * 0.5, cv + cs * 0.5)
+  for i = 0, sides - 1 do
+    local s, c = sincos(2 * PI * i / sides)
+    local px, py, pz = cx + r * (c * f1x + s * f2x),
+      cy + r * (c * f1y + s * f2y), cz + r * (c * f1z + s * f2z)
+    local ss, tt = st(px, py, pz)
+    self:vertex(px, py, pz, nx, ny, nz, ss, tt, ax, ay, az, dx, dy, dz,
+      cu + cs * (0.5 + 0.5 * c), cv + cs * (0.5 + 0.5 * s))
+  end
+  local idx = self.cur.idx
+  local k = #idx
+  for i = 0, sides - 1 do
+    idx[k + 1], idx[k + 2], idx[k + 3] =
+      centre, centre + 1 + i, centre + 1 + (i + 1) % sides
+    k = k + 3
+  end
+end
+
+-- ------------------------------------------------------------------- box
+-- A crate or block, each face an a x b grid; parts: 1 all, 2 sides and
+-- top+bottom, 3 sides, top, bottom.
+
+local box = { hi = 3 }
+M.box = box
+
+local function box_count(a, b, c)
+  return 2 * ((c + 1) * (b + 1) + (a + 1) * (c + 1) + (a + 1) * (b + 1))
+end
+
+function box.min() return 24 end
+
+function box.fit(target)
+  local best, ba, bb, bc = -1, 1, 1, 1
+  for a = 1, 16 do
+    for b = 1, 16 do
+      local fixed = 2 * (a + 1) * (b + 1)
+      local per = 2 * (a + b + 2)
+      local c1 = (target - fixed) // per        -- c + 1
+      local cmax = 4 * (a > b and a or b) + 4
+      if c1 - 1 > cmax then c1 = cmax + 1 end
+      if c1 >= 2 then
+        local n = fixed + per * c1
+        if n > best then best, ba, bb, bc = n, a, b, c1 - 1 end
+      end
+    end
+  end
+  assert(best == box_count(ba, bb, bc))
+  return { a = ba, b = bb, c = bc }, best
+end
+
+function box.build(m, p, k, rng)
+  local a, b, c = p.a, p.b, p.c
+  -- cells of about 0.25 to 0.6 m: crates and blocks of believable size
+  local cell = rng:range(0.25, 0.6)
+  local hx, hy, hz = a * cell / 2, b * cell / 2, c * cell / 2
+  local side, top = "wood", k == 1 and "wood" or "metal"
+  m:atlas(6)
+  local tile = 1.0
+  m:part(side, tile)
+  -- front (+z), right (+x), back (-z), left (-x): A x B = -N on each
+  m:flat(-hx, hy, hz, 1, 0, 0, 0, -1, 0, 2 * hx, 2 * hy, a, b, 0, 0, 1)
+  m:flat(hx, hy, hz, 0, 0, -1, 0, -1, 0, 2 * hz, 2 * hy, c, b, 1, 0, 0)
+  m:flat(hx, hy, -hz, -1, 0, 0, 0, -1, 0, 2 * hx, 2 * hy, a, b, 0, 0, -1)
+  m:flat(-hx, hy, -hz, 0, 0, 1, 0, -1, 0, 2 * hz, 2 * hy, c, b, -1, 0, 0)
+  if k >= 2 then
+    m:done()
+    m:part(top, tile)
+  end
+  m:flat(-hx, hy, -hz, 1, 0, 0, 0, 0, 1, 2 * hx, 2 * hz, a, c, 0, 1, 0)
+  if k >= 3 then
+    m:done()
+    m:part(top, tile)
+  end
+  m:flat(-hx, -hy, hz, 1, 0, 0, 0, 0, -1, 2 * hx, 2 * hz, a, c, 0, -1, 0)
+  m:done()
+end
+
+-- -------------------------------------------------------------- building
+-- Walls of bx x bz bays and F floors, a flat roof grid, and on k = 4 a
+-- rooftop box. Parts: 1 walls and roof; 2 walls, roof; 3 ground floor,
+-- upper floors, roof; 4 the same and the rooftop box.
+
+local building = { hi = 4 }
+M.building = building
+
+local function building_count(k, F, bx, bz, rx, rz)
+  local row = 2 * ((bx + 1) + (bz + 1))
+  local rows = k >= 3 and F + 2 or F + 1
+  return row * rows + (rx + 1) * (rz + 1) + (k == 4 and 20 or 0)
+end
+
+function building.min(k)
+  return building_count(k, k >= 3 and 2 or 1, 1, 1, 1, 1)
+end
+
+function building.fit(target, k, rng)
+  local bx, bz = rng:int(1, 6), rng:int(1, 6)
+  local minF = k >= 3 and 2 or 1
+  while building_count(k, minF, bx, bz, 1, 1) > target and bx + bz > 2 do
+    if bx >= bz then bx = bx - 1 else bz = bz - 1 end
+  end
+  local F = minF
+  while F < 40 and building_count(k, F + 1, bx, bz, 1, 1) <= target do
+    F = F + 1
+  end
+  -- the roof grid takes up what the walls leave
+  local rest = target - building_count(k, F, bx, bz, 0, 0) + 1
+  local best, brx, brz = 4, 1, 1
+  for rx = 1, 24 do
+    for rz = 1, 24 do
+      local n = (rx + 1) * (rz + 1)
+      if n <= rest and n > best and rx <= 3 * rz + 3 and rz <= 3 * rx + 3
+      then
+        best, brx, brz = n, rx, rz
+      end
+    end
+  end
+  local p = { F = F, bx = bx, bz = bz, rx = brx, rz = brz }
+  return p, building_count(k, F, bx, bz, brx, brz)
+end
+
+function building.build(m, p, k, rng)
+  local F, bx, bz = p.F, p.bx, p.bz
+  local bay, fh = rng:range(2.5, 4.5), rng:range(2.8, 3.6)
+  local w, d = bx * bay, bz * bay
+  local hx, hz = w / 2, d / 2
+  local H = F * fh
+  m:atlas(4 * (k >= 3 and 2 or 1) + 1 + (k == 4 and 5 or 0))
+  -- walls: front, right, back, left, each from height y1 down to y0
+  local function walls(y1, y0, rows, t0)
+    local ld = y1 - y0
+    m:flat(-hx, y1, hz, 1, 0, 0, 0, -1, 0, w, ld, bx, rows, 0, 0, 1, 0, t0)
+    m:flat(hx, y1, hz, 0, 0, -1, 0, -1, 0, d, ld, bz, rows, 1, 0, 0, 0, t0)
+    m:flat(hx, y1, -hz, -1, 0, 0, 0, -1, 0, w, ld, bx, rows, 0, 0, -1, 0,
+      t0)
+    m:flat(-hx, y1, -hz, 0, 0, 1, 0, -1, 0, d, ld, bz, rows, -1, 0, 0, 0,
+      t0)
+  end
+  if k >= 3 then
+    m:part("brick", bay, fh)
+    walls(fh, 0, 1, (F - 1) * fh)
+    m:done()
+    m:part("window", bay, fh)
+    walls(H, fh, F - 1, 0)
+    m:done()
+  else
+    m:part(k == 1 and "concrete" or "window", bay, fh)
+    walls(H, 0, F, 0)
+    if k == 2 then m:done() end
+  end
+  if k >= 2 then m:part("roof", 4) end
+  m:flat(-hx, H, -hz, 1, 0, 0, 0, 0, 1, w, d, p.rx, p.rz, 0, 1, 0)
+  m:done()
+  if k == 4 then
+    -- a rooftop box: four sides and a lid, no floor
+    m:part("concrete", 1)
+    local s = 0.2 * (bay < 3 and bay or 3)
+    local ux, uz = rng:range(-hx + 1, hx - 1) * 0.5,
+      rng:range(-hz + 1, hz - 1) * 0.5
+    local y1, y0 = H + 2 * s, H
+    m:flat(ux - s, y1, uz + s, 1, 0, 0, 0, -1, 0, 2 * s, y1 - y0, 1, 1,
+      0, 0, 1)
+    m:flat(ux + s, y1, uz + s, 0, 0, -1, 0, -1, 0, 2 * s, y1 - y0, 1, 1,
+      1, 0, 0)
+    m:flat(ux + s, y1, uz - s, -1, 0, 0, 0, -1, 0, 2 * s, y1 - y0, 1, 1,
+      0, 0, -1)
+    m:flat(ux - s, y1, uz - s, 0, 0, 1, 0, -1, 0, 2 * s, y1 - y0, 1, 1,
+      -1, 0, 0)
+    m:flat(ux - s, y1, uz - s, 1, 0, 0, 0, 0, 1, 2 * s, 2 * s, 1, 1,
+      0, 1, 0)
+    m:done()
+  end
+end
+
+-- -------------------------------------------------------------- cylinder
+-- An upright tank, pillar or pole: a side of `sides` x `rings` and two
+-- capped ends. Parts: 1 all; 2 side, caps; 3 side, top, bottom.
+
+local cylinder = { hi = 3 }
+M.cylinder = cylinder
+
+function cylinder.min() return 28 end
+
+function cylinder.fit(target)
+  local best, bn, br = -1, 6, 2
+  for n = 6, 40 do
+    local rings = target // (n + 1) - 2
+    if rings > 100 then rings = 100 end
+    if rings >= 2 then
+      local c = (n + 1) * (rings + 2)
+      if c > best then best, bn, br = c, n, rings end
+    end
+  end
+  return { sides = bn, rings = br }, best
+end
+
+function cylinder.build(m, p, k, rng)
+  local n, rings = p.sides, p.rings
+  local r = rng:range(0.3, 4)
+  local h = r * rng:range(1.5, 6)
+  m:atlas(3)
+  m:part("metal", 2)
+  -- axis +y, frame (z, x, y) is right-handed
+  m:tube(0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, r, r, h, n, rings)
+  if k >= 2 then
+    m:done()
+    m:part("concrete", 1)
+  end
+  -- top: N up, A = +x, B = +z; bottom: N down, A = +x, B = -z
+  m:cap(0, h, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, r, n, 1, 0, 0, 0, 0, 1)
+  if k >= 3 then
+    m:done()
+    m:part("concrete", 1)
+  end
+  m:cap(0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -1, 0, r, n, 1, 0, 0, 0, 0, -1)
+  m:done()
+end
+
+-- --------------------------------------------------------------- terrain
+-- A heightfield patch of c columns, cut into k bands of rows (each band
+-- repeats the row it shares with the one before), the last band ending in
+-- a ragged row of p < c vertices. Any count from 4k up.
+
+local terrain = { hi = 3, flexible = true, strips = true, wide = true }
+M.terrain = terrain
+
+function terrain.min(k) return 4 * k end
+
+-- Split n vertices for k bands: columns c, vertex rows per band, ragged p.
+local function terrain_layout(n, k, cols)
+  local c = cols
+  if c > n // (2 * k) then c = n // (2 * k) end
+  if c < 2 then c = 2 end
+  local rows = n // c
+  local ragged = n - rows * c
+  local per = {}
+  for b = 1, k do
+    per[b] = rows // k + (b <= rows % k and 1 or 0)
+  end
+  return c, per, ragged
+end
+M.terrain_layout = terrain_layout
+
+function terrain.fit(target, k, rng)
+  -- columns near the square root, varied
+  local c = floor(sqrt(target / k) * rng:range(0.7, 1.4))
+  return { cols = c < 2 and 2 or c }, target
+end
+
+local function terrain_height(p, x, z)
+  -- a few smooth waves: height and its two slopes
+  local h, hx, hz = 0, 0, 0
+  for w = 1, #p.waves, 4 do
+    local a, kx, kz, ph = p.waves[w], p.waves[w + 1], p.waves[w + 2],
+      p.waves[w + 3]
+    local s, c = sincos(kx * x + kz * z + ph)
+    h = h + a * s
+    hx, hz = hx + a * c * kx, hz + a * c * kz
+  end
+  return h, hx, hz
+end
+
+function terrain.build(m, p, k, rng, count)
+  local c, per, ragged = terrain_layout(count, k, p.cols)
+  local cell = rng:range(2, 6)
+  p.waves = {}
+  for w = 0, 2 do
+    local amp = rng:range(0.5, 4) / (w + 1)
+    local s, co = sincos(rng:range(0, 2 * PI))
+    local freq = rng:range(0.01, 0.06) * (w + 1)
+    local q = #p.waves
+    p.waves[q + 1], p.waves[q + 2], p.waves[q + 3], p.waves[q + 4] =
+      amp, co * freq, s * freq, rng:range(0, 2 * PI)
+  end
+  local x0 = -(c - 1) * cell / 2
+  local total_rows = 0
+  for b = 1, k do total_rows = total_rows + per[b] end
+  local z0 = -(total_rows - k + 1) * cell / 2
+  local textures = { "grass", "rock", "grass" }
+  m:atlas(1)
+  local lu0, lv0, ls = m:next_cell()
+  local span_z = (total_rows - k + (ragged > 0 and 1 or 0)) * cell
+  local row0 = 0
+  local function vert(i, j)
+    local x, z = x0 + i * cell, z0 + j * cell
+    local h, hx, hz = terrain_height(p, x, z)
+    local nl = 1 / sqrt(hx * hx + 1 + hz * hz)
+    local al = 1 / sqrt(1 + hx * hx)
+    local bl = 1 / sqrt(1 + hz * hz)
+    m:vertex(x, h, z, -hx * nl, nl, -hz * nl, x - x0, z - z0,
+      al, hx * al, 0, 0, hz * bl, bl,
+      lu0 + ls * i / (c - 1), lv0 + ls * (z - z0) / span_z)
+  end
+  for b = 1, k do
+    m:part(textures[b], 4, 4, p.u0, 0)
+    local base = m.n + 1
+    for j = row0, row0 + per[b] - 1 do
+      for i = 0, c - 1 do vert(i, j) end
+    end
+    grid_strips(m.cur.idx, base, c - 1, per[b] - 1)
+    if b == k and ragged > 0 then
+      -- the ragged row below the last: strip top(i), bottom(i), ...,
+      -- ending on top(ragged)
+      local last = base + (per[b] - 1) * c
+      local rbase = m.n + 1
+      for i = 0, ragged - 1 do vert(i, row0 + per[b]) end
+      local idx = m.cur.idx
+      local q = #idx
+      idx[q + 1] = -1
+      q = q + 1
+      for i = 0, ragged - 1 do
+        idx[q + 1], idx[q + 2] = last + i, rbase + i
+        q = q + 2
+      end
+      idx[q + 1] = last + ragged
+    end
+    m:done()
+    row0 = row0 + per[b] - 1
+  end
+end
+
+-- ------------------------------------------------------------------ road
+-- A road along a gentle arc: an asphalt ribbon (ending in a point on one
+-- vertex when its count is odd) and up to two kerb ribbons, each one
+-- triangle strip along its length. Any count from 4k up.
+
+local road = { hi = 3, flexible = true, strips = true }
+M.road = road
+
+function road.min(k) return 4 * k end
+
+-- Stations of the asphalt (and its point) and of each kerb.
+local function road_layout(n, k)
+  if k == 1 then return n // 2, n % 2, 0 end
+  local sk = n // (2 * k)
+  local rest = n - 2 * sk * (k - 1)
+  return rest // 2, rest % 2, sk
+end
+M.road_layout = road_layout
+
+function road.fit(target)
+  return {}, target
+end
+
+function road.build(m, p, k, rng, count)
+  local sa, point, sk = road_layout(count, k)
+  local len = p.long and 4 * M.UV_MAX or rng:range(40, 600)
+  local curve = rng:range(-1, 1) / 400
+  if p.long then curve = curve / 4 end
+  local grade = rng:range(-0.03, 0.03)
+  local width = rng:range(6, 12)
+  m:atlas(k)
+  -- centre line and its unit directions at arc length a
+  local function frame(a)
+    local x, z, hx, hz
+    if curve == 0 then
+      x, z, hx, hz = a, 0, 1, 0
+    else
+      local s, c = sincos(a * curve)
+      x, z, hx, hz = s / curve, (1 - c) / curve, c, s
+    end
+    local tl = 1 / sqrt(1 + grade * grade)
+    -- right of the direction of travel, flat; normal = right x along
+    local rx, rz = -hz, hx
+    local tx, ty, tz = hx * tl, grade * tl, hz * tl
+    local nx, ny, nz = -rz * ty, rz * tx - rx * tz, rx * ty
+    return x, grade * a, z, rx, rz, tx, ty, tz, nx, ny, nz
+  end
+  -- one ribbon from lateral offset l0 (its right edge: s = 0) to l1 < l0
+  -- at height dy, `st` stations; A points to the left so A x B = -N
+  local function ribbon(st, l0, l1, dy, tip)
+    local cu, cv, cs = m:next_cell()
+    local idx = m.cur.idx
+    local q = #idx
+    local wd = l0 - l1
+    if tip then
+      local x, y, z, rx, rz, tx, ty, tz, nx, ny, nz = frame(0)
+      local back, mid = 0.5 * wd, (l0 + l1) / 2
+      q = q + 1
+      idx[q] = m:vertex(x + rx * mid - tx * back, y + dy - ty * back,
+        z + rz * mid - tz * back, nx, ny, nz, wd / 2, -back,
+        -rx, 0, -rz, tx, ty, tz, cu + cs * 0.5, cv)
+    end
+    for j = 0, st - 1 do
+      local a = len * j / (st - 1)
+      local x, y, z, rx, rz, tx, ty, tz, nx, ny, nz = frame(a)
+      local fv = cv + cs * j / (st - 1)
+      local right = m:vertex(x + rx * l0, y + dy, z + rz * l0, nx, ny, nz,
+        0, a, -rx, 0, -rz, tx, ty, tz, cu, fv)
+      local left = m:vertex(x + rx * l1, y + dy, z + rz * l1, nx, ny, nz,
+        wd, a, -rx, 0, -rz, tx, ty, tz, cu + cs, fv)
+      -- without the point: left, right; after it: right, left
+      if tip then
+        idx[q + 1], idx[q + 2] = right, left
+      else
+        idx[q + 1], idx[q + 2] = left, right
+      end
+      q = q + 2
+    end
+  end
+  m:part("asphalt", width, 4)
+  ribbon(sa, width / 2, -width / 2, 0, point == 1)
+  m:done()
+  for side = 1, k - 1 do
+    m:part("concrete", 0.5, 4)
+    if side == 1 then
+      ribbon(sk, width / 2 + 0.5, width / 2, 0.15)
+    else
+      ribbon(sk, -width / 2, -width / 2 - 0.5, 0.15)
+    end
+    m:done()
+  end
+end
+
+-- ------------------------------------------------------------------ tree
+-- A trunk, `branches` branches and `leaves` leaf cards, with the tree
+-- extras: A = a sway axis (xyz) and phase (w), B = the pivot (w = 0).
+-- Parts: 1 all (leaves); 2 bark, leaves; 3 trunk, branches, leaves.
+
+local tree = { hi = 3 }
+M.tree = tree
+
+local TRUNK_SIDES, BRANCH_SIDES, BRANCH_RINGS = 8, 6, 3
+local BRANCH = (BRANCH_SIDES + 1) * BRANCH_RINGS
+
+local function tree_count(rings, branches, leaves)
+  return (TRUNK_SIDES + 1) * rings + BRANCH * branches + 4 * leaves
+end
+
+function tree.min() return tree_count(4, 2, 4) end
+
+function tree.fit(target, _, rng)
+  local rings = rng:int(4, 12)
+  local branches = rng:int(2, 12)
+  while tree_count(rings, branches, 4) > target and branches > 2 do
+    branches = branches - 1
+  end
+  while tree_count(rings, branches, 4) > target and rings > 4 do
+    rings = rings - 1
+  end
+  local leaves = (target - tree_count(rings, branches, 0)) // 4
+  if leaves < 4 then leaves = 4 end
+  local p = { rings = rings, branches = branches, leaves = leaves }
+  return p, tree_count(rings, branches, leaves)
+end
+
+-- A right-handed frame (f1, f2, e) around unit e.
+local function frame_around(ex, ey, ez)
+  local ux, uy, uz = 0, 1, 0
+  if ey > 0.9 or ey < -0.9 then ux, uy, uz = 1, 0, 0 end
+  -- f1 = normalize(u x e), f2 = e x f1
+  local ax, ay, az = uy * ez - uz * ey, uz * ex - ux * ez, ux * ey - uy * ex
+  local l = 1 / sqrt(ax * ax + ay * ay + az * az)
+  ax, ay, az = ax * l, ay * l, az * l
+  return ax, ay, az, ey * az - ez * ay, ez * ax - ex * az, ex * ay - ey * ax
+end
+
+function tree.build(m, p, k, rng)
+  local H = rng:range(4, 12)
+  local r0 = H * rng:range(0.025, 0.045)
+  m:atlas(2 + p.branches + p.leaves)
+  local bark = k == 1 and "leaves" or "bark"
+  m:part(bark, 1, 2)
+  local first = m.n + 1
+  m:tube(0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, r0, r0 * 0.3, H,
+    TRUNK_SIDES, p.rings)
+  m:extras(first, m.n, 0, 0.97, 0, 0, 0, 0, 0)
+  if k == 3 then
+    m:done()
+    m:part("bark", 1, 2)
+  end
+  local span = M.EXTRA_W_MAX - M.EXTRA_W_MIN
+  for b = 1, p.branches do
+    local az = 2 * PI * (b - 1) / p.branches + rng:range(-0.3, 0.3)
+    local s, c = sincos(az)
+    local y = H * rng:range(0.35, 0.85)
+    local lift = rng:range(0.3, 0.9)
+    local l = 1 / sqrt(1 + lift * lift)
+    local ex, ey, ez = c * l, lift * l, s * l
+    local f1x, f1y, f1z, f2x, f2y, f2z = frame_around(ex, ey, ez)
+    local first_b = m.n + 1
+    local bx, bz = c * r0 * 0.5, s * r0 * 0.5
+    m:tube(bx, y, bz, f1x, f1y, f1z, f2x, f2y, f2z, ex, ey, ez,
+      r0 * 0.35, r0 * 0.1, H * rng:range(0.2, 0.4), BRANCH_SIDES,
+      BRANCH_RINGS)
+    m:extras(first_b, m.n, ex * 0.97, ey * 0.97, ez * 0.97,
+      M.EXTRA_W_MIN + span * rng:float(), bx, y, bz)
+  end
+  if k >= 2 then
+    m:done()
+    m:part("leaves", 1)
+  end
+  -- leaf cards around the crown, facing out and up; the first hangs
+  -- straight down its sway axis, phases spread over the whole range
+  for j = 0, p.leaves - 1 do
+    local az = 2 * PI * rng:float()
+    local s, c = sincos(az)
+    local y = H * rng:range(0.45, 1.0)
+    local reach = H * 0.3 * rng:range(0.3, 1) * (1.1 - y / H)
+    local cx, cz = c * reach, s * reach
+    local size = rng:range(0.3, 0.8)
+    -- normal: out and up; A horizontal; D = A x N, so that A x D = -N
+    local nx, ny, nz = c * 0.6, 0.8, s * 0.6
+    local ax, ay, az2 = -s, 0, c
+    local dx, dy, dz = ay * nz - az2 * ny, az2 * nx - ax * nz,
+      ax * ny - ay * nx
+    local hs = size / 2
+    local first_l = m.n + 1
+    m:flat(cx - ax * hs - dx * hs, y - ay * hs - dy * hs,
+      cz - az2 * hs - dz * hs, ax, ay, az2, dx, dy, dz, size, size, 1, 1,
+      nx, ny, nz)
+    local f = j == 0 and 0 or rng:range(0, 0.3)
+    local l = 1 / sqrt(1 + f * f)
+    local phase = M.EXTRA_W_MIN + span * j / (p.leaves - 1)
+    m:extras(first_l, m.n, c * f * l * 0.97, -l * 0.97, s * f * l * 0.97,
+      phase, cx, y, cz)
+  end
+  m:done()
+end
+
+-- ------------------------------------------------------------------ glow
+-- Unlit halo cards round lamps: flat discs whose normals are the zero
+-- vector (an unlit shader has no use for them; the note's zero normals).
+-- Any count from 3k up.
+
+local glow = { hi = 3, flexible = true, zero_normals = true }
+M.glow = glow
+
+function glow.min(k) return 3 * k end
+
+function glow.fit(target) return {}, target end
+
+-- Disc sizes (rim vertices) for n vertices in k parts: at least 3 each.
+local function glow_layout(n, k)
+  local discs = (n + 5) // 10
+  if discs < k then discs = k end
+  local sizes = {}
+  for i = 1, discs do
+    sizes[i] = n // discs + (i <= n % discs and 1 or 0)
+  end
+  return sizes
+end
+M.glow_layout = glow_layout
+
+function glow.build(m, p, k, rng, count)
+  local sizes = glow_layout(count, k)
+  m.C = {}
+  local C = m.C
+  m:atlas(#sizes)
+  local per = #sizes // k
+  local d = 0
+  for part = 1, k do
+    local last = part == k and #sizes or d + per
+    m:part("glow", 1)
+    while d < last do
+      d = d + 1
+      local rim = sizes[d]
+      local cx, cy, cz = rng:range(-20, 20), rng:range(3, 8),
+        rng:range(-20, 20)
+      local r = rng:range(0.3, 1.2)
+      local cu, cv, cs = m:next_cell()
+      local first = m.n + 1
+      -- a disc facing +z: A = +x, B = -y
+      for i = 0, rim - 1 do
+        local s, c = sincos(2 * PI * i / rim)
+        m:vertex(cx + r * c, cy + r * s, cz, 0, 0, 0,
+          0.5 * (1 + c), 0.5 * (1 - s), 1, 0, 0, 0, -1, 0,
+          cu + cs * 0.5 * (1 + c), cv + cs * 0.5 * (1 - s))
+      end
+      local idx = m.cur.idx
+      local q = #idx
+      for i = 1, rim - 2 do
+        idx[q + 1], idx[q + 2], idx[q + 3] = first, first + i, first + i + 1
+        q = q + 3
+      end
+      local tr, tg, tb = rng:range(0.9, 1), rng:range(0.7, 0.95),
+        rng:range(0.3, 0.7)
+      for v = first, m.n do
+        local i = 4 * v
+        C[i - 3], C[i - 2], C[i - 1], C[i] = tr, tg, tb, 1
+      end
+    end
+    m:done()
+  end
+end
+
+M.families = { "box", "building", "cylinder", "terrain", "road", "tree",
+               "glow" }
+
+return M
