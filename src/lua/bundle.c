@@ -14,13 +14,31 @@ static rl_bundle *bun_check(lua_State *L, int idx, const char *fname)
 }
 
 /* A closed bundle first, then the file: an error in between leaves a
-** consistent object for __gc. */
+** consistent object for __gc. Its user value is a weak-keyed table of
+** the metatables of its accessors, which close() empties (see
+** rsxlua_accessor_closed). */
 static rl_bundle *bun_new(lua_State *L)
 {
-  rl_bundle *b = lua_newuserdatauv(L, sizeof *b, 0);
+  rl_bundle *b = lua_newuserdatauv(L, sizeof *b, 1);
   b->b = NULL;
   luaL_setmetatable(L, RSXLUA_BUNDLE);
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_setiuservalue(L, -2, 1);
   return b;
+}
+
+void rsxlua_bundle_track(lua_State *L, int bundle, int mt)
+{
+  mt = lua_absindex(L, mt);
+  lua_getiuservalue(L, bundle, 1);
+  lua_pushvalue(L, mt);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
 }
 
 int rsxlua_open(lua_State *L)
@@ -120,13 +138,40 @@ static int b_materials(lua_State *L)
   return 3;
 }
 
-/* close, __close and __gc: idempotent */
-static int b_close(lua_State *L)
+/* __gc: frees the file's bytes (idempotent, as close). Nothing can use
+** them any more: every child anchors the bundle. */
+static int b_gc(lua_State *L)
 {
   rl_bundle *b = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
   if (b->b != NULL) {
     rsx_bundle_free(b->b);
     b->b = NULL;
+  }
+  return 0;
+}
+
+/* close and __close: frees the bytes now, and makes the fields of its
+** accessors raise as their methods do. A second close does nothing. */
+static int b_close(lua_State *L)
+{
+  rl_bundle *b = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
+  int n = 0, i;
+  if (b->b == NULL) return 0;
+  rsx_bundle_free(b->b);
+  b->b = NULL;
+  lua_settop(L, 1);
+  lua_getiuservalue(L, 1, 1); /* 2: the tracked metatables */
+  lua_newtable(L);            /* 3: copied out, not changed while walked */
+  lua_pushnil(L);
+  while (lua_next(L, 2) != 0) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, 3, ++n);
+  }
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, 3, i);
+    rsxlua_accessor_closed(L, -1);
+    lua_pop(L, 1);
   }
   return 0;
 }
@@ -207,7 +252,7 @@ static int bp_closed(lua_State *L)
 }
 
 static const luaL_Reg b_meta[] = {
-  {"__gc", b_close},
+  {"__gc", b_gc},
   {"__close", b_close},
   {"__tostring", b_tostring},
   {"__len", b_len},

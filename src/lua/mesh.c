@@ -194,9 +194,10 @@ static int mp_name(lua_State *L)
   return 1;
 }
 
-static int mp_index(lua_State *L)
+/* m.number, not m.index: index is the method m:index(i) */
+static int mp_number(lua_State *L)
 {
-  rl_mesh *me = me_check(L, 1, "mesh.index");
+  rl_mesh *me = me_check(L, 1, "mesh.number");
   if (me->bundle == NULL)
     lua_pushnil(L); /* a built mesh has no number */
   else
@@ -269,7 +270,7 @@ static const luaL_Reg m_methods[] = {
 
 static const rl_member m_members[] = {
   {"name", mp_name},
-  {"index", mp_index},
+  {"number", mp_number},
   {"bundle", mp_bundle},
   {"mask", mp_mask},
   {"vertex_count", mp_vertex_count},

@@ -141,6 +141,14 @@ int rsxlua_push_accessor(lua_State *L, int parent, rl_bundle *bundle,
 ** with it pushed, or 2 with nil and a message. fname names the caller. */
 int rsxlua_build_mesh(lua_State *L, int idx, const char *fname);
 
+/* Register the metatable at mt of an accessor of the bundle at index
+** bundle, so that closing the bundle reaches the accessor's fields. */
+void rsxlua_bundle_track(lua_State *L, int bundle, int mt);
+
+/* Empty the fields of the accessor metatable at idx: after a close, any
+** read of an accessor's field or method raises "bundle is closed". */
+void rsxlua_accessor_closed(lua_State *L, int idx);
+
 /* Module functions defined beside their types. */
 int rsxlua_open(lua_State *L);
 int rsxlua_load(lua_State *L);
