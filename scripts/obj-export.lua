@@ -27,7 +27,7 @@ local opts, args = cli.parse(arg, {
   },
   details = "Output: DIR/BUNDLE.obj and DIR/BUNDLE.mtl, or with --per-mesh\n"
     .. "DIR/BUNDLE/MESH.obj and .mtl. Bundles found in a folder keep their\n"
-    .. "place below it. Texture paths in the MTL are relative to it.",
+    .. "place below it. Texture paths in the MTL are relative to the MTL.",
 })
 
 -- v' = 1 - v, computed in float32 by acc:lines
