@@ -326,7 +326,7 @@ end
 -- would read as a NaN's first byte one byte off (1 + 126/1024 =
 -- 1.123046875). Position x 0x3F7F8000 has 7F 80 one byte off too:
 -- 2^-1 * (1 + 0x7F8000 / 2^23) = 0.998046875.
-local function odd_mesh(name, x_bits, uv0_bits, first)
+local function odd_mesh(name, x_bits, uv0_bits, first, selectors)
   local mmp, mgp = {}, {}
   local xs = { x_bits, 0x00000000, 0x3F800000 }       -- x, 0, 1
   local ys = { 0x00000000, 0x3F800000, 0x3F800000 }   -- 0, 1, 1
@@ -341,8 +341,8 @@ local function odd_mesh(name, x_bits, uv0_bits, first)
     indices = rsxmesh.indices(2, { 1, 2, 3, 1, 1, 2 }),
     index_size = 2, primitive = "triangles",
     submeshes = {
-      -- UV0 from stored set 1, UV1 from stored set 0
-      { record = record("\1\0\255\255"), first_index = first,
+      -- by default UV0 from stored set 1, UV1 from stored set 0
+      { record = record(selectors or "\1\0\255\255"), first_index = first,
         index_count = 3 },
       { record = record("\255\255\255\255"), first_index = 0,
         index_count = 0 },
@@ -398,6 +398,9 @@ do
   assert(odd:mesh(odd_mesh("nan_uv", 0x3F7F8000, { 0, 0x7E00, 0 }, 0)))
   assert(odd:mesh(odd_mesh("nan_pos", 0x7FC00000, { 0, 0, 0 }, 0)))
   assert(odd:mesh(odd_mesh("flat", 0, { 0, 0, 0 }, 3)))
+  -- gap: UV0 names stored set 3, which the mask lacks; UV1 (set 1) is
+  -- dropped and nothing else uses set 1
+  assert(odd:mesh(odd_mesh("gap", 0, { 0, 0, 0 }, 0, "\3\1\255\255")))
   assert(odd:save(at("odd/odd.rsxb")))
 end
 
@@ -581,7 +584,7 @@ t.like(err, "mesh 1 %(nan_uv%): submesh 2 has no triangles: left out",
 t.like(err, "mesh 3 %(flat%): no triangles: mesh left out",
   "a mesh with only degenerate triangles is left out, named")
 local odd, obin = load(at("odd/odd.gltf"))
-t.is(#odd.meshes, 1, "odd: only nan_uv is written")
+t.is(#odd.meshes, 2, "odd: only nan_uv and gap are written")
 local op = odd.meshes[1].primitives
 t.is(#op, 1, "nan_uv: the empty submesh has no primitive")
 t.is_deeply(values(odd, obin, op[1].attributes.TEXCOORD_0),
@@ -591,6 +594,20 @@ t.is(op[1].attributes.TEXCOORD_1, nil, "UV1, the NaN set, is left out")
 t.is_deeply(values(odd, obin, op[1].attributes.POSITION),
   { 0.998046875, 0, 0, 0, 1, 0, 1, 1, 0 },
   "POSITION 0x3F7F8000 is no NaN one byte off")
+t.like(err, "mesh 4 %(gap%): submesh 1: logical UV0 is absent, so UV1"
+  .. " %(stored set 1%) is dropped", "gap: UV1 dropped, named")
+local used = {}
+for _, m in ipairs(odd.meshes) do
+  for _, p in ipairs(m.primitives) do
+    used[p.indices] = true
+    for _, a in pairs(p.attributes) do used[a] = true end
+  end
+end
+local unused = {}
+for i = 0, #odd.accessors - 1 do
+  if not used[i] then unused[#unused + 1] = i end
+end
+t.is_deeply(unused, {}, "no accessor for a dropped UV: every one is used")
 
 -- ------------------------------------------------------------ validator
 

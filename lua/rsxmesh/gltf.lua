@@ -592,15 +592,18 @@ function Doc:add_mesh(m)
     for k, v in pairs(attributes) do attrs[k] = v end
     local sets, gap, dropped = {}, nil, {}
     for logical = 0, 3 do
-      local a, set = uv_set_accessor(s, logical)
-      if a and not gap then
-        attrs["TEXCOORD_" .. logical] = a
-        sets[#sets + 1] = set
-      elseif not a and not gap then
-        gap = logical
-      elseif a then
-        dropped[#dropped + 1] = "UV" .. logical .. " (stored set " .. set
-          .. ")"
+      if not gap then
+        local a, set = uv_set_accessor(s, logical)
+        if a then
+          attrs["TEXCOORD_" .. logical] = a
+          sets[#sets + 1] = set
+        else
+          gap = logical
+        end
+      elseif s:uv_set(logical) then
+        -- glTF's TEXCOORD_n are consecutive: no accessor for this one
+        dropped[#dropped + 1] = "UV" .. logical .. " (stored set "
+          .. s:uv_set(logical) .. ")"
       end
     end
     if #dropped > 0 then
