@@ -640,7 +640,7 @@ static void test_liberal(const tb_file *g)
   b = load(&c, &e);
   if (ok(b != NULL, "a bundle with findings opens")) {
     char buf[200];
-    float o[8];
+    float o[4 * 3];
     m = rsx_bundle_mesh(b, 1);
     is_int(m->findings, RSX_FIND_MGP_STRIDE | RSX_FIND_INDEX_RANGE |
            RSX_FIND_SELECTOR, "mgp-stride, index-range, selector");
