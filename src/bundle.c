@@ -222,8 +222,11 @@ static int rd_mesh_parts(rd_state *r, rsx_mesh *m, uint32_t i)
   m->index = i;
   snprintf(who, sizeof who, "mesh %lu: ", (unsigned long)i);
   if (rd_string(r, who, "name", rsx_be32(e), &m->name)) return -1;
-  rsx_mesh_label(m, who, sizeof who - 2);
-  strcat(who, ": ");
+  {
+    char label[WHO_MAX - 2]; /* room for ": " */
+    rsx_mesh_label(m, label, sizeof label);
+    snprintf(who, sizeof who, "%s: ", label);
+  }
   meta = rsx_be32(e + 0x04);
   m->meta_size = rsx_be32(e + 0x08);
   m->vertex_count = rsx_be32(e + 0x0C);
@@ -313,14 +316,15 @@ static rsx_bundle *bd_load(uint8_t *data, size_t size, const char *path,
 {
   rd_state r;
   const char *slash;
+  size_t plen = strlen(path) + 1;
   rsx_bundle *b = calloc(1, sizeof *b);
-  if (!b || !(b->path = malloc(strlen(path) + 1))) {
+  if (!b || !(b->path = malloc(plen))) {
     free(b);
     free(data);
     rsx_fail(err, "%s: out of memory", path);
     return NULL;
   }
-  strcpy(b->path, path);
+  memcpy(b->path, path, plen);
   slash = strrchr(b->path, '/');
   b->name = slash ? slash + 1 : b->path;
   b->data = data;

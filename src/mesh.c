@@ -304,7 +304,7 @@ static unsigned dec_blocking(const rsx_mesh *m, const rsx_attr_info *info)
 
 int rsx_mesh_can_decode(const rsx_mesh *m, int kind, rsx_error *err)
 {
-  char label[LABEL_MAX], why[256];
+  char label[LABEL_MAX];
   const rsx_attr_info *info, *row;
   unsigned bit;
   rsx_mesh_label(m, label, sizeof label);
@@ -317,6 +317,7 @@ int rsx_mesh_can_decode(const rsx_mesh *m, int kind, rsx_error *err)
                     (unsigned long)m->mask, row->name);
   bit = dec_blocking(m, info);
   if (bit) {
+    char why[256];
     rsx_finding_describe(m, bit, why, sizeof why);
     return rsx_fail(err, "%s: cannot decode %s: %s: %s", label, info->name,
                     rsx_finding_name(bit), why);

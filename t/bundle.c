@@ -389,7 +389,10 @@ static void br_submesh_wrap(tb_file *f)
 {
   tb_set_mesh(f, 1, TB_MESH_FIRST_SUBMESH, 0xFFFFFFFFu);
 }
-static void br_material(tb_file *f) { tb_set_submesh(f, 2, TB_SUB_MATERIAL, 3); }
+static void br_material(tb_file *f)
+{
+  tb_set_submesh(f, 2, TB_SUB_MATERIAL, 3);
+}
 static void br_samplers(tb_file *f)
 {
   tb_set_material(f, 1, TB_MAT_SAMPLER_COUNT, 2);
@@ -414,7 +417,10 @@ static void br_index_size0(tb_file *f)
 {
   tb_set_mesh(f, 1, TB_MESH_INDEX_SIZE, 0);
 }
-static void br_primitive(tb_file *f) { tb_set_mesh(f, 0, TB_MESH_PRIMITIVE, 2); }
+static void br_primitive(tb_file *f)
+{
+  tb_set_mesh(f, 0, TB_MESH_PRIMITIVE, 2);
+}
 static void br_sub_indices(tb_file *f)
 {
   tb_set_submesh(f, 1, TB_SUB_FIRST_INDEX, 4);
@@ -677,9 +683,9 @@ static void test_sharing_bound(void)
   for (i = 0; i < 8; i++) s.submesh[i] = (tb_submesh){rec1, 0x3C, 0, 3,
                                                       RSX_NONE};
   tb_lay(&f, &s);
-  table = tb_place(&f, NULL, 64 * TB_MESH_BYTES, 1);
+  table = tb_place(&f, NULL, (size_t)64 * TB_MESH_BYTES, 1);
   for (i = 0; i < 64; i++)
-    memcpy(f.data + table + i * TB_MESH_BYTES, f.data + f.mesh_table,
+    memcpy(f.data + table + (size_t)i * TB_MESH_BYTES, f.data + f.mesh_table,
            TB_MESH_BYTES);
   tb_set_header(&f, TB_HDR_MESH_TABLE, table);
   tb_set_header(&f, TB_HDR_MESH_COUNT, 64);

@@ -77,9 +77,9 @@ static void fx_idx(fx *x, int size, const uint32_t *v, uint32_t n)
   x->m.index_count = n;
   for (i = 0; i < n; i++) {
     if (size == 2)
-      put16(x->idx + 2 * i, (uint16_t)v[i]);
+      put16(x->idx + 2 * (size_t)i, (uint16_t)v[i]);
     else
-      put32(x->idx + 4 * i, v[i]);
+      put32(x->idx + 4 * (size_t)i, v[i]);
   }
 }
 
@@ -666,15 +666,12 @@ static void tri_expect(fx *x, const rsx_submesh *s, uint32_t first,
 static void test_triangles(void)
 {
   fx x;
-  rsx_error e;
-  uint32_t out[64 * 3];
-  size_t n;
 
   is_int((long long)rsx_triangle_capacity(0), 0, "capacity of 0 indices");
   is_int((long long)rsx_triangle_capacity(2), 0, "capacity of 2");
   is_int((long long)rsx_triangle_capacity(3), 1, "capacity of 3");
   is_int((long long)rsx_triangle_capacity(4), 2, "capacity of 4 (strip)");
-  is_int((long long)rsx_triangle_capacity(0xFFFFFFFFu), 0xFFFFFFFDll,
+  is_int((long long)rsx_triangle_capacity(0xFFFFFFFFu), 0xFFFFFFFDLL,
          "capacity of 2^32 - 1");
 
   fx_init(&x, 0x00080005, 4, 16, 0);
@@ -717,6 +714,9 @@ static void test_triangles(void)
     static const uint32_t s32[5] = {0, 1, 2, 0xFFFF, 1};
     static const uint32_t l16[6] = {0, 1, 2, 0xFFFF, 1, 2};
     static const uint32_t tail[7] = {0, 1, 2, 3, 1, 2, 9};
+    uint32_t out[64 * 3];
+    size_t n;
+    rsx_error e;
     x.m.vertex_count = 4;
     fx_idx(&x, 4, s32, 5);
     fx_sub(&x, 0, 0, 5, 0xFFFFFFFF);
