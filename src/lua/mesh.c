@@ -431,9 +431,11 @@ int rsxlua_build_mesh(lua_State *L, int idx, const char *fname)
   top = lua_gettop(L);
   if (lua_getfield(L, idx, "submeshes") == LUA_TNIL) {
     nsub = 0;
-  } else {
-    luaL_checktype(L, -1, LUA_TTABLE);
+  } else if (lua_istable(L, -1)) {
     nsub = lua_rawlen(L, -1);
+  } else {
+    return luaL_error(L, "%s: field 'submeshes' must be a table, got %s",
+                      fname, luaL_typename(L, -1));
   }
   if (nsub > UINT32_MAX / sizeof *subs)
     return luaL_error(L, "%s: too many submeshes", fname);

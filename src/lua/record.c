@@ -20,20 +20,25 @@ void rsxlua_push_record(lua_State *L, int parent, rl_bundle *bundle,
   lua_setiuservalue(L, -2, 1);
 }
 
+/* "fname: offset 0x90 out of range (record is 0x90 bytes)" */
+static int rec_range_error(lua_State *L, const char *fname, lua_Integer off,
+                           uint32_t size)
+{
+  char buf[160];
+  snprintf(buf, sizeof buf, "%s: offset %s0x%llx out of range (record "
+           "is 0x%lx bytes)", fname, off < 0 ? "-" : "",
+           off < 0 ? -(unsigned long long)off : (unsigned long long)off,
+           (unsigned long)size);
+  return luaL_error(L, "%s", buf);
+}
+
 /* The record at 1 and the address of width bytes at the offset at 2. */
 static const uint8_t *rec_at(lua_State *L, int width, const char *fname)
 {
   rl_record *r = rsxlua_check(L, 1, RSXLUA_RECORD, fname);
   lua_Integer off = luaL_checkinteger(L, 2);
-  if (off < 0 || off > (lua_Integer)r->size - width) {
-    char buf[160];
-    snprintf(buf, sizeof buf, "%s: offset %s0x%llx out of range (record "
-             "is 0x%lx bytes)", fname, off < 0 ? "-" : "",
-             (unsigned long long)(off < 0 ? -(unsigned long long)off
-                                          : (unsigned long long)off),
-             (unsigned long)r->size);
-    luaL_error(L, "%s", buf);
-  }
+  if (off < 0 || off > (lua_Integer)r->size - width)
+    rec_range_error(L, fname, off, r->size);
   return r->p + off;
 }
 
@@ -94,13 +99,15 @@ static int r_bytes(lua_State *L)
   lua_Integer off = luaL_optinteger(L, 2, 0);
   lua_Integer len;
   if (off < 0 || off > (lua_Integer)r->size)
-    return luaL_error(L, "record:bytes: offset %I out of range 0..%I", off,
-                      (lua_Integer)r->size);
+    return rec_range_error(L, "record:bytes", off, r->size);
   len = luaL_optinteger(L, 3, (lua_Integer)r->size - off);
-  if (len < 0 || len > (lua_Integer)r->size - off)
-    return luaL_error(L, "record:bytes: length %I at offset %I runs past "
-                      "the record (%I bytes)", len, off,
-                      (lua_Integer)r->size);
+  if (len < 0 || len > (lua_Integer)r->size - off) {
+    char buf[160];
+    snprintf(buf, sizeof buf, "record:bytes: length %lld at offset 0x%llx "
+             "runs past the record (0x%lx bytes)", (long long)len,
+             (unsigned long long)off, (unsigned long)r->size);
+    return luaL_error(L, "%s", buf);
+  }
   lua_pushlstring(L, (const char *)r->p + off, (size_t)len);
   return 1;
 }

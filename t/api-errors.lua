@@ -1,0 +1,308 @@
+-- api-errors.lua - every error path of the API: bad arguments, a closed
+-- bundle (every method and field of every child), out-of-range numbers,
+-- missing attributes, and data that rsxmesh.mesh refuses.
+local t = require "tap"
+local rsxmesh = require "rsxmesh"
+local fx = require "api-fixture"
+
+local bytes = fx.bytes()
+local b = assert(rsxmesh.load(bytes, "fixture.rsxb"))
+local m = b:mesh("crate")
+local s = m:submesh(1)
+local pos = m:attribute("position")
+local rec = m:record()
+local mat = b:material(1)
+
+local function raises(pattern, name, fn, ...)
+  return t.error_like(fn, pattern, name, ...)
+end
+
+-- Bad arguments: luaL_argerror's wording -------------------------------------
+raises("bad argument #1 to '.-open' %(string expected, got no value%)",
+       "open()", rsxmesh.open)
+raises("bad argument #1 to '.-load' %(string expected, got table%)",
+       "load({})", rsxmesh.load, {})
+raises("bad argument #1 to 'mesh' %(number expected, got table%)",
+       "b:mesh({})", function() return b:mesh({}) end)
+raises("number has no integer representation",
+       "b:mesh(1.5)", function() return b:mesh(1.5) end)
+raises("bad argument #1 to 'material'", "b:material('x')",
+       function() return b:material("x") end)
+raises("rsxmesh%.bundle expected, got table", "bundle method on a table",
+       function() return b.mesh({}, 1) end)
+raises("rsxmesh%.mesh expected, got rsxmesh%.bundle",
+       "mesh method on a bundle",
+       function() return m.submesh(b, 1) end)
+raises("rsxmesh%.accessor expected, got rsxmesh%.mesh",
+       "accessor method on a mesh", function() return pos.get(m, 1) end)
+raises("rsxmesh%.accessor expected, got no value", "acc.get()",
+       function() return pos.get() end)
+raises("bad argument #1 to 'get' %(number expected, got string%)",
+       "acc:get('x')", function() return pos:get("x") end)
+raises("bad argument #1 to 'selector' %(selector byte must be 0%.%.3%)",
+       "s:selector(4)", function() return s:selector(4) end)
+raises("bad argument #1 to 'uv_set' %(UV number must be 0%.%.3%)",
+       "s:uv_set(-1)", function() return s:uv_set(-1) end)
+raises("bad argument #1 to 'uv' %(UV number must be 0%.%.3%)",
+       "s:uv(4)", function() return s:uv(4) end)
+raises("mesh:has: unknown kind 'uv4'", "m:has('uv4')",
+       function() return m:has("uv4") end)
+raises("mesh:attribute: unknown kind 'Position'", "kinds are exact",
+       function() return m:attribute("Position") end)
+raises("bad argument #1 to 'attribute' %(string expected, got nil%)",
+       "m:attribute(nil)", function() return m:attribute(nil) end)
+raises("bad argument #1 to 'lines' %(string expected, got no value%)",
+       "acc:lines()", function() return pos:lines() end)
+raises("bad argument #4 to 'lines' %(table expected, got number%)",
+       "acc:lines opts not a table",
+       function() return pos:lines("v", 1, 1, 5) end)
+raises("opts%.scale must be a table, got number", "opts.scale not a table",
+       function() return pos:lines("v", 1, 1, { scale = 2 }) end)
+raises("opts%.offset%[2%] is not a number", "opts.offset entry",
+       function() return pos:lines("v", 1, 1, { offset = { 0, "x" } }) end)
+raises("rsxmesh%.accessor expected, got table", "opts.with not an accessor",
+       function() return pos:lines("v", 1, 1, { with = {} }) end)
+raises("opts%.with is an accessor of another mesh", "opts.with elsewhere",
+       function()
+         return pos:lines("v", 1, 1,
+                          { with = b:mesh("strip"):attribute("position") })
+       end)
+raises("bad argument #1 to '.-half' %(not a 16%-bit value%)",
+       "half(0x10000)",
+       rsxmesh.half, 0x10000)
+raises("bad argument #1 to '.-cmp' %(not a 32%-bit value%)", "cmp(-1)",
+       rsxmesh.cmp, -1)
+raises("bad argument #3 to '.-to_cmp' %(number expected, got no value%)",
+       "to_cmp(1, 2)", rsxmesh.to_cmp, 1, 2)
+raises("bad argument #1 to '.-fmt' %(number expected, got string%)",
+       "fmt('x')", rsxmesh.fmt, "x")
+raises("bad argument #1 to '.-mesh' %(table expected, got string%)",
+       "rsxmesh.mesh('x')", rsxmesh.mesh, "x")
+
+-- Out of range --------------------------------------------------------------
+raises("accessor:get: vertex 5 out of range 1%.%.4", "acc:get(5)",
+       function() return pos:get(5) end)
+raises("accessor:get: vertex 0 out of range 1%.%.4", "acc:get(0)",
+       function() return pos:get(0) end)
+raises("accessor:get: vertex %-1 out of range 1%.%.4", "acc:get(-1)",
+       function() return pos:get(-1) end)
+raises("accessor:range: vertex 0 out of range 1%.%.4", "acc:range(0)",
+       function() return pos:range(0) end)
+raises("accessor:range: vertex 5 out of range 1%.%.4", "acc:range(1, 5)",
+       function() return pos:range(1, 5) end)
+raises("accessor:range: vertex 6 out of range 1%.%.4", "acc:range(6)",
+       function() return pos:range(6) end)
+raises("accessor:range: range 3%.%.1 is reversed", "acc:range(3, 1)",
+       function() return pos:range(3, 1) end)
+raises("accessor:pack: vertex 9 out of range", "acc:pack(1, 9)",
+       function() return pos:pack(1, 9) end)
+raises("accessor:raw: vertex 0 out of range", "acc:raw(0)",
+       function() return pos:raw(0) end)
+raises("accessor:lines: vertex 7 out of range", "acc:lines('v', 7)",
+       function() return pos:lines("v", 7) end)
+raises("mesh:index: index 10 out of range 1%.%.9", "m:index(10)",
+       function() return m:index(10) end)
+raises("mesh:index: index 0 out of range 1%.%.9", "m:index(0)",
+       function() return m:index(0) end)
+raises("record:u32: offset 0x8d out of range %(record is 0x90 bytes%)",
+       "rec:u32 past the end", function() return rec:u32(0x8D) end)
+raises("record:u8: offset 0x90 out of range %(record is 0x90 bytes%)",
+       "rec:u8 at the size", function() return rec:u8(0x90) end)
+raises("record:s16: offset %-0x1 out of range", "rec:s16(-1)",
+       function() return rec:s16(-1) end)
+raises("record:f32: offset 0x8d out of range", "rec:f32 past the end",
+       function() return rec:f32(0x8D) end)
+raises("record:bytes: length 5 at offset 0x8c runs past the record "
+       .. "%(0x90 bytes%)", "rec:bytes",
+       function() return rec:bytes(0x8C, 5) end)
+raises("record:bytes: offset 0x91 out of range %(record is 0x90 bytes%)",
+       "rec:bytes(145)",
+       function() return rec:bytes(145) end)
+
+-- Missing attributes and absent UVs: nil, message -------------------------------
+do
+  local none, msg = m:attribute("extra_a")
+  t.ok(none == nil and msg:find("has no extra_a"), "missing attribute")
+  none, msg = m:submesh(2):uv(3)
+  t.ok(none == nil and msg:find("logical UV3 is absent"), "absent UV")
+  none, msg = m:submesh(3):uv(0)
+  t.ok(none == nil and msg:find("selectors 0703ffff"),
+       "a bad selector byte: absent UV")
+end
+
+-- rsxmesh.mesh: misuse raises, bad data gives nil, message -----------------------
+local function base()
+  local tt = fx.meshes()[1]
+  return tt
+end
+local function refused(pattern, name, change)
+  local tt = base()
+  change(tt)
+  local none, msg = rsxmesh.mesh(tt)
+  return t.ok(none == nil and type(msg) == "string" and msg:find(pattern),
+              name .. ": " .. tostring(msg))
+end
+refused("metadata record is 0x8f bytes, shorter than 0x90", "short meta",
+        function(tt) tt.meta = tt.meta:sub(2) end)
+refused("mmp is 63 bytes, expected 64 %(vertex_count 4 x stride 16%)",
+        "short mmp", function(tt) tt.mmp = tt.mmp:sub(2) end)
+refused("mmp is 64 bytes, expected 80", "vertex_count too big",
+        function(tt) tt.vertex_count = 5 end)
+refused("mgp is 0 bytes, expected 96", "missing mgp",
+        function(tt) tt.mgp = nil end)
+refused("index size 3 is not 2 or 4", "index size 3",
+        function(tt) tt.index_size = 3 end)
+refused("indices is 19 bytes, not a whole number of 2%-byte indices",
+        "odd index bytes", function(tt) tt.indices = tt.indices .. "\0" end)
+refused("submesh 0: submesh record is 0x3b bytes, shorter than 0x3c",
+        "short submesh record", function(tt)
+          tt.submeshes[1].record = tt.submeshes[1].record:sub(2)
+        end)
+refused("submesh 1: indices 0x6%+0x6 lie outside", "submesh past the end",
+        function(tt) tt.submeshes[2].index_count = 6 end)
+refused("index count 4 of a triangle list is not a multiple of 3",
+        "list count", function(tt) tt.submeshes[1].index_count = 4 end)
+
+local function misuse(pattern, name, change)
+  local tt = base()
+  change(tt)
+  return t.error_like(rsxmesh.mesh, pattern, name, tt)
+end
+misuse("rsxmesh%.mesh: field 'meta' must be a string, got nil", "no meta",
+       function(tt) tt.meta = nil end)
+misuse("field 'mmp' must be a string, got number", "mmp a number",
+       function(tt) tt.mmp = 5 end)
+misuse("field 'vertex_count' must be an integer, got nil",
+       "no vertex_count", function(tt) tt.vertex_count = nil end)
+misuse("field 'vertex_count' = %-1 out of range", "negative vertex_count",
+       function(tt) tt.vertex_count = -1 end)
+misuse("field 'primitive': invalid option 'fan'", "primitive fan",
+       function(tt) tt.primitive = "fan" end)
+misuse("submeshes%[2%] must be a table, got string", "a submesh string",
+       function(tt) tt.submeshes[2] = "x" end)
+misuse("submeshes%[1%]: field 'material' must be 1 or more", "material 0",
+       function(tt) tt.submeshes[1].material = 0 end)
+misuse("submeshes%[1%]: field 'first_index' must be an integer",
+       "no first_index", function(tt) tt.submeshes[1].first_index = nil end)
+misuse("rsxmesh%.mesh: field 'submeshes' must be a table, got number",
+       "submeshes not a table", function(tt) tt.submeshes = 5 end)
+
+-- Writer misuse and refusals ------------------------------------------------
+do
+  local w = rsxmesh.writer()
+  raises("bad argument #1 to 'material' %(string expected, got no value%)",
+         "w:material()", function() return w:material() end)
+  raises("samplers%[1%]%.slot must be a 32%-bit integer", "sampler slot",
+         function() return w:material("x", { { texture = "t" } }) end)
+  raises("samplers%[1%]%.texture must be a string, got nil",
+         "sampler texture", function() return w:material("x", { { slot = 1 } }) end)
+  raises("samplers%[1%] must be a table", "sampler not a table",
+         function() return w:material("x", { 1 }) end)
+  raises("rsxmesh%.mesh expected, got number", "w:mesh(5)",
+         function() return w:mesh(5) end)
+  local none, msg = w:mesh(fx.meshes()[1]) -- materials 1 and 2, none here
+  t.is(none, nil, "w:mesh with materials the writer lacks: nil")
+  t.like(msg, "material", "... a message naming the material")
+  none, msg = w:mesh({ meta = "short", vertex_count = 0, mmp = "",
+                       mmp_stride = 16, indices = "", index_size = 2 })
+  t.is(none, nil, "w:mesh of a table the rules refuse: nil")
+  t.like(msg, "writer:mesh.*metadata record is 0x5 bytes", "... a message")
+  none, msg = w:save("/nonexistent-folder/x.rsxb")
+  t.is(none, nil, "w:save in a missing folder: nil")
+  t.like(msg, "/nonexistent%-folder/x%.rsxb", "... a message naming it")
+  w:close()
+  w:close()
+  t.is(tostring(w), "rsxmesh.writer (closed)", "a closed writer")
+  raises("writer:bytes: writer is closed", "w:bytes after close",
+         function() return w:bytes() end)
+  raises("writer:mesh: writer is closed", "w:mesh after close",
+         function() return w:mesh(m) end)
+  raises("writer%.mesh_count: writer is closed", "w.mesh_count after close",
+         function() return w.mesh_count end)
+end
+
+-- A closed bundle: every use of it and of its children raises -----------------
+local iter_acc = pos:iter()
+local strip = b:mesh("strip")
+local nrm = m:attribute("normal")
+local uv = s:uv(2)
+b:close()
+b:close() -- a second close does nothing
+t.is(b.closed, true, "closed")
+local uses = {
+  { "b:mesh", function() return b:mesh(1) end },
+  { "b:meshes", function() return b:meshes() end },
+  { "b:material", function() return b:material(1) end },
+  { "b:materials", function() return b:materials() end },
+  { "#b", function() return #b end },
+  { "b.name", function() return b.name end },
+  { "b.size", function() return b.size end },
+  { "b.path", function() return b.path end },
+  { "m.name", function() return m.name end },
+  { "m.mask", function() return m.mask end },
+  { "m.findings", function() return m.findings end },
+  { "m.format", function() return m.format end },
+  { "m.bundle", function() return m.bundle end },
+  { "m:has", function() return m:has("normal") end },
+  { "m:attributes", function() return m:attributes() end },
+  { "m:attribute", function() return m:attribute("normal") end },
+  { "m:submesh", function() return m:submesh(1) end },
+  { "m:submeshes", function() return m:submeshes() end },
+  { "m:record", function() return m:record() end },
+  { "m:triangles", function() return strip:triangles() end },
+  { "m:triangle_bytes", function() return m:triangle_bytes() end },
+  { "m:index", function() return m:index(1) end },
+  { "s.selectors", function() return s.selectors end },
+  { "s.material", function() return s.material end },
+  { "s.mesh", function() return s.mesh end },
+  { "s:selector", function() return s:selector(0) end },
+  { "s:uv_set", function() return s:uv_set(0) end },
+  { "s:uv", function() return s:uv(0) end },
+  { "s:triangles", function() return s:triangles() end },
+  { "s:triangle_bytes", function() return s:triangle_bytes() end },
+  { "s:declaration", function() return s:declaration() end },
+  { "s:record", function() return s:record() end },
+  { "mat.name", function() return mat.name end },
+  { "mat.base_colour", function() return mat.base_colour end },
+  { "mat:samplers", function() return mat:samplers() end },
+  { "rec:u32", function() return rec:u32(0) end },
+  { "rec:bytes", function() return rec:bytes() end },
+  { "#rec", function() return #rec end },
+  { "acc:get", function() return pos:get(1) end },
+  { "the iterator of acc:iter", function() return iter_acc(pos, 0) end },
+  { "acc:range", function() return nrm:range() end },
+  { "acc:lines", function() return pos:lines("v") end },
+  { "acc:pack", function() return uv:pack() end },
+  { "acc:raw", function() return pos:raw() end },
+  { "acc:bounds", function() return pos:bounds() end },
+  { "acc:iter", function() return pos:iter() end },
+  { "#acc", function() return #pos end },
+  { "acc.kind", function() return pos.kind end },
+  { "acc.mesh", function() return nrm.mesh end },
+  { "acc.stride", function() return uv.stride end },
+}
+for _, u in ipairs(uses) do
+  raises("bundle is closed", u[1] .. " after close", u[2])
+end
+t.is(tostring(m), "rsxmesh.mesh (bundle closed)", "tostring(mesh) closed")
+t.is(tostring(s), "rsxmesh.submesh (bundle closed)", "tostring(s) closed")
+t.is(tostring(mat), "rsxmesh.material (bundle closed)", "tostring(mat)")
+t.is(tostring(rec), "rsxmesh.record (bundle closed)", "tostring(rec)")
+t.is(tostring(pos), "rsxmesh.accessor (bundle closed)", "tostring(acc)")
+do
+  local w = rsxmesh.writer()
+  raises("writer:mesh: bundle is closed", "w:mesh of a closed bundle's mesh",
+         function() return w:mesh(m) end)
+end
+
+-- A mesh built by rsxmesh.mesh has no bundle to close.
+do
+  local built = assert(rsxmesh.mesh(fx.meshes()[2]))
+  t.is(built.number, nil, "a built mesh has no number")
+  t.is(built.bundle, nil, "a built mesh has no bundle")
+  t.is(built:submesh(1).material, nil, "a built mesh's submesh: no material")
+  t.is_deeply({ built:attribute("position"):get(2) }, { 1, 2, 3 },
+              "a built mesh decodes")
+end
+
+t.done_testing()
