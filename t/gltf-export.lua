@@ -571,6 +571,13 @@ code, err = export(sh_quote(at("in/none.rsxb")) .. " -o "
 t.is(code, 1, "a missing input: exit status 1")
 t.like(err, "none%.rsxb", "and a line naming it")
 
+write_file(at("odd/good.rsxb"), read_file(at("in/good.rsxb")))
+code, err = export(sh_quote(at("in/good.rsxb")) .. " "
+  .. sh_quote(at("odd/good.rsxb")) .. " -o " .. sh_quote(at("twice")))
+t.is(code, 1, "two inputs for one output file: exit status 1")
+t.like(err, "odd/good%.rsxb: [^\n]*twice/good%.gltf: also the output of",
+  "the second is refused, not written over the first")
+
 -- what glTF cannot take: handled, or the mesh left out with a message
 code, err = export(sh_quote(at("odd/odd.rsxb")) .. " -o "
   .. sh_quote(at("odd")) .. " -v")
