@@ -20,6 +20,14 @@ check() { # check NAME COMMAND...: ok when the command succeeds
 
 so="$top_builddir/.libs/rsxmesh.so"
 check "rsxmesh.so is built" test -f "$so"
+# A sanitizer build's module needs the sanitizer runtimes loaded before
+# anything else, and the stock interpreter does not link them.
+preload=$(ldd "$so" 2>/dev/null | awk '/lib(asan|ubsan)\.so/ { print $3 }' |
+          tr '\n' ' ')
+if [ -n "$preload" ]; then
+  LD_PRELOAD="$preload${LD_PRELOAD:+ $LD_PRELOAD}"
+  export LD_PRELOAD
+fi
 where=$($TEST_WRAPPER "$LUA_INTERP" -e '
   local r = require "rsxmesh"
   io.write(package.searchpath("rsxmesh", package.cpath) or "?", " ",
