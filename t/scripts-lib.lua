@@ -64,21 +64,59 @@ function lib.cleanup()
   end
 end
 
--- Run `rsxmesh ARGS...` in folder dir (under TEST_WRAPPER, so valgrind
--- checks the scripts too). Returns the exit status, stdout and stderr.
-function lib.rsxmesh(dir, ...)
+local function run(dir, wrapper, ...)
   local host = assert(os.getenv("RSXMESH"), "RSXMESH is not set")
   local args = {}
   for i = 1, select("#", ...) do args[i] = quote((select(i, ...))) end
   local out, err = dir .. "/.stdout", dir .. "/.stderr"
   local cmd = string.format("cd %s && %s %s %s >%s 2>%s", quote(dir),
-    os.getenv("TEST_WRAPPER") or "", quote(host), table.concat(args, " "),
-    quote(out), quote(err))
+    wrapper, quote(host), table.concat(args, " "), quote(out), quote(err))
   local _, _, status = os.execute(cmd)
   local stdout, stderr = lib.read(out), lib.read(err)
   os.remove(out)
   os.remove(err)
   return status, stdout, stderr
+end
+
+-- Run `rsxmesh ARGS...` in folder dir (under TEST_WRAPPER, so valgrind
+-- checks the scripts too). Returns the exit status, stdout and stderr.
+function lib.rsxmesh(dir, ...)
+  return run(dir, os.getenv("TEST_WRAPPER") or "", ...)
+end
+
+-- The same without TEST_WRAPPER, for what is not under test (synth).
+function lib.rsxmesh_plain(dir, ...)
+  return run(dir, "", ...)
+end
+
+-- 2387 -> "2,387", worked out here rather than taken from the scripts.
+function lib.count(n)
+  local s = tostring(n):reverse():gsub("(%d%d%d)", "%1,"):reverse()
+  return (s:gsub("^,", ""))
+end
+
+-- assimp info --raw (no post-processing, so no vertex joining) counts a
+-- mesh per OBJ group, three vertices per face, and the materials of the
+-- MTL plus its own default one. Returns those counts, faces and vertices
+-- per group name, and the bounds as assimp prints them (%f).
+function lib.assimp_info(path)
+  local p = io.popen("assimp info " .. quote(path) .. " --raw -v 2>&1")
+  local text = p:read("a")
+  p:close()
+  local r = { groups = {} }
+  for key in ("Meshes Materials Vertices Faces"):gmatch("%a+") do
+    r[key:lower()] = tonumber(text:match("\n" .. key .. ":%s+(%d+)"))
+  end
+  for name, v, f in text:gmatch("\n%s+%d+ %(([^)]*)%): %[(%d+) / %d+ / "
+      .. "(%d+) |") do
+    r.groups[name] = { tonumber(v), tonumber(f) }
+  end
+  local num = "([%-%d.]+)"
+  r.min = { text:match("Minimum point%s+%(" .. num .. " " .. num .. " "
+    .. num .. "%)") }
+  r.max = { text:match("Maximum point%s+%(" .. num .. " " .. num .. " "
+    .. num .. "%)") }
+  return r, text
 end
 
 -- Lines of a string, as a table.
@@ -103,6 +141,38 @@ function lib.has_script(name)
   p:close()
   return list:find("%f[%w%-]" .. name:gsub("%-", "%%-") .. "%f[^%w%-]")
     ~= nil
+end
+
+-- The layout table of the research note (vertex-formats.txt, "The layouts
+-- on the disc"), copied row for row: mask, meshes, MGP stride, MGP order.
+lib.NOTE_LAYOUTS = {
+  { "00080005", "2,387", 0, "none" },
+  { "00080007", "2", 4, "C" },
+  { "00080025", "1,506", 4, "U0" },
+  { "00080027", "37", 8, "C, U0" },
+  { "0008003d", "3,127", 12, "A, B, U0" },
+  { "0008003f", "35", 16, "C, A, B, U0" },
+  { "00080065", "1,172", 8, "U0, U1" },
+  { "00080067", "1", 12, "C, U0, U1" },
+  { "0008007d", "2,708", 16, "A, B, U0, U1" },
+  { "000800e5", "191", 12, "U0, U1, U2" },
+  { "000800fd", "3,324", 20, "A, B, U0, U1, U2" },
+  { "000800ff", "10", 24, "C, A, B, U0, U1, U2" },
+  { "000801e5", "3", 16, "U0, U1, U2, U3" },
+  { "000801fd", "2,134", 24, "A, B, U0, U1, U2, U3" },
+  { "000801ff", "1,239", 28, "C, A, B, U0, U1, U2, U3" },
+  { "000807fd", "21", 40, "A, B, U0, U1, U2, U3, X (24), Y (32)" },
+}
+
+-- The rows of the survey's layout table: { mask, meshes, stride, order }.
+function lib.survey_layouts(markdown)
+  local rows = {}
+  local section = markdown:match("\n## Layouts\n(.-)\n## ") or ""
+  for mask, meshes, stride, order in section:gmatch(
+      "\n| (%x+) | ([%d,]+) | (%d+) | ([^|\n]-) |") do
+    rows[#rows + 1] = { mask, meshes, tonumber(stride), order }
+  end
+  return rows
 end
 
 -- ------------------------------------------------- hand-built bundles

@@ -182,32 +182,10 @@ end
 
 -- ---------------------------------------------- an independent reader
 
--- assimp info --raw (no post-processing, so no vertex joining) counts a
--- mesh per group, three vertices per face, and the materials of the MTL
--- plus its own default one.
-local function assimp_info(path)
-  local p = io.popen("assimp info " .. lib.quote(path) .. " --raw -v 2>&1")
-  local text = p:read("a")
-  p:close()
-  local r = { groups = {} }
-  for key in ("Meshes Materials Vertices Faces"):gmatch("%a+") do
-    r[key:lower()] = tonumber(text:match("\n" .. key .. ":%s+(%d+)"))
-  end
-  for name, v, f in text:gmatch("\n%s+%d+ %(([^)]*)%): %[(%d+) / %d+ / "
-      .. "(%d+) |") do
-    r.groups[name] = { tonumber(v), tonumber(f) }
-  end
-  r.min = { text:match("Minimum point%s+%(([%-%d.]+) ([%-%d.]+) "
-    .. "([%-%d.]+)%)") }
-  r.max = { text:match("Maximum point%s+%(([%-%d.]+) ([%-%d.]+) "
-    .. "([%-%d.]+)%)") }
-  return r, text
-end
-
 if not lib.have("assimp") then
   t.skip(6, "assimp is not installed (Debian: assimp-utils)")
 else
-  local a, text = assimp_info(dir .. "/out/A.obj")
+  local a, text = lib.assimp_info(dir .. "/out/A.obj")
   -- by hand: quad.1 2 faces, quad.2 1, strip.1 4; 3 + 1 materials
   t.is(a.faces, 7, "assimp: 7 faces, as the summary said")
   t.is(a.vertices, 21, "assimp: 3 vertices per face")
