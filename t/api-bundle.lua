@@ -52,7 +52,7 @@ do
   t.is(glass.index, 2, "material.index 2")
 end
 
--- Mesh: crate ------------------------------------------------------------------
+-- Mesh: crate ----------------------------------------------------------------
 local crate = b:mesh(1)
 t.is(tostring(crate),
      "rsxmesh.mesh crate (mask 0x000800ff, 4 vertices, 3 submeshes)",
@@ -307,7 +307,7 @@ do
               "uv0 bounds")
 end
 
--- Mesh: strip ------------------------------------------------------------------
+-- Mesh: strip ----------------------------------------------------------------
 do
   local m = b:mesh("strip")
   t.is(m.primitive, "strip", "primitive strip")
@@ -342,7 +342,7 @@ do
   t.is_deeply({ m:triangles() }, { {}, 0 }, "no indices: no triangles")
 end
 
--- Mesh: bits 11 and 12 -----------------------------------------------------------
+-- Mesh: bits 11 and 12 -------------------------------------------------------
 do
   local m = b:mesh("bits")
   local s = m:attribute("s32k2")
@@ -386,7 +386,7 @@ do
   t.like(msg, (path:gsub("%p", "%%%0")), "... a message naming the file")
 end
 
--- Bad data gives nil, message -------------------------------------------------
+-- Bad data gives nil, message ------------------------------------------------
 do
   local none, msg = rsxmesh.load("RSXB", "short.rsxb")
   t.is(none, nil, "load of 4 bytes: nil")

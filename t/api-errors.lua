@@ -119,7 +119,7 @@ raises("record:bytes: offset 0x91 out of range %(record is 0x90 bytes%)",
        "rec:bytes(145)",
        function() return rec:bytes(145) end)
 
--- Missing attributes and absent UVs: nil, message -------------------------------
+-- Missing attributes and absent UVs: nil, message ----------------------------
 do
   local none, msg = m:attribute("extra_a")
   t.ok(none == nil and msg:find("has no extra_a"), "missing attribute")
@@ -130,7 +130,7 @@ do
        "a bad selector byte: absent UV")
 end
 
--- rsxmesh.mesh: misuse raises, bad data gives nil, message -----------------------
+-- rsxmesh.mesh: misuse raises, bad data gives nil, message -------------------
 local function base()
   local tt = fx.meshes()[1]
   return tt
@@ -195,7 +195,8 @@ do
   raises("samplers%[1%]%.slot must be a 32%-bit integer", "sampler slot",
          function() return w:material("x", { { texture = "t" } }) end)
   raises("samplers%[1%]%.texture must be a string, got nil",
-         "sampler texture", function() return w:material("x", { { slot = 1 } }) end)
+         "sampler texture",
+         function() return w:material("x", { { slot = 1 } }) end)
   raises("samplers%[1%] must be a table", "sampler not a table",
          function() return w:material("x", { 1 }) end)
   raises("rsxmesh%.mesh expected, got number", "w:mesh(5)",
@@ -221,7 +222,7 @@ do
          function() return w.mesh_count end)
 end
 
--- A closed bundle: every use of it and of its children raises -----------------
+-- A closed bundle: every use of it and of its children raises ----------------
 local iter_acc = pos:iter()
 local strip = b:mesh("strip")
 local nrm = m:attribute("normal")

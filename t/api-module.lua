@@ -135,7 +135,7 @@ t.error_like(rsxmesh.indices, "t%[1%] is not an integer",
              "indices: not an integer", 2, { 1.5 })
 t.error_like(rsxmesh.indices, "table expected", "indices: no table", 2)
 
--- Formats: the note's table ---------------------------------------------------
+-- Formats: the note's table --------------------------------------------------
 local layouts = {
   { 0x00080005, 0, {} },
   { 0x00080007, 4, { "colour" } },
@@ -218,7 +218,7 @@ t.error_like(rsxmesh.format, "bad argument #1 to '.-format'",
 t.error_like(function() rsxmesh.format(0x80005):has("uv9") end,
              "format:has: unknown kind 'uv9'", "format:has: unknown kind")
 
--- format:encode: bytes spelled out by hand ------------------------------------
+-- format:encode: bytes spelled out by hand -----------------------------------
 do
   local f = rsxmesh.format(0x00080005)
   local mmp = f:encode("mmp", 3, {

@@ -44,7 +44,8 @@ for t in $tests; do
   status=$?
   if [ $status -eq 0 ] && grep -q '^1\.\.[1-9]' "$out" &&
      ! grep -q '^not ok' "$out"; then
-    echo "ok $((n = n + 1)) - $LUA_INTERP t/$t.lua ($(grep -c '^ok' "$out") checks)"
+    checks=$(grep -c '^ok' "$out")
+    echo "ok $((n = n + 1)) - $LUA_INTERP t/$t.lua ($checks checks)"
   else
     echo "not ok $((n = n + 1)) - $LUA_INTERP t/$t.lua (exit $status)"
     sed 's/^/# /' "$out"

@@ -22,7 +22,7 @@ do
   t.is(w:bytes(), w:bytes(), "w:bytes() twice gives the same bytes")
 end
 
--- Everything read back is what was spelled out --------------------------------
+-- Everything read back is what was spelled out -------------------------------
 local bytes = fx.bytes()
 local b = assert(rsxmesh.load(bytes, "fixture.rsxb"))
 
@@ -77,7 +77,7 @@ do
   t.is(w2:bytes(), bytes, "the same meshes written twice: the same bytes")
 end
 
--- Both index sizes with both primitives -----------------------------------------
+-- Both index sizes with both primitives --------------------------------------
 do
   local cases = {
     { 2, "triangles", { 1, 2, 3, 3, 2, 4 }, { 1, 2, 3, 3, 2, 4 }, 2 },
@@ -112,7 +112,7 @@ do
   end
 end
 
--- format:encode of decoded values gives the stored bytes back --------------------
+-- format:encode of decoded values gives the stored bytes back ----------------
 do
   local m = b:mesh("crate")
   local f = m.format
@@ -132,7 +132,7 @@ do
   t.is_deeply(built:attribute("uv2"):range(), cols.uv2, "uv2 round trip")
 end
 
--- An index that is not below the vertex count -------------------------------------
+-- An index that is not below the vertex count --------------------------------
 do
   local tt = fx.meshes()[2]
   tt.indices = string.pack(">I4I4I4", 0, 1, 6) -- vertex 6 of 0..5

@@ -68,9 +68,10 @@ int rsxlua_load(lua_State *L)
 static int b_mesh(lua_State *L)
 {
   rl_bundle *b = bun_check(L, 1, "bundle:mesh");
-  uint32_t n = rsx_bundle_mesh_count(b->b), i;
+  uint32_t n = rsx_bundle_mesh_count(b->b);
   if (lua_type(L, 2) == LUA_TSTRING) {
     const char *name = lua_tostring(L, 2);
+    uint32_t i;
     for (i = 0; i < n; i++) {
       const rsx_mesh *m = rsx_bundle_mesh(b->b, i);
       if (strcmp(m->name, name) == 0) {

@@ -108,10 +108,11 @@ int rsxlua_fmt(float x, char *buf)
 {
   char tmp[32];
   uint32_t bits;
-  int lo = 1, hi = 9, len = 0, p;
+  int lo = 1, hi = 9, len = 0;
   if (isnan(x)) return snprintf(buf, 32, "%s", signbit(x) ? "-nan" : "nan");
   memcpy(&bits, &x, sizeof bits);
   if ((bits & 0x7FFFFFu) == 0 || fabsf(x) == FLT_MAX) {
+    int p;
     for (p = 1; p < 9; p++)
       if (aux_fmt_try(x, p, buf, &len)) return len;
     return snprintf(buf, 32, "%.9g", (double)x);
