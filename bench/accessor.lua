@@ -67,30 +67,11 @@ local function build()
   assert(w:save(path))
 end
 
--- Passes: each reads every position once, returns the sum of all
--- components (x + y + z vertex after vertex, as bench/floor sums them).
-local function pass_get(accs)
-  local s = 0.0
-  for m = 1, #accs do
-    local acc = accs[m]
-    for i = 1, #acc do
-      local x, y, z = acc:get(i)
-      s = s + x + y + z
-    end
-  end
-  return s
-end
-
-local function pass_range(accs)
-  local s = 0.0
-  for m = 1, #accs do
-    local t = accs[m]:range()
-    for k = 1, #t, 3 do
-      s = s + t[k] + t[k + 1] + t[k + 2]
-    end
-  end
-  return s
-end
+-- The passes over the positions, shared with bench/count.lua.
+local here = arg and arg[0] and arg[0]:match("^(.*)/") or "."
+local passes = dofile(here .. "/passes.lua")
+local pass_get, pass_range, pass_table =
+  passes.get, passes.range, passes.table
 
 -- The best reads per second of REPS repetitions, and the pass's sum.
 local function measure(pass, accs, total)
@@ -128,6 +109,8 @@ assert(total == MESHES * SIDE * SIDE, "the bundle lost vertices")
 
 local get_rate, get_sum = measure(pass_get, accs, total)
 local range_rate, range_sum = measure(pass_range, accs, total)
+local table_rate, table_n = measure(pass_table, accs, total)
+assert(table_n == 3 * total, "acc:range lost values")
 
 local p = assert(io.popen(("%s %s %d %s"):format(shell_quote(floor),
   shell_quote(path), REPS, SECONDS)))
@@ -141,9 +124,11 @@ assert(get_sum == c_sum and range_sum == c_sum, ("sums differ: get %.17g, " ..
   "range %.17g, C %.17g"):format(get_sum, range_sum, c_sum))
 
 local function verdict(ok) return ok and "met" or "MISSED" end
-print(("accessor: %d positions, best of %d: get %.1f M reads/s " ..
-  "(%.2f of C), range %.1f M reads/s (%.2f of C), C floor %.1f M reads/s;" ..
-  " aims: get >= %d M/s %s, range >= 1/3 of C %s")
-  :format(total, REPS, get_rate / 1e6, get_rate / c_rate, range_rate / 1e6,
-    range_rate / c_rate, c_rate / 1e6, GET_AIM / 1e6,
-    verdict(get_rate >= GET_AIM), verdict(range_rate >= RANGE_AIM * c_rate)))
+local function rate(r) return ("%.1f M reads/s (%.2f of C)")
+  :format(r / 1e6, r / c_rate) end
+print(("accessor: %d positions, best of %d: get %s, range %s, " ..
+  "range call alone %s, C floor %.1f M reads/s; aims: get >= %d M/s %s, " ..
+  "range >= 1/3 of C %s")
+  :format(total, REPS, rate(get_rate), rate(range_rate), rate(table_rate),
+    c_rate / 1e6, GET_AIM / 1e6, verdict(get_rate >= GET_AIM),
+    verdict(range_rate >= RANGE_AIM * c_rate)))
