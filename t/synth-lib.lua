@@ -58,8 +58,9 @@ local function check_faces(c, s, pos, nrm, ta, tb)
       c.faces = c.faces + 1
       for _, i in ipairs{ ia, ib, id } do
         local d2 = fx * nrm[i] + fy * nrm[i + 1] + fz * nrm[i + 2]
-        if len3(nrm, i) > 0 and d2 <= 0 then c.faces_against = c.faces_against
-          + 1 end
+        if len3(nrm, i) > 0 and d2 <= 0 then
+          c.faces_against = c.faces_against + 1
+        end
       end
       if ta and uvs then
         local ua, va = uvs[2 * a - 1], uvs[2 * a]
@@ -90,8 +91,9 @@ local function check_faces(c, s, pos, nrm, ta, tb)
   end
 end
 
--- Count what the note counts in every *.rsxb of dir. opts.faces adds the
--- per-triangle geometry checks (slow at scale 1).
+-- Count what the note counts in every *.rsxb of dir. opts.faces, a set of
+-- bundle names ({ ["ALFA.rsxb"] = true }), adds the per-triangle geometry
+-- checks on those (slow, under valgrind above all).
 function lib.census(dir, opts)
   opts = opts or {}
   local c = {
@@ -219,7 +221,8 @@ function lib.census(dir, opts)
           end
         end
       end
-      local pos = opts.faces and m:attribute("position"):range()
+      local pos = opts.faces and opts.faces[name]
+        and m:attribute("position"):range()
       for _, s in m:submeshes() do
         local sel = s.selectors
         c.selectors[sel] = (c.selectors[sel] or 0) + 1

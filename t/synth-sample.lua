@@ -36,7 +36,10 @@ status = lib.rsxmesh(dir, "synth", "-o", c, "--seed", "8", "-q")
 t.is(status, 0, "another seed")
 t.ok(not census.same_bundles(a, c), "another seed gives other bytes")
 
-local k = census.census(a, { faces = true })
+-- the geometry checks on three levels: enough faces, a bearable time
+-- under valgrind
+local k = census.census(a, { faces = { ["ALFA.rsxb"] = true,
+  ["CHARLIE.rsxb"] = true, ["OSCAR.rsxb"] = true } })
 local k8 = census.census(c)
 
 -- the bundles and the layout table
@@ -105,9 +108,9 @@ t.ok(k.strips > 0 and k.restarts > 0, string.format("strips (%d meshes) "
   .. "with restarts (%d)", k.strips, k.restarts))
 
 -- geometry
-t.ok(k.faces > 100000, "faces checked: " .. k.faces)
+t.ok(k.faces > 20000, "faces checked: " .. k.faces)
 t.is(k.faces_against, 0, "normals agree with their faces")
-t.ok(k.frames > 50000, "tangent frames checked: " .. k.frames)
+t.ok(k.frames > 15000, "tangent frames checked: " .. k.frames)
 t.is(k.frames_a_off, 0, "A runs along growing U")
 t.is(k.frames_b_off, 0, "B runs along growing V")
 
@@ -120,6 +123,10 @@ t.is(k8.selectors.ffffffff, k.selectors.ffffffff,
   "seed 8: the same ffffffff count")
 
 -- options
+local out
+status, out = lib.rsxmesh(dir, "synth", "--help")
+t.is(status, 0, "--help exits 0")
+t.like(out, "^Usage: rsxmesh synth %-o DIR", "--help starts with the usage")
 status, _, err = lib.rsxmesh(dir, "synth", "-o", dir .. "/x", "--scale",
   "7")
 t.is(status, 2, "a scale out of range is a usage error")

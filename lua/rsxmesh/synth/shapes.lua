@@ -337,15 +337,19 @@ function building.min(k)
 end
 
 function building.fit(target, k, rng)
-  local bx, bz = rng:int(1, 6), rng:int(1, 6)
   local minF = k >= 3 and 2 or 1
-  while building_count(k, minF, bx, bz, 1, 1) > target and bx + bz > 2 do
-    if bx >= bz then bx = bx - 1 else bz = bz - 1 end
+  local function fits(F, bays)
+    return building_count(k, F, bays - 1, 1, 1, 1) <= target
   end
-  local F = minF
-  while F < 40 and building_count(k, F + 1, bx, bz, 1, 1) <= target do
-    F = F + 1
-  end
+  -- floors first (mostly low-rise, some towers), then as many bays round
+  -- the walls (bx + bz) as fit, then floors again if the bays ran out
+  local F = rng:int(minF, rng:float() < 0.15 and 30 or 10)
+  while F > minF and not fits(F, 2) do F = F - 1 end
+  local bays = 2
+  while bays < 24 and fits(F, bays + 1) do bays = bays + 1 end
+  while F < 60 and fits(F + 1, bays) do F = F + 1 end
+  local bx = rng:int(1, bays - 1)
+  local bz = bays - bx
   -- the roof grid takes up what the walls leave
   local rest = target - building_count(k, F, bx, bz, 0, 0) + 1
   local best, brx, brz = 4, 1, 1
