@@ -188,7 +188,7 @@ local function export(bundle, input, list, path, names, all_materials)
     .. "mtllib " .. (mtl:match("([^/]+)$")) .. "\n")
   local base, used = { v = 0, vt = 0, vn = 0 }, {}
   for k, mesh in ipairs(list) do
-    run:progress(string.format("%s: mesh %d of %d", input.path, k, #list))
+    run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
     local text, triangles = mesh_obj(mesh, base, names, used)
     if text then
       write(f, text)

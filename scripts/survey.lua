@@ -136,8 +136,7 @@ end
 
 run:each(args, function(bundle, input)
   for k, mesh in bundle:meshes() do
-    run:progress(string.format("%s: mesh %d of %d", input.path, k,
-      #bundle))
+    run:progress(string.format("%s: mesh %d of %d", run.label, k, #bundle))
     survey_mesh(input.path, k, mesh)
   end
   total.bundles = total.bundles + 1

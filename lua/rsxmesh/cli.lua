@@ -336,13 +336,15 @@ function Run:clear()
 end
 
 -- Open each input and call fn(bundle, input); the bundle is closed after.
+-- run.label names the input in progress ("[3/15] disc/CHARLIE.rsxb").
 -- An input that cannot be opened, or whose fn raises an error, is reported
 -- and counted, and the run goes on.
 function Run:each(args, fn)
   local inputs, failures = cli.expand(args)
   for _, f in ipairs(failures) do self:fail(f.path, f.message) end
   for k, input in ipairs(inputs) do
-    self:progress(string.format("[%d/%d] %s", k, #inputs, input.path))
+    self.label = string.format("[%d/%d] %s", k, #inputs, input.path)
+    self:progress(self.label)
     local bundle, err = rsxmesh.open(input.path)
     if not bundle then
       self:fail(input.path, err)
