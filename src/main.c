@@ -437,14 +437,13 @@ static void std_list(lua_State *L, const char *indent)
     dir = lua_tostring(L, -1);
     d = std_dir_open(L, dir);
     while (*d != NULL && (e = readdir(*d)) != NULL) {
-      char desc[HOST_DESC_MAX + 1];
       size_t len = strlen(e->d_name);
       const char *name, *path;
       if (len <= 4 || e->d_name[0] == '.' ||
           strcmp(e->d_name + len - 4, ".lua") != 0)
         continue;
-      name = lua_pushlstring(L, e->d_name, len - 4);
-      if (lua_rawget(L, seen) != LUA_TNIL) {
+      lua_pushlstring(L, e->d_name, len - 4);
+      if (lua_rawget(L, seen) != LUA_TNIL) { /* an earlier folder's */
         lua_pop(L, 1);
         continue;
       }
@@ -452,6 +451,7 @@ static void std_list(lua_State *L, const char *indent)
       path = lua_pushfstring(L, "%s/%s", dir, e->d_name);
       name = lua_pushlstring(L, e->d_name, len - 4);
       if (std_is_file(path)) {
+        char desc[HOST_DESC_MAX + 1];
         std_describe(path, name, desc, sizeof desc);
         lua_pushstring(L, desc);
         lua_rawset(L, seen);
