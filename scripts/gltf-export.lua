@@ -108,7 +108,8 @@ run:each(inputs, function(bundle, input)
     local dir = cli.join(opts.out, input.stem)
     local used = {}
     for k, m in bundle:meshes() do
-      run:progress(string.format("%s: mesh %d/%d", input.path, k, #bundle))
+      run:progress(string.format("%s: mesh %d of %d", run.label, k,
+        #bundle))
       if not opts.mesh or m.name:find(opts.mesh) then
         local doc = gltf.new{ name = m.name, bundle_dir = bundle_dir,
           out_dir = dir }
@@ -125,7 +126,8 @@ run:each(inputs, function(bundle, input)
     for _, mat in bundle:materials() do doc:material(mat) end
     local written = 0
     for k, m in bundle:meshes() do
-      run:progress(string.format("%s: mesh %d/%d", input.path, k, #bundle))
+      run:progress(string.format("%s: mesh %d of %d", run.label, k,
+        #bundle))
       if (not opts.mesh or m.name:find(opts.mesh)) and add(doc, m, k, input)
       then
         written = written + 1
