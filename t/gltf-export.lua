@@ -402,6 +402,15 @@ do
   -- dropped and nothing else uses set 1
   assert(odd:mesh(odd_mesh("gap", 0, { 0, 0, 0 }, 0, "\3\1\255\255")))
   assert(odd:save(at("odd/odd.rsxb")))
+  -- textures a viewer cannot have: one missing, one not PNG or JPEG
+  local tex = rsxmesh.writer()
+  tex:material("missing", { { slot = rsxmesh.BASE_COLOUR,
+    texture = "tex/nothere.png" } })
+  tex:material("dds", { { slot = rsxmesh.BASE_COLOUR,
+    texture = "fake.dds" } })
+  assert(tex:mesh(strip_mesh()))
+  assert(tex:save(at("odd/tex.rsxb")))
+  write_file(at("odd/fake.dds"), "DDS not really")
 end
 
 -- ------------------------------------------------------------ the run
@@ -577,6 +586,16 @@ code, err = export(sh_quote(at("in/good.rsxb")) .. " "
 t.is(code, 1, "two inputs for one output file: exit status 1")
 t.like(err, "odd/good%.rsxb: [^\n]*twice/good%.gltf: also the output of",
   "the second is refused, not written over the first")
+
+code, err = export(sh_quote(at("odd/tex.rsxb")) .. " -o "
+  .. sh_quote(at("tex")))
+t.is(code, 0, "textures out of reach: exit status 0")
+t.like(err, "tex%.rsxb: texture tex/nothere%.png is not there",
+  "a missing texture is named")
+t.like(err, "tex%.rsxb: texture fake%.dds is neither PNG nor JPEG",
+  "a texture glTF does not allow is named")
+local tdoc = load(at("tex/tex.gltf"))
+t.is(tdoc.images[2].uri, "../odd/fake.dds", "and still referred to")
 
 -- what glTF cannot take: handled, or the mesh left out with a message
 code, err = export(sh_quote(at("odd/odd.rsxb")) .. " -o "
