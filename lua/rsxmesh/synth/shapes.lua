@@ -186,6 +186,21 @@ function Builder:flat(ox, oy, oz, rx, ry, rz, dx, dy, dz, lr, ld, nr, nd,
   grid_triangles(self.cur.idx, base, nr, nd)
 end
 
+-- cos and sin of 2*pi*i/sides for i = 0..sides, made once per side count
+-- (the same values every time: the seam's two ends stay equal).
+local rings_cache = {}
+local function ring(sides)
+  local r = rings_cache[sides]
+  if not r then
+    r = { c = {}, s = {} }
+    for i = 0, sides do
+      r.s[i], r.c[i] = sincos(2 * PI * i / sides)
+    end
+    rings_cache[sides] = r
+  end
+  return r.c, r.s
+end
+
 -- A tube around axis (ex, ey, ez) through (bx, by, bz): radius r0 at the
 -- base, r1 at length len, `sides` around (the seam doubled for the UVs),
 -- `rings` rows of vertices, row 0 at the far end. (f1, f2, e) must be a
@@ -198,6 +213,7 @@ function Builder:tube(bx, by, bz, f1x, f1y, f1z, f2x, f2y, f2z,
   local slope = (r0 - r1) / len
   local nl = 1 / sqrt(1 + slope * slope)
   local circ = PI * (r0 + r1)
+  local cosv, sinv = ring(sides)
   for j = 0, rings - 1 do
     local fd = j / (rings - 1)
     local l = len * (1 - fd)
@@ -207,7 +223,7 @@ function Builder:tube(bx, by, bz, f1x, f1y, f1z, f2x, f2y, f2z,
     local dbx, dby, dbz = -ex * len, -ey * len, -ez * len
     for i = 0, sides do
       local fr = i / sides
-      local s, c = sincos(2 * PI * fr)
+      local s, c = sinv[i], cosv[i]
       local rx, ry, rz = c * f1x + s * f2x, c * f1y + s * f2y,
         c * f1z + s * f2z
       -- the slanted side: B = normalize(-e * len + radial * (r0 - r1))
@@ -242,8 +258,9 @@ function Builder:cap(cx, cy, cz, f1x, f1y, f1z, f2x, f2y, f2z,
   end
   local centre = self:vertex(cx, cy, cz, nx, ny, nz, r, r,
     ax, ay, az, dx, dy, dz, cu + cs * 0.5, cv + cs * 0.5)
+  local cosv, sinv = ring(sides)
   for i = 0, sides - 1 do
-    local s, c = sincos(2 * PI * i / sides)
+    local s, c = sinv[i], cosv[i]
     local px, py, pz = cx + r * (c * f1x + s * f2x),
       cy + r * (c * f1y + s * f2y), cz + r * (c * f1z + s * f2z)
     local ss, tt = st(px, py, pz)
@@ -494,31 +511,36 @@ function terrain.fit(target, k, rng)
   return { cols = c < 2 and 2 or c }, target
 end
 
-local function terrain_height(p, x, z)
-  -- a few smooth waves: height and its two slopes
-  local h, hx, hz = 0, 0, 0
-  for w = 1, #p.waves, 4 do
-    local a, kx, kz, ph = p.waves[w], p.waves[w + 1], p.waves[w + 2],
-      p.waves[w + 3]
-    local s, c = sincos(kx * x + kz * z + ph)
-    h = h + a * s
-    hx, hz = hx + a * c * kx, hz + a * c * kz
-  end
-  return h, hx, hz
-end
-
-function terrain.build(m, p, k, rng, count)
-  local c, per, ragged = terrain_layout(count, k, p.cols)
-  local cell = rng:range(2, 6)
+-- The height field: a few plane waves a*sin(kx*x + kz*z + ph). A wave is
+-- split as sin(X + Z) = sin X cos Z + cos X sin Z, so each column and row
+-- pays for its sines once, not each vertex.
+local function terrain_waves(p, rng)
   p.waves = {}
   for w = 0, 2 do
     local amp = rng:range(0.5, 4) / (w + 1)
     local s, co = sincos(rng:range(0, 2 * PI))
     local freq = rng:range(0.01, 0.06) * (w + 1)
-    local q = #p.waves
-    p.waves[q + 1], p.waves[q + 2], p.waves[q + 3], p.waves[q + 4] =
-      amp, co * freq, s * freq, rng:range(0, 2 * PI)
+    p.waves[w + 1] = { amp, co * freq, s * freq, rng:range(0, 2 * PI) }
   end
+end
+
+-- sin and cos of each wave's x term along the columns: cols[w][i]
+local function terrain_columns(p, x0, cell, c)
+  local out = {}
+  for w, wave in ipairs(p.waves) do
+    local s, co = {}, {}
+    for i = 0, c - 1 do
+      s[i], co[i] = sincos(wave[2] * (x0 + i * cell))
+    end
+    out[w] = { s = s, c = co }
+  end
+  return out
+end
+
+function terrain.build(m, p, k, rng, count)
+  local c, per, ragged = terrain_layout(count, k, p.cols)
+  local cell = rng:range(2, 6)
+  terrain_waves(p, rng)
   local x0 = -(c - 1) * cell / 2
   local total_rows = 0
   for b = 1, k do total_rows = total_rows + per[b] end
@@ -527,30 +549,47 @@ function terrain.build(m, p, k, rng, count)
   m:atlas(1)
   local lu0, lv0, ls = m:next_cell()
   local span_z = (total_rows - k + (ragged > 0 and 1 or 0)) * cell
-  local row0 = 0
-  local function vert(i, j)
-    local x, z = x0 + i * cell, z0 + j * cell
-    local h, hx, hz = terrain_height(p, x, z)
-    local nl = 1 / sqrt(hx * hx + 1 + hz * hz)
-    local al = 1 / sqrt(1 + hx * hx)
-    local bl = 1 / sqrt(1 + hz * hz)
-    m:vertex(x, h, z, -hx * nl, nl, -hz * nl, x - x0, z - z0,
-      al, hx * al, 0, 0, hz * bl, bl,
-      lu0 + ls * i / (c - 1), lv0 + ls * (z - z0) / span_z)
+  local cols = terrain_columns(p, x0, cell, c)
+  local waves = p.waves
+  -- vertices i = 0..n-1 of row j
+  local function row(j, n)
+    local z = z0 + j * cell
+    local rs, rc = {}, {}
+    for w, wave in ipairs(waves) do
+      rs[w], rc[w] = sincos(wave[3] * z + wave[4])
+    end
+    local lv = lv0 + ls * (z - z0) / span_z
+    for i = 0, n - 1 do
+      local x = x0 + i * cell
+      local h, hx, hz = 0, 0, 0
+      for w = 1, #waves do
+        local wave, col = waves[w], cols[w]
+        local xs, xc = col.s[i], col.c[i]
+        local sn = xs * rc[w] + xc * rs[w]
+        local cs = xc * rc[w] - xs * rs[w]
+        local a = wave[1]
+        h = h + a * sn
+        hx, hz = hx + a * cs * wave[2], hz + a * cs * wave[3]
+      end
+      local nl = 1 / sqrt(hx * hx + 1 + hz * hz)
+      local al = 1 / sqrt(1 + hx * hx)
+      local bl = 1 / sqrt(1 + hz * hz)
+      m:vertex(x, h, z, -hx * nl, nl, -hz * nl, x - x0, z - z0,
+        al, hx * al, 0, 0, hz * bl, bl, lu0 + ls * i / (c - 1), lv)
+    end
   end
+  local row0 = 0
   for b = 1, k do
     m:part(textures[b], 4, 4, p.u0, 0)
     local base = m.n + 1
-    for j = row0, row0 + per[b] - 1 do
-      for i = 0, c - 1 do vert(i, j) end
-    end
+    for j = row0, row0 + per[b] - 1 do row(j, c) end
     grid_strips(m.cur.idx, base, c - 1, per[b] - 1)
     if b == k and ragged > 0 then
       -- the ragged row below the last: strip top(i), bottom(i), ...,
       -- ending on top(ragged)
       local last = base + (per[b] - 1) * c
       local rbase = m.n + 1
-      for i = 0, ragged - 1 do vert(i, row0 + per[b]) end
+      row(row0 + per[b], ragged)
       local idx = m.cur.idx
       local q = #idx
       idx[q + 1] = -1
