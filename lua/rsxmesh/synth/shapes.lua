@@ -206,7 +206,7 @@ end
 -- `rings` rows of vertices, row 0 at the far end. (f1, f2, e) must be a
 -- right-handed orthonormal frame with e the axis.
 function Builder:tube(bx, by, bz, f1x, f1y, f1z, f2x, f2y, f2z,
-                      ex, ey, ez, r0, r1, len, sides, rings, strips)
+                      ex, ey, ez, r0, r1, len, sides, rings)
   local base = self.n + 1
   local cu, cv, cs = self:next_cell()
   -- the side's slope tilts the normal towards the axis's far end
@@ -238,11 +238,7 @@ function Builder:tube(bx, by, bz, f1x, f1y, f1z, f2x, f2y, f2z,
         qx * ql, qy * ql, qz * ql, cu + cs * fr, cv + cs * fd)
     end
   end
-  if strips then
-    grid_strips(self.cur.idx, base, sides, rings - 1)
-  else
-    grid_triangles(self.cur.idx, base, sides, rings - 1)
-  end
+  grid_triangles(self.cur.idx, base, sides, rings - 1)
 end
 
 -- A flat disc of `sides` rim vertices and a centre, facing (nx, ny, nz)
