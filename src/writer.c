@@ -367,29 +367,6 @@ static void mesh_put(uint8_t *block, uint32_t *end, uint32_t at,
   *end = at + (uint32_t)n;
 }
 
-/* Refuse what rsx_mesh_check trusts: a missing buffer behind a size.
-** Submeshes are numbered as in the file, from first. */
-static int mesh_buffers(const rsx_mesh *m, uint32_t first,
-                        const char *where, rsx_error *err)
-{
-  uint32_t i;
-  if (m->meta == NULL)
-    return rsx_fail(err, "%s: no metadata record", where);
-  if (m->vertex_count > 0 && m->mmp_stride > 0 && m->mmp == NULL)
-    return rsx_fail(err, "%s: no MMP stream", where);
-  if (m->vertex_count > 0 && m->mgp_stride > 0 && m->mgp == NULL)
-    return rsx_fail(err, "%s: no MGP stream", where);
-  if (m->index_count > 0 && m->indices == NULL)
-    return rsx_fail(err, "%s: no index buffer", where);
-  if (m->submesh_count > 0 && m->submeshes == NULL)
-    return rsx_fail(err, "%s: no submesh array", where);
-  for (i = 0; i < m->submesh_count; i++)
-    if (m->submeshes[i].record == NULL)
-      return rsx_fail(err, "%s: submesh %lu: no record", where,
-                      (unsigned long)first + i);
-  return 0;
-}
-
 /* The bytes of a part, refused past 32 bits; field names it. */
 static int mesh_bytes(uint64_t count, uint64_t size, const char *field,
                       const char *where, uint64_t *out, rsx_error *err)
@@ -425,11 +402,10 @@ int rsx_writer_add_mesh(rsx_writer *w, const rsx_mesh *m, rsx_error *err)
 
   if (w->mesh_count >= WR_LIMIT / WR_MESH_ENTRY)
     return rsx_fail(err, "%s: too many meshes", where);
-  if (mesh_buffers(m, c.first_submesh, where, err) != 0) return -1;
-
-  /* rsx_mesh_check fills in the mask, format and selectors: work on a
-  ** copy, submeshes included, so the caller's mesh stays const */
-  if (m->submesh_count > 0) {
+  /* rsx_mesh_check fills in the mask, format and selectors, and refuses
+  ** missing buffers: work on a copy, submeshes included, so the caller's
+  ** mesh stays const */
+  if (m->submesh_count > 0 && m->submeshes != NULL) {
     subs = malloc((size_t)m->submesh_count * sizeof *subs);
     if (subs == NULL)
       return rsx_fail(err, "%s: out of memory", where);

@@ -765,7 +765,7 @@ static void test_refusals(void)
   g.sub[2].record = NULL;
   ok(rsx_writer_add_mesh(w, &g.m, &err) != 0, "a NULL record is refused");
   /* the writer holds submeshes 0..2: this mesh's third is submesh 5 */
-  like(err.text, "submesh 5: no record", "... naming it as the file will");
+  like(err.text, "submesh 5: no submesh record", "... naming it as the file will");
   g.sub[2].record = g.rec[2];
   unchanged(w, before, n, "NULL buffers");
   free_given(&g);
