@@ -93,13 +93,19 @@ static void ac_push(lua_State *L, const rl_accessor *a, const float *c)
 
 /* ------------------------------------------------------------- methods */
 
+/* Each accessor's metatable holds its own get, a closure with the
+** accessor as upvalue 2: acc:get(i) is then one table lookup, and self is
+** recognised by comparing two addresses (the same block is the same
+** accessor). Any other self (acc1.get(acc2, i), or the shared method,
+** which has no upvalue 2) takes the full check. */
 static int a_get(lua_State *L)
 {
-  rl_accessor *a = ac_test(L, 1);
+  rl_accessor *a = lua_touserdata(L, 1);
   int isint;
   lua_Integer i = lua_tointegerx(L, 2, &isint);
   float c[AC_MAXC];
-  if (a == NULL) a = ac_check(L, 1, "accessor:get"); /* raises */
+  if (a == NULL || a != lua_touserdata(L, lua_upvalueindex(2)))
+    a = ac_check(L, 1, "accessor:get");
   if (!isint) i = luaL_checkinteger(L, 2); /* raises the usual message */
   rsxlua_checkopen(L, a->bundle, "accessor:get");
   if ((lua_Unsigned)i - 1u >= (lua_Unsigned)a->count)
@@ -401,6 +407,10 @@ static void ac_fields(lua_State *L, const rl_accessor *a, int parent)
   lua_setfield(L, -2, "offset");
   lua_pushinteger(L, (lua_Integer)a->stride);
   lua_setfield(L, -2, "stride");
+  luaL_getmetatable(L, RSXLUA_ACCESSOR);
+  lua_pushvalue(L, -3); /* the accessor */
+  lua_pushcclosure(L, a_get, 2);
+  lua_setfield(L, -2, "get");
   luaL_setmetatable(L, RSXLUA_ACCESSOR);
 }
 

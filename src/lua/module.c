@@ -4,10 +4,7 @@
 */
 #define _POSIX_C_SOURCE 200809L /* fileno */
 
-#include <float.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -84,50 +81,6 @@ int rsxlua_fail(lua_State *L, const char *message)
   lua_pushnil(L);
   lua_pushstring(L, message);
   return 2;
-}
-
-/* Write x with p significant digits into buf; true when it reads back
-** as x bit for bit (so -0 keeps its sign). */
-static int aux_fmt_try(float x, int p, char *buf, int *len)
-{
-  float y;
-  *len = snprintf(buf, 32, "%.*g", p, (double)x);
-  y = strtof(buf, NULL);
-  return memcmp(&x, &y, sizeof x) == 0;
-}
-
-/*
-** The first precision of 1..9 whose %.*g text reads back as x; 9 always
-** does for a float32. A binary search finds it in 3 or 4 tries instead of
-** up to 9: if p digits read back, the correctly rounded p + 1 digits are
-** no farther from x, so they do too, as long as the interval that rounds
-** to x is symmetric. It is not at a power of two (the gap below is half
-** the gap above) nor at FLT_MAX, and there the search is linear.
-*/
-int rsxlua_fmt(float x, char *buf)
-{
-  char tmp[32];
-  uint32_t bits;
-  int lo = 1, hi = 9, len = 0;
-  if (isnan(x)) return snprintf(buf, 32, "%s", signbit(x) ? "-nan" : "nan");
-  memcpy(&bits, &x, sizeof bits);
-  if ((bits & 0x7FFFFFu) == 0 || fabsf(x) == FLT_MAX) {
-    int p;
-    for (p = 1; p < 9; p++)
-      if (aux_fmt_try(x, p, buf, &len)) return len;
-    return snprintf(buf, 32, "%.9g", (double)x);
-  }
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (aux_fmt_try(x, mid, tmp, &len)) {
-      hi = mid;
-      memcpy(buf, tmp, (size_t)len + 1);
-    } else {
-      lo = mid + 1;
-    }
-  }
-  if (hi == 9) return snprintf(buf, 32, "%.9g", (double)x);
-  return (int)strlen(buf);
 }
 
 void rsxlua_range(lua_State *L, int arg, uint32_t n, const char *fname,
