@@ -77,23 +77,24 @@ static void out_str(fl_out *o, const char *s)
   o->len += n;
 }
 
-/* Decimal digits of u, as Lua's tostring writes an integer. */
-static void out_uint(fl_out *o, unsigned long u)
+/* Decimal digits of u at p, as Lua's tostring writes an integer; returns
+** the end. */
+static char *put_uint(char *p, unsigned long u)
 {
-  char tmp[24], *p = out_room(o, sizeof tmp);
+  char tmp[24];
   int n = 0;
   do {
     tmp[n++] = (char)('0' + u % 10);
     u /= 10;
   } while (u > 0);
   while (n > 0) *p++ = tmp[--n];
-  o->len = (size_t)(p - o->buf);
+  return p;
 }
 
-/* A float in the fewest digits that read back as the same float32. */
-static void out_float(fl_out *o, float x)
+static void out_uint(fl_out *o, unsigned long u)
 {
-  o->len += rsx_format_float(x, out_room(o, RSX_FLOAT_CHARS));
+  char *p = out_room(o, 24);
+  o->len = (size_t)(put_uint(p, u) - o->buf);
 }
 
 /* An OBJ token, as obj-export makes one: white space becomes '_', and an
@@ -125,36 +126,61 @@ static void obj_block(fl_out *o, const char *path, const rsx_mesh *m,
   rsx_error err;
   uint32_t v, run, i;
   int n = m->format.attr[kind]->components, k;
+  size_t plen = strlen(prefix);
   for (v = 0; v < m->vertex_count; v += run) {
     run = m->vertex_count - v < FL_CHUNK ? m->vertex_count - v : FL_CHUNK;
     if (rsx_mesh_decode(m, kind, v, run, c, &err) != 0)
       fl_die(path, err.text);
     for (i = 0; i < run; i++) {
       const float *x = c + (size_t)i * (size_t)n;
-      out_str(o, prefix);
+      char *p = out_room(o, plen + (size_t)n * (RSX_FLOAT_CHARS + 1) + 1);
+      memcpy(p, prefix, plen);
+      p += plen;
       for (k = 0; k < n; k++) {
         float f = flip && k == 1 ? (float)(1.0 + -1.0 * (double)x[k]) : x[k];
-        out_str(o, " ");
-        out_float(o, f);
+        *p++ = ' ';
+        p += rsx_format_float(f, p);
       }
-      out_str(o, "\n");
+      *p++ = '\n';
+      o->len = (size_t)(p - o->buf);
     }
     t->floats += (double)run * n;
   }
 }
 
-/* One corner "v/vt/vn" of a face; vt or vn 0 when the face has none. */
-static void obj_corner(fl_out *o, uint32_t a, unsigned long v,
-                       unsigned long vt, unsigned long vn)
+/* One corner "v/vt/vn" of a face at p, returns the end; vt or vn 0 when
+** the face has none. */
+static char *put_corner(char *p, uint32_t a, unsigned long v,
+                        unsigned long vt, unsigned long vn)
 {
-  out_uint(o, a + 1 + v);
+  p = put_uint(p, a + 1 + v);
   if (vt > 0) {
-    out_str(o, "/");
-    out_uint(o, a + vt);
+    *p++ = '/';
+    p = put_uint(p, a + vt);
   }
   if (vn > 0) {
-    out_str(o, vt > 0 ? "/" : "//");
-    out_uint(o, a + vn);
+    if (vt == 0) *p++ = '/';
+    *p++ = '/';
+    p = put_uint(p, a + vn);
+  }
+  return p;
+}
+
+/* The face lines of n triangles (0-based vertex numbers in v). */
+static void obj_faces(fl_out *o, const uint32_t *tri, size_t n,
+                      unsigned long v, unsigned long vt, unsigned long vn)
+{
+  size_t k;
+  int c;
+  for (k = 0; k < n; k++, tri += 3) {
+    char *p = out_room(o, 3 + 3 * (1 + 3 * 21));
+    *p++ = 'f';
+    for (c = 0; c < 3; c++) {
+      *p++ = ' ';
+      p = put_corner(p, tri[c], v, vt, vn);
+    }
+    *p++ = '\n';
+    o->len = (size_t)(p - o->buf);
   }
 }
 
@@ -186,7 +212,7 @@ static void obj_mesh(fl_out *o, const rsx_bundle *b, const rsx_mesh *m,
   for (i = 0; i < m->submesh_count; i++) {
     const rsx_submesh *s = &m->submeshes[i];
     int set = rsx_submesh_uv_set(s, 0);
-    size_t need = rsx_triangle_capacity(s->index_count) * 3, n, k;
+    size_t need = rsx_triangle_capacity(s->index_count) * 3, n;
     if (need > tris->cap) {
       /* the reader found the index range inside the file */
       uint32_t *p = realloc(tris->v, need * sizeof *p);
@@ -215,14 +241,9 @@ static void obj_mesh(fl_out *o, const rsx_bundle *b, const rsx_mesh *m,
     else
       out_token(o, rsx_bundle_material(b, s->material)->name);
     out_str(o, "\n");
-    for (k = 0; k < 3 * n; k++) {
-      out_str(o, k % 3 == 0 ? "f " : " ");
-      /* vt and vn numbers are 1-based: base + 1 passed as the offset */
-      obj_corner(o, tris->v[k], base[0],
-                 set >= 0 ? vt_base[set] + 1 : 0,
-                 has_normal ? base[2] + 1 : 0);
-      if (k % 3 == 2) out_str(o, "\n");
-    }
+    /* vt and vn numbers are 1-based: base + 1 passed as the offset */
+    obj_faces(o, tris->v, n, base[0], set >= 0 ? vt_base[set] + 1 : 0,
+              has_normal ? base[2] + 1 : 0);
     t->triangles += (double)n;
   }
   base[0] += m->vertex_count;
