@@ -290,7 +290,11 @@ static rsx_bundle *fl_open(const char *path)
 {
   rsx_error err;
   rsx_bundle *b = rsx_bundle_open(path, &err);
-  if (b == NULL) fl_die("open", err.text);
+  if (b == NULL) {
+    /* the reader's message names the file */
+    fprintf(stderr, "export-floor: %s\n", err.text);
+    exit(1);
+  }
   return b;
 }
 
