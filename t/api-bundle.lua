@@ -252,7 +252,7 @@ do
               "acc:bounds()")
 end
 t.is(pos:lines("v"),
-     "v 1 2 3\nv -1.5 0.25 1e-45\nv 0 -0 65536\nv 0.1 1e+02 -7\n",
+     "v 1 2 3\nv -1.5 0.25 1e-45\nv 0 -0 65536\nv 0.1 100 -7\n",
      "acc:lines('v')")
 t.is(pos:lines("", 1, 1), "1 2 3\n", "acc:lines with no prefix")
 t.is(pos:lines("v", 2, 1), "", "acc:lines of an empty range")

@@ -81,24 +81,30 @@ t.is(rsxmesh.float32(16777217), 16777216.0, "float32 2^24 + 1")
 t.is(rsxmesh.float32(1e39), math.huge, "float32 overflow: infinity")
 t.is(math.type(rsxmesh.float32(3)), "float", "float32 gives a float")
 
+-- The core's rsx_format_float: plain for first-digit exponents -4 to 15,
+-- a short exponent beyond; the digits are the fewest that read back.
 local fmts = {
-  { 0.1, "0.1" }, { -3, "-3" }, { 1e-8, "1e-08" }, { 0.5, "0.5" },
-  { 1200, "1.2e+03" }, { 1, "1" }, { 100, "1e+02" }, { 65504, "65504" },
+  { 0.1, "0.1" }, { -3, "-3" }, { 1e-8, "1e-8" }, { 0.5, "0.5" },
+  { 1200, "1200" }, { 1, "1" }, { 100, "100" }, { 65504, "65504" },
   { -0.0, "-0" }, { 0, "0" }, { 1 / 3, "0.33333334" },
   { 16777217, "16777216" }, { 2^-149, "1e-45" }, { 2^-126, "1.1754944e-38" },
-  { 3.4028234663852886e38, "3.4028235e+38" }, { math.huge, "inf" },
+  { 3.4028234663852886e38, "3.4028235e38" }, { math.huge, "inf" },
   { -math.huge, "-inf" }, { 128 / 255, "0.5019608" }, { 0.2, "0.2" },
-  { 1 - 2^-24, "0.99999994" }, { 2^-24, "5.9604645e-08" },
+  { 1 - 2^-24, "0.99999994" }, { 2^-24, "5.9604645e-8" },
+  { 0.0001, "0.0001" }, { 0.00001, "1e-5" }, { 1e15, "1000000000000000" },
+  { 1e16, "1e16" }, { -2.5e-7, "-2.5e-7" }, { 123.456, "123.456" },
 }
 for _, c in ipairs(fmts) do
   t.is(rsxmesh.fmt(c[1]), c[2], string.format("fmt %.17g", c[1]))
 end
 t.is((rsxmesh.fmt(0 / 0):gsub("^-", "")), "nan", "fmt NaN")
--- what fmt writes reads back as the same float32, and one digit fewer
--- would not (checked with string.format, not with fmt)
-for _, x in ipairs{ 0.1, 1 / 3, 2 / 3, 1e-8, 123.456, -7.25e-20, 1e30 } do
+-- what fmt writes reads back as the same float32, and one significant
+-- digit fewer would not (checked with string.format, not with fmt)
+for _, x in ipairs{ 0.1, 1 / 3, 2 / 3, 1e-8, 123.456, -7.25e-20, 1e30,
+                    2^-10, 3 * 2^40, 6.02214076e23 } do
   local s = rsxmesh.fmt(x)
-  local digits = #s:gsub("e.*", ""):gsub("[^0-9]", ""):gsub("^0+", "")
+  local digits = #s:gsub("e.*", ""):gsub("[^0-9]", "")
+                    :gsub("^0+", ""):gsub("0+$", "")
   local shorter = string.format("%." .. math.max(digits - 1, 1) .. "g", x)
   t.ok(f32(tonumber(s)) == f32(x) and
        (digits == 1 or f32(tonumber(shorter)) ~= f32(x)),

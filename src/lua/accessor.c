@@ -241,7 +241,7 @@ static int a_lines(lua_State *L)
     if (with != NULL) ac_decode_run(L, with, first + v, run, cw);
     for (i = 0; i < run; i++) {
       const float *x = c + (size_t)i * n, *y = cw + (size_t)i * nw;
-      char *p = luaL_prepbuffsize(&b, plen + (size_t)(n + nw) * 33 + 1);
+      char *p = luaL_prepbuffsize(&b, plen + (size_t)(n + nw) * (RSX_FLOAT_CHARS + 1) + 1);
       size_t len = plen;
       memcpy(p, prefix, plen);
       for (k = 0; k < n + nw; k++) {

@@ -149,7 +149,7 @@ static int mod_float32(lua_State *L)
 
 static int mod_fmt(lua_State *L)
 {
-  char buf[32];
+  char buf[RSX_FLOAT_CHARS];
   int len = rsxlua_fmt((float)luaL_checknumber(L, 1), buf);
   lua_pushlstring(L, buf, (size_t)len);
   return 1;

@@ -102,9 +102,10 @@ int rsxlua_checkkind(lua_State *L, int idx, const char *fname);
 /* Push nil and message, return 2 (the io.open convention). */
 int rsxlua_fail(lua_State *L, const char *message);
 
-/* The shortest decimal that reads back as x (a float32): writes it to buf
-** (at least 32 bytes) and returns its length. */
-int rsxlua_fmt(float x, char *buf);
+/* The shortest decimal that reads back as x (a float32), as the core's
+** rsx_format_float writes it: into buf (RSX_FLOAT_CHARS bytes at least);
+** returns its length. */
+#define rsxlua_fmt(x, buf) ((int)rsx_format_float((x), (buf)))
 
 /* The 1-based range [i, j] of args i and j (defaults 1 and n), checked
 ** against 1..n; an empty range has j = i - 1. Raises naming fname. */
