@@ -1,14 +1,12 @@
 /*
 ** fmt.c - the shortest decimal that reads back as the same float32.
 ** Exporters write millions of floats, so the common case avoids the C
-** library: the p-digit rounding and the check that it reads back are done in
-** long double with error bounds, and only a value too close to a rounding
-** boundary to decide (or too large or small for the exact powers of ten)
-** takes the slow path through snprintf and strtof.
+** library: for the magnitudes of mesh data the p-digit rounding and the
+** check that it reads back are exact in 64-bit integers; other magnitudes
+** take the slow path through snprintf and strtof.
 */
 #include "rsxmesh.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,16 +15,11 @@
 
 #define FMT_MAX_DIGITS 9 /* 9 significant digits tell any two floats apart */
 
-/* Powers of ten exact in long double: 10^k = 5^k * 2^k needs 5^k to fit in
-** the significand, which holds up to 10^27 with x87's 64 bits. */
-#define FMT_MAX_POW 27
-
-static long double fmt_pow10(int k)
+static uint64_t fmt_pow10(int k)
 {
-  static const long double table[FMT_MAX_POW + 1] = {
-    1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
-    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
-    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+  static const uint64_t table[FMT_MAX_DIGITS + 1] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+    10000000ull, 100000000ull, 1000000000ull};
   return table[k];
 }
 
@@ -47,62 +40,82 @@ static int fmt_slow_probe(float f, int p, char *digits, int *exp10)
   return reads_back;
 }
 
-/* x * 10^k in long double: one rounding at most. */
-static long double fmt_scale(long double x, int k)
-{
-  return k >= 0 ? x * fmt_pow10(k) : x / fmt_pow10(-k);
-}
-
-/* The fast way, for |f| in [1e-17, 1e17]: x scaled once to nine digits
-** before the point (Y), and the bounds of the values that read back as x
-** (the midpoints with its neighbours) scaled alike; then for p = 1..9 the
-** nearest p-digit decimal is Y rounded to a multiple of 10^(9-p), and it
-** reads back iff it lies between the bounds (on a bound only when x's
-** significand is even: ties go to even). Returns the digit count, or 0
-** when a comparison falls within the arithmetic's error. */
+/* The fast way, exact in 64-bit integers for |f| in [1e-8, 1e9), where mesh
+** data lives. With x = M * 2^e, scaling by 10^k = 5^k * 2^k gives
+** Y = M * 5^k * 2^(e+k) with nine digits before the point; M has at most
+** 26 bits (x and its bounds, the midpoints with its neighbours, times 4)
+** and 5^16 < 2^38, so M * 5^k fits in 64 bits for k <= 16. For p = 1..9
+** the nearest p-digit decimal is Y rounded (half to even, as printf) to a
+** multiple of 10^(9-p); it reads back iff it lies between the bounds (on a
+** bound only when x's significand is even: ties go to even). Returns the
+** digit count, or 0 outside the range. */
 static int fmt_fast(float f, char *digits, int *exp10)
 {
-  long double x = fabsf(f);
-  long double down = nextafterf(fabsf(f), 0);
-  long double up = nextafterf(fabsf(f), INFINITY);
-  long double lo = (x + down) / 2;
-  long double hi = isinf(up) ? x + (x - down) / 2 : (x + up) / 2;
+  static const uint64_t pow5[17] = {
+    1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull,
+    390625ull, 1953125ull, 9765625ull, 48828125ull, 244140625ull,
+    1220703125ull, 6103515625ull, 30517578125ull, 152587890625ull};
   uint32_t bits;
   memcpy(&bits, &f, sizeof bits);
-  int even = (bits & 1) == 0;
+  bits &= 0x7FFFFFFFu;
+  int biased = (int)(bits >> 23);
+  if (biased == 0 || biased == 0xFF) return 0; /* subnormal, inf, NaN */
+  uint64_t m = (bits & 0x7FFFFFu) | 0x800000u;
+  int e2 = biased - 150;                  /* x = m * 2^e2 */
+  int even = (m & 1) == 0;
+  /* x and its bounds as M * 2^(e2-2); below a power of two the lower
+  ** neighbour is half as far */
+  uint64_t mx = 4 * m, mlo = m == 0x800000u && biased > 1 ? mx - 1 : mx - 2;
+  uint64_t mhi = mx + 2;
 
-  int e10;
-  frexpf(f, &e10);
-  e10 = (int)floor((e10 - 1) * 0.30102999566398120); /* log10(2) */
-  long double y = 0;
+  int e10 = (int)floor((e2 + 23) * 0.30102999566398120); /* log10(2) */
+  uint64_t whole = 0, frac = 0, unit = 1; /* Y = whole + frac / unit */
+  uint64_t alo = 0, ahi = 0;
+  int k = 0, s = 0;
   for (int tries = 0; tries < 3; tries++) {
-    int k = 8 - e10;
-    if (k > FMT_MAX_POW || -k > FMT_MAX_POW) return 0;
-    y = fmt_scale(x, k);
-    if (y < 1e8L) e10--;
-    else if (y >= 1e9L) e10++;
+    k = 8 - e10;
+    if (k < 0 || k > 16) return 0;
+    s = e2 - 2 + k; /* Y = mx * 5^k * 2^s */
+    uint64_t a = mx * pow5[k];
+    alo = mlo * pow5[k], ahi = mhi * pow5[k];
+    if (s >= 0) {
+      if (s > 30 || ahi > (UINT64_MAX >> s)) return 0;
+      whole = a << s, frac = 0, unit = 1;
+      alo <<= s, ahi <<= s, s = 0;
+    } else {
+      if (-s >= 64) return 0;
+      whole = a >> -s;
+      unit = 1ull << -s;
+      frac = a & (unit - 1);
+    }
+    if (whole < 100000000u) e10--;
+    else if (whole >= 1000000000u) e10++;
     else break;
   }
-  if (y < 1e8L || y >= 1e9L) return 0;
-  int k = 8 - e10;
-  long double ylo = fmt_scale(lo, k), yhi = fmt_scale(hi, k);
-  long double slack = y * LDBL_EPSILON * 8;
-  uint32_t whole = (uint32_t)y; /* below 10^9 */
-  long double frac = y - (long double)whole;
+  if (whole < 100000000u || whole >= 1000000000u) return 0;
+  uint64_t lo_whole = alo >> -s, hi_whole = ahi >> -s;
+  int lo_frac = (alo & (unit - 1)) != 0, hi_frac = (ahi & (unit - 1)) != 0;
 
   /* Reading back is monotonic in p (the p-digit decimals are among the
   ** (p+1)-digit ones): search for the least p. */
-  uint32_t best = 0;
+  uint64_t best = 0;
   int best_p = 0, lo_p = 1, hi_p = FMT_MAX_DIGITS;
   while (lo_p <= hi_p) {
     int p = (lo_p + hi_p) / 2;
-    uint32_t q = (uint32_t)fmt_pow10(FMT_MAX_DIGITS - p);
-    long double r = (long double)(whole % q) + frac; /* exact */
-    if (fabsl(r - (long double)q / 2) <= slack) return 0;
-    uint32_t n = whole / q + (r > (long double)q / 2);
-    long double c = (long double)n * q;
-    if (fabsl(c - ylo) <= slack || fabsl(c - yhi) <= slack) return 0;
-    if (even ? (c >= ylo && c <= yhi) : (c > ylo && c < yhi)) {
+    uint64_t q = fmt_pow10(FMT_MAX_DIGITS - p);
+    uint64_t r2 = 2 * (whole % q), n = whole / q;
+    /* Y = n*q + r + frac/unit: round r + frac/unit against q/2 */
+    int up;
+    if (r2 > q) up = 1;
+    else if (r2 == q) up = frac > 0 || (n & 1);
+    else if (r2 + 1 == q)
+      up = 2 * frac > unit || (2 * frac == unit && (n & 1));
+    else up = 0;
+    n += (uint64_t)up;
+    uint64_t c = n * q;
+    int above_lo = c > lo_whole || (c == lo_whole && (even ? !lo_frac : 0));
+    int below_hi = c < hi_whole || (c == hi_whole && (even || hi_frac));
+    if (above_lo && below_hi) {
       best = n, best_p = p;
       hi_p = p - 1;
     } else {
@@ -111,7 +124,7 @@ static int fmt_fast(float f, char *digits, int *exp10)
   }
   if (best_p == 0) return 0;
   *exp10 = e10;
-  if (best == (uint32_t)fmt_pow10(best_p)) { /* rounded into next decade */
+  if (best == fmt_pow10(best_p)) { /* rounded into next decade */
     best /= 10;
     ++*exp10;
   }
@@ -125,8 +138,7 @@ static int fmt_fast(float f, char *digits, int *exp10)
 ** their count. */
 static int fmt_shortest(float f, char *digits, int *exp10)
 {
-  double x = fabs((double)f);
-  if (!(x >= 1e-17 && x <= 1e17 && fmt_fast(f, digits, exp10)))
+  if (!fmt_fast(f, digits, exp10))
     for (int p = 1; p <= FMT_MAX_DIGITS; p++)
       if (fmt_slow_probe(f, p, digits, exp10)) break;
   int len = (int)strlen(digits);

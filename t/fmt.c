@@ -131,6 +131,8 @@ int main(void)
     good += check_sample((float)i / 4, &failures), checked++;
     good += check_sample((float)i / 1000, &failures), checked++;
   }
+  for (uint32_t h = 0; h < 0x7C00; h++) /* every finite half: UV data */
+    good += check_sample(rsx_half((uint16_t)h), &failures), checked++;
   uint64_t x = 0x9E3779B97F4A7C15ull; /* xorshift64 */
   for (int i = 0; i < 200000; i++) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
