@@ -10,10 +10,10 @@ local AIM = 2 -- the OBJ export's aim, for comparison
 local disc = E.full_disc()
 local bundles = E.bundles(disc)
 
-local floor = E.floor("obj", bundles)
 local out = E.dir .. "/gltf"
-local seconds, _, err = E.time_script("gltf-export",
-  { "gltf-export", disc, "-o", out }, function() E.remove(out) end)
+local seconds, floor, _, err = E.measure("gltf-export",
+  { "gltf-export", disc, "-o", out }, "obj", bundles,
+  function() E.remove(out) end)
 E.remove(out)
 
 local function summary(what)

@@ -3,8 +3,9 @@
 -- timed as whole commands, and the result line.
 --
 -- Environment: BENCH_DIR (their data, default "."), BENCH_EXPORT_REPS
--- (repetitions of each script and floor, default 3: a script takes up to a
--- minute), top_srcdir, top_builddir and RSXMESH (the test environment).
+-- (runs of each script and of its floor, in turn, default 3: a script
+-- takes up to a minute), top_srcdir, top_builddir and RSXMESH (the test
+-- environment).
 local cli = require "rsxmesh.cli"
 
 local E = {}
@@ -108,34 +109,39 @@ local function run_once(args, out, err)
   return um * 60 + us + sm * 60 + ss, read_file(out), read_file(err)
 end
 
--- The best processor time of E.reps runs of a standard script, with the
--- stdout and stderr of the last run. before(), if given, runs before each.
-function E.time_script(name, args, before)
-  local best, out, err
+-- E.reps runs of a standard script (args) and of the C floor (mode over
+-- bundles) in turn, so that both meet the same load on a shared machine;
+-- before(), if given, runs before each run of the script. Returns the
+-- script's best processor time, the floor's best line (see E.floor), and
+-- the stdout and stderr of the script's last run.
+function E.measure(name, args, mode, bundles, before)
+  local best, floor, out, err
   local out_path = E.dir .. "/" .. name .. ".out"
   local err_path = E.dir .. "/" .. name .. ".err"
   for rep = 1, E.reps do
+    local f = E.floor(mode, bundles)
     if before then before() end
     local seconds
     seconds, out, err = run_once(args, out_path, err_path)
-    E.say(name, "run %d of %d: %.2f s processor time", rep, E.reps,
-      seconds)
+    E.say(name, "run %d of %d: %.2f s processor time, %s floor %.2f s",
+      rep, E.reps, seconds, mode, f.seconds)
     if not best or seconds < best then best = seconds end
+    if not floor or f.seconds < floor.seconds then floor = f end
   end
   os.remove(out_path)
   os.remove(err_path)
-  return best, out, err
+  return best, floor, out, err
 end
 
--- The C floor: mode "obj" or "decode" over the bundles, best of E.reps
--- passes; the fields of its line, as numbers, by name.
+-- The C floor: mode "obj" or "decode" over the bundles, one pass (to
+-- /dev/null, or to out_dir); the fields of its line, as numbers, by name.
 local FIELDS = {
   obj = { "seconds", "vertices", "triangles", "bytes", "floats" },
   decode = { "seconds", "vertices", "values", "sum" },
 }
 
 function E.floor(mode, bundles, out_dir)
-  local words = { q(E.floor_program), mode, "-r", E.reps }
+  local words = { q(E.floor_program), mode, "-r", 1 }
   if out_dir then
     words[#words + 1] = "-o"
     words[#words + 1] = q(out_dir)
@@ -152,10 +158,6 @@ function E.floor(mode, bundles, out_dir)
   end
   assert(k == #FIELDS[mode] + 1, "bench/export-floor: unexpected reply "
     .. text)
-  if not out_dir then
-    E.say(mode .. " floor", "best of %d: %.2f s processor time", E.reps,
-      r.seconds)
-  end
   return r
 end
 

@@ -11,10 +11,10 @@ local disc = E.full_disc()
 local bundles = E.bundles(disc)
 E.check_obj_floor()
 
-local floor = E.floor("obj", bundles)
 local out = E.dir .. "/obj"
-local seconds, _, err = E.time_script("obj-export",
-  { "obj-export", disc, "-o", out }, function() E.remove(out) end)
+local seconds, floor, _, err = E.measure("obj-export",
+  { "obj-export", disc, "-o", out }, "obj", bundles,
+  function() E.remove(out) end)
 
 -- obj-export's summary: the same vertices and triangles as the floor
 local function summary(what)

@@ -10,8 +10,8 @@ local AIM = 2
 local disc = E.full_disc()
 local bundles = E.bundles(disc)
 
-local floor = E.floor("decode", bundles)
-local seconds, out = E.time_script("survey", { "survey", disc })
+local seconds, floor, out = E.measure("survey", { "survey", disc },
+  "decode", bundles)
 
 -- the survey counts the vertices the floor decoded
 local n = out:match("([%d,]+) vertices%.")
