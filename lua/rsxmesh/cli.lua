@@ -296,7 +296,7 @@ function cli.run(opts)
   return setmetatable({
     name = name or "rsxmesh",
     ok = 0, failed = 0,
-    started = os.clock(),
+    started = rsxmesh.clock(),
     tty = rsxmesh.isatty(io.stderr),
     shown = false, last = -1,
   }, Run)
@@ -321,7 +321,7 @@ end
 -- A progress line, shown (at most ten times a second) only on a terminal.
 function Run:progress(text)
   if not self.tty then return end
-  local now = os.clock()
+  local now = rsxmesh.clock()
   if now - self.last < 0.1 then return end
   self.last = now
   io.stderr:write("\r\27[K", text)
@@ -364,9 +364,11 @@ function Run:each(args, fn)
   return self
 end
 
--- The seconds since the run started (processor time).
+-- The wall seconds since the run started: os.clock would count this
+-- process's processor time only, not the time spent waiting for the disk
+-- or for worker processes (synth -j).
 function Run:seconds()
-  return os.clock() - self.started
+  return rsxmesh.clock() - self.started
 end
 
 -- The summary line on stderr, then exit: 1 if anything failed, else 0.
