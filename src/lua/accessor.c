@@ -203,6 +203,25 @@ static void ac_opt_vector(lua_State *L, int opts, const char *key, int n,
   lua_pop(L, 1);
 }
 
+/* opts[key], how many of an accessor's n components to write: n when
+** nil, else an integer in 1..n. */
+static int ac_opt_count(lua_State *L, int opts, const char *key, int n)
+{
+  int isint;
+  lua_Integer k;
+  if (lua_getfield(L, opts, key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    return n;
+  }
+  k = lua_tointegerx(L, -1, &isint);
+  if (!isint || k < 1 || k > n)
+    luaL_error(L, "accessor:lines: opts.%s must be an integer in 1..%d, "
+               "got %s", key, n, lua_isnumber(L, -1)
+               ? luaL_tolstring(L, -1, NULL) : luaL_typename(L, -1));
+  lua_pop(L, 1);
+  return (int)k;
+}
+
 static int a_lines(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:lines");
@@ -210,7 +229,9 @@ static int a_lines(lua_State *L)
   const char *prefix = luaL_checklstring(L, 2, &plen);
   const rl_accessor *with = NULL;
   double scale[AC_MAXC], offset[AC_MAXC];
-  int n = a->info->components, nw = 0, mapped = 0, k;
+  /* n and nw are the decoded components (the strides of c and cw), nc
+  ** and ncw those written */
+  int n = a->info->components, nw = 0, nc = n, ncw = 0, mapped = 0, k;
   uint32_t first, count, v, run;
   float c[AC_CHUNK * AC_MAXC], cw[AC_CHUNK * AC_MAXC];
   luaL_Buffer b;
@@ -221,12 +242,17 @@ static int a_lines(lua_State *L)
     luaL_checktype(L, 5, LUA_TTABLE);
     ac_opt_vector(L, 5, "scale", n, 1.0, scale, &mapped);
     ac_opt_vector(L, 5, "offset", n, 0.0, offset, &mapped);
+    nc = ac_opt_count(L, 5, "components", n);
     if (lua_getfield(L, 5, "with") != LUA_TNIL) {
       with = ac_check(L, -1, "accessor:lines");
       if (with->m != a->m)
         return luaL_error(L, "accessor:lines: opts.with is an accessor of "
                           "another mesh");
       nw = with->info->components;
+      ncw = ac_opt_count(L, 5, "with_components", nw);
+    } else if (lua_getfield(L, 5, "with_components") != LUA_TNIL) {
+      return luaL_error(L, "accessor:lines: opts.with_components needs "
+                        "opts.with");
     }
     /* the with accessor stays at 6: it anchors what it views */
   } else {
@@ -241,11 +267,12 @@ static int a_lines(lua_State *L)
     if (with != NULL) ac_decode_run(L, with, first + v, run, cw);
     for (i = 0; i < run; i++) {
       const float *x = c + (size_t)i * n, *y = cw + (size_t)i * nw;
-      char *p = luaL_prepbuffsize(&b, plen + (size_t)(n + nw) * (RSX_FLOAT_CHARS + 1) + 1);
       size_t len = plen;
+      char *p = luaL_prepbuffsize(&b, plen + 1 +
+                                  (size_t)(nc + ncw) * (RSX_FLOAT_CHARS + 1));
       memcpy(p, prefix, plen);
-      for (k = 0; k < n + nw; k++) {
-        float f = k >= n ? y[k - n]
+      for (k = 0; k < nc + ncw; k++) {
+        float f = k >= nc ? y[k - nc]
                   : mapped ? (float)(offset[k] + scale[k] * (double)x[k])
                            : x[k];
         if (len > 0) p[len++] = ' ';
@@ -314,6 +341,7 @@ static int a_bounds(lua_State *L)
   float lo[AC_MAXC], hi[AC_MAXC];
   int seen[AC_MAXC] = {0};
   uint32_t v, run, i;
+  lua_Integer nans = 0;
   float c[AC_CHUNK * AC_MAXC];
   for (v = 0; v < a->count; v += run) {
     run = a->count - v < AC_CHUNK ? a->count - v : AC_CHUNK;
@@ -321,7 +349,10 @@ static int a_bounds(lua_State *L)
     for (i = 0; i < run; i++) {
       for (k = 0; k < n; k++) {
         float x = c[(size_t)i * n + k];
-        if (isnan(x)) continue; /* NaN has no place in an order */
+        if (isnan(x)) { /* NaN has no place in an order: counted */
+          nans++;
+          continue;
+        }
         if (!seen[k] || x < lo[k]) lo[k] = x;
         if (!seen[k] || x > hi[k]) hi[k] = x;
         seen[k] = 1;
@@ -341,7 +372,8 @@ static int a_bounds(lua_State *L)
       lua_rawseti(L, -2, k + 1);
     }
   }
-  return 2;
+  lua_pushinteger(L, nans);
+  return 3;
 }
 
 static int a_len(lua_State *L)
