@@ -108,9 +108,9 @@ local function mesh_obj(mesh, base, names, used)
   local name = token(mesh.name)
   local out = { "o " .. name .. "\n" }
   if n > 0 and colour then
-    -- "v x y z r g b a" from C, then alpha cut off the end of each line
-    out[#out + 1] = position:lines("v", 1, n, { with = colour })
-      :gsub(" [^ \n]+\n", "\n")
+    -- "v x y z r g b": the colour's alpha has no place in the extension
+    out[#out + 1] = position:lines("v", 1, n,
+      { with = colour, with_components = 3 })
   elseif n > 0 then
     out[#out + 1] = position:lines("v", 1, n)
   end
