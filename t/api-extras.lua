@@ -1,0 +1,192 @@
+-- api-extras.lua - rsxmesh.clock (and the scripts' summary it times),
+-- acc:lines's components and with_components, and the NaN count of
+-- acc:bounds, against values worked out by hand from the fixture's bytes
+-- (t/api-fixture.lua) and from meshes spelled out here.
+local t = require "tap"
+local rsxmesh = require "rsxmesh"
+local fx = require "api-fixture"
+local lib = require "scripts-lib"
+local cli = require "rsxmesh.cli"
+
+local b = assert(rsxmesh.load(fx.bytes(), "CHARLIE.rsxb"))
+local crate = b:mesh("crate")
+local pos = crate:attribute("position")
+local colour = crate:attribute("colour")
+local uv0 = crate:attribute("uv0")
+local bits = b:mesh("bits")
+
+-- rsxmesh.clock ------------------------------------------------------------
+
+local t0 = rsxmesh.clock()
+t.is(math.type(t0), "float", "clock: a float")
+t.ok(t0 >= 0, "clock: a monotonic clock starts at 0 or later")
+local last, backwards = t0, 0
+for _ = 1, 1000 do
+  local now = rsxmesh.clock()
+  if now < last then backwards = backwards + 1 end
+  last = now
+end
+t.is(backwards, 0, "clock: 1000 readings in a row never go back")
+
+-- A child that sleeps costs this process no processor time: the wall
+-- clock sees the wait, os.clock does not. The upper bound rules out
+-- milliseconds or nanoseconds as the unit (300 or 3e8 for this wait).
+local c0, w0 = os.clock(), rsxmesh.clock()
+assert(os.execute("sleep 0.3"))
+local waited, cpu = rsxmesh.clock() - w0, os.clock() - c0
+t.ok(waited >= 0.3 and waited < 20,
+  "clock: a 0.3 s sleep in a child reads 0.3 to 20 s: " .. waited)
+t.ok(cpu < waited, string.format("clock: more than os.clock's %.3f s", cpu))
+
+-- The run summary of every script: Run:seconds, and the line of finish.
+local run = cli.run("timed")
+assert(os.execute("sleep 0.3"))
+local s = run:seconds()
+t.ok(s >= 0.3 and s < 20, "Run:seconds counts a child's 0.3 s: " .. s)
+
+local dir = lib.tmpdir()
+local status, out, err = lib.rsxmesh(dir, "-e", 'local cli = require '
+  .. '"rsxmesh.cli"; local run = cli.run("timed"); '
+  .. 'assert(os.execute("sleep 0.3")); run:finish("nothing done")')
+t.is(status, 0, "finish: exit status 0")
+t.is(out, "", "finish: nothing on stdout")
+local secs = err:match("^timed: nothing done in (%d+%.%d%d) s\n$")
+t.ok(secs ~= nil, "finish: one line, 'in N.NN s': " .. err)
+t.ok(tonumber(secs or 0) >= 0.30,
+  "finish: the summary counts a child's 0.3 s sleep: " .. tostring(secs))
+lib.cleanup()
+
+-- acc:lines: components and with_components --------------------------------
+-- crate's positions: (1, 2, 3), (-1.5, 0.25, 2^-149), (0, -0, 65536),
+-- (0.1f, 100, -7); its colours: bytes 00 ff 80 33 -> (0, 1, 128/255,
+-- 0.2), 01 02 03 04, ff ff ff ff -> 1s, 00 00 00 00 -> 0s. 128/255 =
+-- 0.50196078...: float32 steps there are 2^-24 (6e-8), so 0.5019608 is
+-- the shortest that reads back (0.501961 is 2.2e-7 off).
+
+t.is(pos:lines("v", 1, 4, { components = 2 }),
+  "v 1 2\nv -1.5 0.25\nv 0 -0\nv 0.1 100\n", "lines: components = 2")
+t.is(pos:lines("", 1, 4, { components = 1 }), "1\n-1.5\n0\n0.1\n",
+  "lines: components = 1, no prefix, no leading space")
+t.is(pos:lines("v", 2, 2, { components = 3 }), "v -1.5 0.25 1e-45\n",
+  "lines: components = all of them")
+t.is(pos:lines("v", 1, 0, { components = 1 }), "",
+  "lines: components on an empty range")
+t.is(pos:lines("v", 1, 1, { with = colour }),
+  "v 1 2 3 0 1 0.5019608 0.2\n", "lines: with, every component")
+t.is(pos:lines("v", 1, 1, { with = colour, with_components = 4 }),
+  "v 1 2 3 0 1 0.5019608 0.2\n", "lines: with_components = all of them")
+t.is(pos:lines("v", 3, 4, { with = colour, with_components = 3 }),
+  "v 0 -0 65536 1 1 1\nv 0.1 100 -7 0 0 0\n",
+  "lines: with_components = 3 (v x y z r g b)")
+t.is(pos:lines("v", 1, 1, { components = 1, with = colour,
+  with_components = 2 }), "v 1 0 1\n", "lines: both counts")
+t.is(pos:lines("v", 1, 1, { components = "2" }), "v 1 2\n",
+  "lines: a count as a numeric string, as Lua converts")
+
+-- uv0 of vertices 1 and 2: half 3c00 c000 -> (1, -2), 3800 0001 ->
+-- (0.5, 2^-24). The mapping applies to the components written.
+t.is(uv0:lines("vt", 1, 2, { components = 1, scale = { 2, -1 },
+  offset = { 0.5, 1 } }), "vt 2.5\nvt 1.5\n",
+  "lines: components = 1 with scale and offset (0.5 + 2u)")
+t.is(uv0:lines("vt", 1, 1, { components = 2, scale = { 1, -1 },
+  offset = { 0, 1 } }), "vt 1 3\n", "lines: the V flip, both components")
+
+-- s32k2 of bits: 8000 7fff -> (-32768, 32767), ffff 0001 -> (-1, 1).
+t.is(bits:attribute("s32k2"):lines("", 1, 2, { components = 1 }),
+  "-32768\n-1\n", "lines: s32k2, components = 1")
+
+local function lines_error(acc, opts, pattern, name)
+  t.error_like(function() acc:lines("v", 1, 1, opts) end, pattern,
+    name)
+end
+lines_error(pos, { components = 0 }, "accessor:lines: opts%.components "
+  .. "must be an integer in 1%.%.3, got 0$", "lines: components = 0")
+lines_error(pos, { components = 4 }, "accessor:lines: opts%.components "
+  .. "must be an integer in 1%.%.3, got 4$", "lines: components = 4")
+lines_error(pos, { components = 1.5 }, "accessor:lines: opts%.components "
+  .. "must be an integer in 1%.%.3, got 1%.5$", "lines: components = 1.5")
+lines_error(pos, { components = "x" }, "accessor:lines: opts%.components "
+  .. "must be an integer in 1%.%.3, got string$", "lines: components 'x'")
+lines_error(pos, { components = {} }, "accessor:lines: opts%.components "
+  .. "must be an integer in 1%.%.3, got table$", "lines: components {}")
+lines_error(pos, { with = colour, with_components = 5 },
+  "accessor:lines: opts%.with_components must be an integer in 1%.%.4, "
+  .. "got 5$", "lines: with_components = 5 for a colour")
+lines_error(pos, { with_components = 3 }, "accessor:lines: "
+  .. "opts%.with_components needs opts%.with$",
+  "lines: with_components without with")
+
+-- A mesh of 600 vertices (three runs of the 256 the bulk path decodes at a
+-- time): position (i, -i, NaN), y NaN too when i is a multiple of 5, the
+-- NaNs quiet, negative and signalling in turn; every normal the note's
+-- 0x001FF800, (0, 32736/32767, 0).
+local NAN = { 0x7FC00000, 0xFFC00000, 0x7F800001 }
+local N = 600
+local mmp = {}
+for i = 1, N do
+  local y = i % 5 == 0 and string.pack(">I4", NAN[i % 3 + 1])
+    or string.pack(">f", -i)
+  mmp[i] = string.pack(">f", i) .. y
+    .. string.pack(">I4I4", NAN[(i + 1) % 3 + 1], 0x001FF800)
+end
+local big = assert(rsxmesh.mesh{ name = "big", meta = fx.meta(0x00080005),
+  vertex_count = N, mmp = table.concat(mmp), mmp_stride = 16,
+  indices = "", index_size = 2 })
+local bpos, bnormal = big:attribute("position"), big:attribute("normal")
+
+-- the core writes a NaN's sign: 0xFFC00000 is "-nan"
+local want = {}
+for i = 1, N do
+  local y = -i
+  if i % 5 == 0 then y = NAN[i % 3 + 1] == 0xFFC00000 and "-nan" or "nan" end
+  want[i] = string.format("v %d %s 0\n", i, y)
+end
+t.is(bpos:lines("v", 1, N, { components = 2, with = bnormal,
+  with_components = 1 }), table.concat(want),
+  "lines: 600 vertices, components = 2 and with_components = 1 across "
+  .. "the bulk path's runs")
+want = {}
+for i = 250, 260 do want[#want + 1] = i .. "\n" end
+t.is(bpos:lines("", 250, 260, { components = 1 }), table.concat(want),
+  "lines: a range across a run's end, components = 1")
+
+-- acc:bounds: the NaN count ------------------------------------------------
+
+local lo, hi, nans = pos:bounds()
+t.is_deeply({ lo, hi, nans }, { { -1.5, -0.0, -7 }, { 1, 100, 65536 }, 0 },
+  "bounds: crate's positions, no NaN")
+t.is(math.type(nans), "integer", "bounds: the count is an integer")
+
+-- half4 of bits: 3c00 bc00 7c00 fc00 -> (1, -1, inf, -inf), 0000 3555 7e00
+-- 0000 -> (0, 1365/4096, NaN, 0).
+lo, hi, nans = bits:attribute("half4"):bounds()
+t.is_deeply(lo, { 0, -1, math.huge, -math.huge }, "bounds: half4 minimum")
+t.is_deeply(hi, { 1, 1365 / 4096, math.huge, 0 }, "bounds: half4 maximum")
+t.is(nans, 1, "bounds: half4's one NaN counted")
+
+lo, hi, nans = bits:attribute("s32k2"):bounds()
+t.is_deeply({ lo, hi, nans }, { { -32768, 1 }, { -1, 32767 }, 0 },
+  "bounds: s32k2, integers, no NaN")
+t.is(math.type(lo[1]), "integer", "bounds: s32k2 bounds are integers")
+
+-- big: x 1..600; y -1..-599 but NaN at the 120 multiples of 5, so its
+-- least is -599 (600 is a multiple of 5); z NaN at all 600.
+lo, hi, nans = bpos:bounds()
+t.is_deeply(lo, { 1, -599, 0 / 0 }, "bounds: 600 vertices, minimum")
+t.is_deeply(hi, { 600, -1, 0 / 0 }, "bounds: 600 vertices, maximum")
+t.ok(lo[3] ~= lo[3] and hi[3] ~= hi[3],
+  "bounds: a component of NaN only gives NaN")
+t.is(nans, 120 + 600, "bounds: every kind of NaN counted, over all runs")
+lo, hi, nans = bnormal:bounds()
+t.is(nans, 0, "bounds: no NaN in a CMP normal")
+t.is(hi[2], fx.f32(32736 / 32767),
+  "bounds: the normal's y, 32736/32767 in float32")
+
+local empty = assert(rsxmesh.mesh{ name = "empty",
+  meta = fx.meta(0x00080005), vertex_count = 0, mmp = "", mmp_stride = 16,
+  indices = "", index_size = 2 })
+t.is_deeply({ empty:attribute("position"):bounds() }, { {}, {}, 0 },
+  "bounds: no vertices, two empty tables and 0")
+
+b:close()
+t.done_testing()
