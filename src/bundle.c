@@ -12,6 +12,10 @@
 ** - A submesh entry no mesh refers to must lie in the file, but is not
 **   checked further: nothing reads it, and rsx_mesh_check, the one place
 **   of the submesh rules, sees only the submeshes of meshes.
+** - Messages number entries as Lua does ("mesh 13" is b:mesh(13)). A
+**   submesh or sampler entry is named through the first mesh or material
+**   that reaches it ("mesh 2 (road): submesh 1: "), and by its 1-based
+**   entry ("submesh entry 3: ") only when none does.
 */
 #define _POSIX_C_SOURCE 200809L
 #include "rsxmesh.h"
@@ -56,7 +60,7 @@ typedef struct rd_state {
 /* ------------------------------------------------------------- checks */
 
 /* Does the part off+len lie inside the file? `who` names the entry
-** ("mesh 12 (bridge_03): ", or "header: "), `what` the field. */
+** ("mesh 13 (bridge_03): ", or "header: "), `what` the field. */
 static int rd_part(rd_state *r, const char *who, const char *what,
                    uint64_t off, uint64_t len)
 {
@@ -155,6 +159,28 @@ static int rd_header(rd_state *r)
   return 0;
 }
 
+/* Messages name a sampler by its number j within the first material
+** that reaches it, as mat:samplers()[j], and a sampler no material
+** reaches by its 1-based table entry. Only a refusal needs this wording,
+** so the search is done only then. */
+static void rd_sampler_who(const rd_state *r, uint32_t i, char *who,
+                           size_t size)
+{
+  const rsx_bundle *b = r->b;
+  uint32_t k;
+  for (k = 0; k < b->material_count; k++) {
+    const rsx_material *mat = &b->materials[k];
+    if (i >= mat->first_sampler && i - mat->first_sampler <
+        mat->sampler_count) {
+      snprintf(who, size, "material %lu (%s): sampler %lu: ",
+               (unsigned long)k + 1, mat->name,
+               (unsigned long)(i - mat->first_sampler) + 1);
+      return;
+    }
+  }
+  snprintf(who, size, "sampler entry %lu: ", (unsigned long)i + 1);
+}
+
 static int rd_materials(rd_state *r)
 {
   rsx_bundle *b = r->b;
@@ -167,38 +193,64 @@ static int rd_materials(rd_state *r)
                         sizeof *b->materials);
   if (!b->samplers || !b->materials)
     return rsx_fail(r->err, "%s: out of memory", b->name);
-  for (i = 0; i < b->sampler_count; i++) {
-    const uint8_t *e = b->data + r->sampler_table + (size_t)i * SAMPLER_ENTRY;
-    snprintf(who, sizeof who, "sampler %lu: ", (unsigned long)i);
-    b->samplers[i].slot = rsx_be32(e);
-    if (rd_string(r, who, "texture", rsx_be32(e + 4),
-                  &b->samplers[i].texture))
-      return -1;
-  }
   for (i = 0; i < b->material_count; i++) {
     const uint8_t *e =
       b->data + r->material_table + (size_t)i * MATERIAL_ENTRY;
     rsx_material *mat = &b->materials[i];
-    snprintf(who, sizeof who, "material %lu: ", (unsigned long)i);
+    snprintf(who, sizeof who, "material %lu: ", (unsigned long)i + 1);
     if (rd_string(r, who, "name", rsx_be32(e), &mat->name)) return -1;
-    snprintf(who, sizeof who, "material %lu (%s): ", (unsigned long)i,
+    snprintf(who, sizeof who, "material %lu (%s): ", (unsigned long)i + 1,
              mat->name);
     mat->first_sampler = rsx_be32(e + 4);
     mat->sampler_count = rsx_be32(e + 8);
     if (mat->sampler_count > b->sampler_count ||
         mat->first_sampler > b->sampler_count - mat->sampler_count)
-      return rsx_fail(r->err, "%s: %ssamplers %lu+%lu lie outside the "
-                      "sampler table (%lu entries)", b->name, who,
-                      (unsigned long)mat->first_sampler,
+      return rsx_fail(r->err, "%s: %sfirst sampler field 0x%lx + count %lu "
+                      "lie outside the sampler table (%lu entries)",
+                      b->name, who, (unsigned long)mat->first_sampler,
                       (unsigned long)mat->sampler_count,
                       (unsigned long)b->sampler_count);
+    /* the entries are filled below, before anything reads them */
     mat->samplers = mat->sampler_count ? b->samplers + mat->first_sampler
                                        : NULL;
+  }
+  for (i = 0; i < b->sampler_count; i++) {
+    const uint8_t *e = b->data + r->sampler_table + (size_t)i * SAMPLER_ENTRY;
+    b->samplers[i].slot = rsx_be32(e);
+    if (rd_string(r, "", "texture", rsx_be32(e + 4),
+                  &b->samplers[i].texture)) {
+      /* checked again to name the sampler in the message */
+      rd_sampler_who(r, i, who, sizeof who);
+      return rd_string(r, who, "texture", rsx_be32(e + 4),
+                       &b->samplers[i].texture);
+    }
   }
   return 0;
 }
 
-/* Every submesh entry's record lies in the file. */
+/* Which mesh reaches submesh entry i first, and as its how-manieth
+** submesh; the entry alone (1-based) when none does. Only a refusal
+** needs this wording, so the search is done only then. */
+static void rd_submesh_who(const rd_state *r, uint32_t i, char *who,
+                           size_t size)
+{
+  const rsx_bundle *b = r->b;
+  uint32_t k;
+  for (k = 0; k < b->mesh_count; k++) {
+    const rsx_mesh *m = &b->meshes[k];
+    if (i >= m->first_submesh && i - m->first_submesh < m->submesh_count) {
+      char label[WHO_MAX - 32];
+      rsx_mesh_label(m, label, sizeof label);
+      snprintf(who, size, "%s: submesh %lu: ", label,
+               (unsigned long)(i - m->first_submesh) + 1);
+      return;
+    }
+  }
+  snprintf(who, size, "submesh entry %lu: ", (unsigned long)i + 1);
+}
+
+/* Every submesh entry's record lies in the file, whether a mesh reaches
+** it or not; called once every mesh's range is known. */
 static int rd_submesh_records(rd_state *r)
 {
   char who[WHO_MAX];
@@ -206,8 +258,11 @@ static int rd_submesh_records(rd_state *r)
   for (i = 0; i < r->b->submesh_count; i++) {
     const uint8_t *e =
       r->b->data + r->submesh_table + (size_t)i * SUBMESH_ENTRY;
-    snprintf(who, sizeof who, "submesh %lu: ", (unsigned long)i);
-    if (rd_part(r, who, "record", rsx_be32(e), rsx_be32(e + 4))) return -1;
+    if (rd_part(r, "", "record", rsx_be32(e), rsx_be32(e + 4)) == 0)
+      continue;
+    /* checked again to name the submesh in the message */
+    rd_submesh_who(r, i, who, sizeof who);
+    return rd_part(r, who, "record", rsx_be32(e), rsx_be32(e + 4));
   }
   return 0;
 }
@@ -220,7 +275,7 @@ static int rd_mesh_parts(rd_state *r, rsx_mesh *m, uint32_t i)
   char who[WHO_MAX];
   uint32_t meta, mmp, mgp, idx;
   m->index = i;
-  snprintf(who, sizeof who, "mesh %lu: ", (unsigned long)i);
+  snprintf(who, sizeof who, "mesh %lu: ", (unsigned long)i + 1);
   if (rd_string(r, who, "name", rsx_be32(e), &m->name)) return -1;
   {
     char label[WHO_MAX - 2]; /* room for ": " */
@@ -256,9 +311,9 @@ static int rd_mesh_parts(rd_state *r, rsx_mesh *m, uint32_t i)
   }
   if (m->submesh_count > b->submesh_count ||
       m->first_submesh > b->submesh_count - m->submesh_count)
-    return rsx_fail(r->err, "%s: %ssubmeshes %lu+%lu lie outside the "
-                    "submesh table (%lu entries)", b->name, who,
-                    (unsigned long)m->first_submesh,
+    return rsx_fail(r->err, "%s: %sfirst submesh field 0x%lx + count %lu "
+                    "lie outside the submesh table (%lu entries)", b->name,
+                    who, (unsigned long)m->first_submesh,
                     (unsigned long)m->submesh_count,
                     (unsigned long)b->submesh_count);
   m->meta = b->data + meta;
@@ -279,6 +334,7 @@ static int rd_meshes(rd_state *r)
     if (rd_mesh_parts(r, &b->meshes[i], i)) return -1;
     views += b->meshes[i].submesh_count;
   }
+  if (rd_submesh_records(r)) return -1;
   if (views > b->size / SUBMESH_ENTRY)
     return rsx_fail(r->err, "%s: the meshes' submesh ranges add up to %llu "
                     "entries, more than a file of 0x%llx bytes can hold",
@@ -332,8 +388,7 @@ static rsx_bundle *bd_load(uint8_t *data, size_t size, const char *path,
   memset(&r, 0, sizeof r);
   r.b = b;
   r.err = err;
-  if (rd_header(&r) || rd_materials(&r) || rd_submesh_records(&r) ||
-      rd_meshes(&r)) {
+  if (rd_header(&r) || rd_materials(&r) || rd_meshes(&r)) {
     rsx_bundle_free(b);
     return NULL;
   }

@@ -12,13 +12,15 @@
 
 /* ----------------------------------------------------------- naming */
 
+/* Messages number entries as Lua does: entry 12 is b:mesh(13). */
 void rsx_mesh_label(const rsx_mesh *m, char *buf, size_t size)
 {
+  unsigned long long number = (unsigned long long)m->index + 1;
   if (!buf || size == 0) return;
   if (m->name && m->name[0])
-    snprintf(buf, size, "mesh %lu (%s)", (unsigned long)m->index, m->name);
+    snprintf(buf, size, "mesh %llu (%s)", number, m->name);
   else
-    snprintf(buf, size, "mesh %lu", (unsigned long)m->index);
+    snprintf(buf, size, "mesh %llu", number);
 }
 
 const char *rsx_finding_name(unsigned bit)
@@ -79,21 +81,21 @@ void rsx_finding_describe(const rsx_mesh *m, unsigned bit, char *buf,
       snprintf(buf, size, "no index is out of range");
     else
       snprintf(buf, size, "%lu %s not below the vertex count %lu, the "
-               "first at position %lu (%lu)",
+               "first at position %llu (%lu)",
                (unsigned long)m->bad_index_count,
                m->bad_index_count == 1 ? "index is" : "indices are",
                (unsigned long)m->vertex_count,
-               (unsigned long)m->first_bad_index,
+               (unsigned long long)m->first_bad_index + 1, /* m:index */
                (unsigned long)rsx_mesh_index(m, m->first_bad_index));
     break;
   case RSX_FIND_SELECTOR: {
     uint32_t i, n = 0, first = 0;
     for (i = 0; i < m->submesh_count; i++)
       if (m->submeshes[i].findings && n++ == 0) first = i;
+    /* numbered within the mesh, as m:submesh(i) */
     snprintf(buf, size, "%lu of %lu submeshes have selector findings, the "
              "first submesh %lu", (unsigned long)n,
-             (unsigned long)m->submesh_count,
-             (unsigned long)m->first_submesh + first);
+             (unsigned long)m->submesh_count, (unsigned long)first + 1);
     break;
   }
   default:
@@ -141,6 +143,9 @@ void rsx_submesh_finding_describe(const rsx_mesh *m, const rsx_submesh *s,
 
 /* ------------------------------------------------------------ checks */
 
+/* number: the submesh's number within its mesh, 1-based as in
+** m:submesh(i). Values read from fields are printed as stored, in hex,
+** with the field's name, so that none reads as a number of Lua's. */
 static int chk_submesh(const rsx_mesh *m, const rsx_submesh *s,
                        unsigned long number, uint32_t material_count,
                        const char *where, rsx_error *err)
@@ -155,8 +160,9 @@ static int chk_submesh(const rsx_mesh *m, const rsx_submesh *s,
   /* first + count <= index_count, written so that it cannot overflow */
   if (s->index_count > m->index_count ||
       s->first_index > m->index_count - s->index_count)
-    return rsx_fail(err, "%s: submesh %lu: indices 0x%lx+0x%lx lie outside "
-                    "the mesh's index buffer (0x%lx indices)", where, number,
+    return rsx_fail(err, "%s: submesh %lu: first index field 0x%lx + "
+                    "count %lu lie outside the mesh's index buffer (%lu "
+                    "indices)", where, number,
                     (unsigned long)s->first_index,
                     (unsigned long)s->index_count,
                     (unsigned long)m->index_count);
@@ -165,9 +171,9 @@ static int chk_submesh(const rsx_mesh *m, const rsx_submesh *s,
                     "list is not a multiple of 3", where, number,
                     (unsigned long)s->index_count);
   if (s->material != RSX_NONE && s->material >= material_count)
-    return rsx_fail(err, "%s: submesh %lu: material %lu outside the "
-                    "material table (%lu entries)", where, number,
-                    (unsigned long)s->material,
+    return rsx_fail(err, "%s: submesh %lu: material field 0x%lx lies "
+                    "outside the material table (%lu entries)", where,
+                    number, (unsigned long)s->material,
                     (unsigned long)material_count);
   return 0;
 }
@@ -261,9 +267,8 @@ int rsx_mesh_check(rsx_mesh *m, uint32_t material_count, const char *where,
     return rsx_fail(err, "%s: no submeshes for a count of %lu", where,
                     (unsigned long)m->submesh_count);
   for (i = 0; i < m->submesh_count; i++)
-    if (chk_submesh(m, &m->submeshes[i],
-                    (unsigned long)m->first_submesh + i, material_count,
-                    where, err))
+    if (chk_submesh(m, &m->submeshes[i], (unsigned long)i + 1,
+                    material_count, where, err))
       return -1;
 
   m->mask = rsx_be32(m->meta + RSX_MASK_OFFSET);
@@ -337,9 +342,12 @@ int rsx_mesh_decode(const rsx_mesh *m, int kind, uint32_t first, uint32_t n,
   if (n > m->vertex_count || first > m->vertex_count - n) {
     char label[LABEL_MAX];
     rsx_mesh_label(m, label, sizeof label);
-    return rsx_fail(err, "%s: %s: vertices %lu+%lu run past the vertex "
-                    "count %lu", label, info->name, (unsigned long)first,
-                    (unsigned long)n, (unsigned long)m->vertex_count);
+    /* as Lua's 1-based inclusive range i..j */
+    return rsx_fail(err, "%s: %s: vertices %llu..%llu run past the vertex "
+                    "count %lu", label, info->name,
+                    (unsigned long long)first + 1,
+                    (unsigned long long)first + n,
+                    (unsigned long)m->vertex_count);
   }
   if (n == 0) return 0;
   p = rsx_mesh_vertex(m, kind, first);

@@ -12,24 +12,25 @@ size_t rsx_triangle_capacity(uint32_t index_count)
   return index_count < 3 ? 0 : (size_t)index_count - 2;
 }
 
-/* The message for index position pos of value v, out of range. */
+/* The message for index position pos of value v, out of range. The
+** position is 1-based, as m:index(i) takes it, and the submesh is its
+** number within the mesh, as m:submesh(i). */
 static int tri_bad_index(const rsx_mesh *m, const rsx_submesh *s,
                          uint32_t pos, uint32_t v, rsx_error *err)
 {
   char label[160], sub[48] = "";
   uintptr_t base = (uintptr_t)m->submeshes, at = (uintptr_t)s;
   rsx_mesh_label(m, label, sizeof label);
-  if (s) {
-    /* the table entry number, as rsx_mesh_check's messages give it */
-    unsigned long n = (unsigned long)m->first_submesh;
-    if (m->submeshes && at >= base &&
-        at < base + (uintptr_t)m->submesh_count * sizeof *s)
-      n += (unsigned long)((at - base) / sizeof *s);
-    snprintf(sub, sizeof sub, " submesh %lu:", n);
-  }
-  return rsx_fail(err, "%s:%s index at position %lu is %lu, not below the "
-                  "vertex count %lu", label, sub, (unsigned long)pos,
-                  (unsigned long)v, (unsigned long)m->vertex_count);
+  /* a submesh from elsewhere has no number here: the position alone
+  ** names the index */
+  if (s && m->submeshes && at >= base &&
+      at < base + (uintptr_t)m->submesh_count * sizeof *s)
+    snprintf(sub, sizeof sub, " submesh %lu:",
+             (unsigned long)((at - base) / sizeof *s) + 1);
+  return rsx_fail(err, "%s:%s index at position %llu is %lu, not below "
+                  "the vertex count %lu", label, sub,
+                  (unsigned long long)pos + 1, (unsigned long)v,
+                  (unsigned long)m->vertex_count);
 }
 
 static int tri_emit(uint32_t *out, size_t *n, uint32_t a, uint32_t b,
@@ -54,9 +55,12 @@ int rsx_triangles(const rsx_mesh *m, const rsx_submesh *s, uint32_t first,
   if (count > m->index_count || first > m->index_count - count) {
     char label[160];
     rsx_mesh_label(m, label, sizeof label);
-    return rsx_fail(err, "%s: indices 0x%lx+0x%lx lie outside the index "
-                    "buffer (0x%lx indices)", label, (unsigned long)first,
-                    (unsigned long)count, (unsigned long)m->index_count);
+    /* positions as m:index(i) takes them: a 1-based range i..j */
+    return rsx_fail(err, "%s: indices %llu..%llu lie outside the index "
+                    "buffer (%lu indices)", label,
+                    (unsigned long long)first + 1,
+                    (unsigned long long)first + count,
+                    (unsigned long)m->index_count);
   }
   if (m->primitive == RSX_TRIANGLES) {
     /* Indices left over after the last whole triangle form no face, but

@@ -298,8 +298,9 @@ uint32_t rsx_writer_add_material(rsx_writer *w, const char *name,
     rsx_fail(err, "writer: no writer");
     return RSX_NONE;
   }
-  snprintf(where, sizeof where, "writer: material %lu (%s)",
-           (unsigned long)w->material_count, name ? name : "");
+  /* the number the material will have, 1-based as in Lua */
+  snprintf(where, sizeof where, "writer: material %llu (%s)",
+           (unsigned long long)w->material_count + 1, name ? name : "");
   /* RSX_NONE means "no material", so it cannot number one */
   if (w->material_count >= RSX_NONE) {
     rsx_fail(err, "%s: too many materials", where);
@@ -395,7 +396,7 @@ int rsx_writer_add_mesh(rsx_writer *w, const rsx_mesh *m, rsx_error *err)
     return rsx_fail(err, "writer: no %s", w == NULL ? "writer" : "mesh");
   c = *m;
   c.name = m->name ? m->name : "";
-  c.index = (uint32_t)w->mesh_count;
+  c.index = (uint32_t)w->mesh_count; /* labelled as the mesh it will be */
   c.first_submesh = (uint32_t)w->submesh_count;
   memcpy(where, "writer: ", 8);
   rsx_mesh_label(&c, where + 8, sizeof where - 8);

@@ -381,6 +381,18 @@ static void br_record_end(tb_file *f)
 {
   tb_set_submesh(f, 2, TB_SUB_RECORD, (uint32_t)f->size - 0x3B);
 }
+/* road no longer reaches entry 2, which nothing else reaches */
+static void br_record_end_alone(tb_file *f)
+{
+  br_record_end(f);
+  tb_set_mesh(f, 1, TB_MESH_SUBMESH_COUNT, 0);
+}
+/* bridge_03 reaches entry 2 too (its entries 1 and 2), before road */
+static void br_record_end_shared(tb_file *f)
+{
+  br_record_end(f);
+  tb_set_mesh(f, 0, TB_MESH_FIRST_SUBMESH, 1);
+}
 static void br_submesh_range(tb_file *f)
 {
   tb_set_mesh(f, 1, TB_MESH_SUBMESH_COUNT, 2);
@@ -445,6 +457,12 @@ static void br_no_nul(tb_file *f)
 {
   tb_put8(f, f->strings + f->string_size - 1, 'x');
 }
+/* glass no longer reaches sampler entry 2, which nothing else reaches */
+static void br_no_nul_alone(tb_file *f)
+{
+  br_no_nul(f);
+  tb_set_material(f, 1, TB_MAT_SAMPLER_COUNT, 0);
+}
 static void br_cut_nul(tb_file *f)
 {
   tb_set_header(f, TB_HDR_STRING_SIZE, f->string_size - 1);
@@ -499,75 +517,91 @@ static void test_refusals(const tb_file *g)
       "string table");
 
   /* records, streams, buffers */
-  try(g, br_meta_end, msg("%smesh 0 (bridge_03): metadata record "
+  try(g, br_meta_end, msg("%smesh 1 (bridge_03): metadata record "
       "0x%lx+0x94 runs past end of file (0x%lx bytes)", F, sz - 0x10, sz),
       "metadata record");
-  try(g, br_mmp_end, msg("%smesh 0 (bridge_03): MMP stream 0x%lx+0x100000 "
+  try(g, br_mmp_end, msg("%smesh 1 (bridge_03): MMP stream 0x%lx+0x100000 "
       "runs past end of file (0x%lx bytes)", F, (unsigned long)g->mmp[0],
       sz), "MMP stream");
-  try(g, br_mmp32, msg("%smesh 0 (bridge_03): MMP stream 0x%lx+0x800000000 "
+  try(g, br_mmp32, msg("%smesh 1 (bridge_03): MMP stream 0x%lx+0x800000000 "
       "overflows 32 bits", F, (unsigned long)g->mmp[0]),
       "vertex count x stride overflows");
-  try(g, br_mgp_end, msg("%smesh 1 (road): MGP stream 0x%lx+0x10 runs past "
+  try(g, br_mgp_end, msg("%smesh 2 (road): MGP stream 0x%lx+0x10 runs past "
       "end of file (0x%lx bytes)", F, sz - 8, sz), "MGP stream");
-  try(g, br_idx_end, msg("%smesh 1 (road): index buffer 0x%lx+0x4000 runs "
+  try(g, br_idx_end, msg("%smesh 2 (road): index buffer 0x%lx+0x4000 runs "
       "past end of file (0x%lx bytes)", F, (unsigned long)g->indices[1], sz),
       "index buffer");
-  try(g, br_idx32, msg("%smesh 1 (road): index buffer 0x%lx+0x100000000 "
+  try(g, br_idx32, msg("%smesh 2 (road): index buffer 0x%lx+0x100000000 "
       "overflows 32 bits", F, (unsigned long)g->indices[1]),
       "index count x size overflows");
-  try(g, br_record_end, msg("%ssubmesh 2: record 0x%lx+0x3c runs past end "
-      "of file (0x%lx bytes)", F, sz - 0x3B, sz), "submesh record");
+  /* submesh entry 2 is road's first submesh */
+  try(g, br_record_end, msg("%smesh 2 (road): submesh 1: record 0x%lx+0x3c "
+      "runs past end of file (0x%lx bytes)", F, sz - 0x3B, sz),
+      "submesh record");
+  try(g, br_record_end_alone, msg("%ssubmesh entry 3: record 0x%lx+0x3c "
+      "runs past end of file (0x%lx bytes)", F, sz - 0x3B, sz),
+      "the record of a submesh entry no mesh reaches");
+  try(g, br_record_end_shared, msg("%smesh 1 (bridge_03): submesh 2: record "
+      "0x%lx+0x3c runs past end of file (0x%lx bytes)", F, sz - 0x3B, sz),
+      "a shared submesh entry is named by the first mesh that reaches it");
 
   /* ranges into other tables */
-  try(g, br_submesh_range, msg("%smesh 1 (road): submeshes 2+2 lie outside "
-      "the submesh table (3 entries)", F), "a mesh's submesh range");
-  try(g, br_submesh_wrap, msg("%smesh 1 (road): submeshes 4294967295+1 lie "
-      "outside the submesh table (3 entries)", F),
+  try(g, br_submesh_range, msg("%smesh 2 (road): first submesh field 0x2 + "
+      "count 2 lie outside the submesh table (3 entries)", F),
+      "a mesh's submesh range");
+  try(g, br_submesh_wrap, msg("%smesh 2 (road): first submesh field "
+      "0xffffffff + count 1 lie outside the submesh table (3 entries)", F),
       "a submesh range that wraps");
-  try(g, br_material, msg("%smesh 1 (road): submesh 2: material 3 outside "
-      "the material table (3 entries)", F), "a submesh's material");
-  try(g, br_samplers, msg("%smaterial 1 (glass): samplers 2+2 lie outside "
-      "the sampler table (3 entries)", F), "a material's sampler range");
-  try(g, br_samplers_wrap, msg("%smaterial 1 (glass): samplers 4294967294+1 "
-      "lie outside the sampler table (3 entries)", F),
+  try(g, br_material, msg("%smesh 2 (road): submesh 1: material field 0x3 "
+      "lies outside the material table (3 entries)", F),
+      "a submesh's material");
+  try(g, br_samplers, msg("%smaterial 2 (glass): first sampler field 0x2 + "
+      "count 2 lie outside the sampler table (3 entries)", F),
+      "a material's sampler range");
+  try(g, br_samplers_wrap, msg("%smaterial 2 (glass): first sampler field "
+      "0xfffffffe + count 1 lie outside the sampler table (3 entries)", F),
       "a sampler range that wraps");
 
   /* sizes, index size, primitive, submesh index ranges */
-  try(g, br_meta_size, msg("%smesh 0 (bridge_03): metadata record is 0x8f "
+  try(g, br_meta_size, msg("%smesh 1 (bridge_03): metadata record is 0x8f "
       "bytes, shorter than 0x90", F), "metadata record of 0x8f bytes");
-  try(g, br_record_size, msg("%smesh 0 (bridge_03): submesh 1: submesh "
+  try(g, br_record_size, msg("%smesh 1 (bridge_03): submesh 2: submesh "
       "record is 0x3b bytes, shorter than 0x3c", F),
       "submesh record of 0x3b bytes");
-  try(g, br_index_size, msg("%smesh 0 (bridge_03): index size 3, not 2 or 4",
+  try(g, br_index_size, msg("%smesh 1 (bridge_03): index size 3, not 2 or 4",
       F), "index size 3");
-  try(g, br_index_size0, msg("%smesh 1 (road): index size 0, not 2 or 4", F),
+  try(g, br_index_size0, msg("%smesh 2 (road): index size 0, not 2 or 4", F),
       "index size 0");
-  try(g, br_primitive, msg("%smesh 0 (bridge_03): primitive 2, not 0 "
+  try(g, br_primitive, msg("%smesh 1 (bridge_03): primitive 2, not 0 "
       "(triangle list) or 1 (triangle strip)", F), "primitive 2");
-  try(g, br_sub_indices, msg("%smesh 0 (bridge_03): submesh 1: indices "
-      "0x4+0x3 lie outside the mesh's index buffer (0x6 indices)", F),
-      "a submesh's index range");
-  try(g, br_list_count, msg("%smesh 0 (bridge_03): submesh 1: index count 2 "
+  try(g, br_sub_indices, msg("%smesh 1 (bridge_03): submesh 2: first index "
+      "field 0x4 + count 3 lie outside the mesh's index buffer (6 indices)",
+      F), "a submesh's index range");
+  try(g, br_list_count, msg("%smesh 1 (bridge_03): submesh 2: index count 2 "
       "of a triangle list is not a multiple of 3", F),
       "a list count not a multiple of 3");
 
   /* strings */
-  try(g, br_mesh_name, msg("%smesh 0: name 0x%lx lies outside the string "
+  try(g, br_mesh_name, msg("%smesh 1: name 0x%lx lies outside the string "
       "table (0x%lx bytes)", F, (unsigned long)g->string_size,
       (unsigned long)g->string_size), "a mesh name");
-  try(g, br_material_name, msg("%smaterial 0: name 0xffffffff lies outside "
+  try(g, br_material_name, msg("%smaterial 1: name 0xffffffff lies outside "
       "the string table (0x%lx bytes)", F, (unsigned long)g->string_size),
       "a material name");
-  try(g, br_texture, msg("%ssampler 1: texture 0x%lx lies outside the string "
-      "table (0x%lx bytes)", F, (unsigned long)g->string_size + 5,
-      (unsigned long)g->string_size), "a texture path");
-  try(g, br_no_nul, msg("%ssampler 2: texture 0x%lx has no NUL before the "
-      "string table ends", F, (unsigned long)g->texture[2]),
-      "the last string without its NUL");
-  try(g, br_cut_nul, msg("%ssampler 2: texture 0x%lx has no NUL before the "
-      "string table ends", F, (unsigned long)g->texture[2]),
-      "a table that ends before the last NUL");
+  /* sampler entry 1 is brick's second, entry 2 glass's first */
+  try(g, br_texture, msg("%smaterial 1 (brick): sampler 2: texture 0x%lx "
+      "lies outside the string table (0x%lx bytes)", F,
+      (unsigned long)g->string_size + 5, (unsigned long)g->string_size),
+      "a texture path");
+  try(g, br_no_nul, msg("%smaterial 2 (glass): sampler 1: texture 0x%lx has "
+      "no NUL before the string table ends", F,
+      (unsigned long)g->texture[2]), "the last string without its NUL");
+  try(g, br_cut_nul, msg("%smaterial 2 (glass): sampler 1: texture 0x%lx has "
+      "no NUL before the string table ends", F,
+      (unsigned long)g->texture[2]), "a table that ends before the last NUL");
+  try(g, br_no_nul_alone, msg("%ssampler entry 3: texture 0x%lx has no NUL "
+      "before the string table ends", F, (unsigned long)g->texture[2]),
+      "a sampler entry no material reaches");
   try(g, br_first_nul, msg("%sheader: string table at 0x%lx starts with 0x78, "
       "not a NUL", F, (unsigned long)g->strings), "the table's first byte");
   try(g, br_no_strings, msg("%sheader: string table at 0x%lx is empty, not "
@@ -652,9 +686,9 @@ static void test_liberal(const tb_file *g)
            RSX_FIND_SELECTOR, "mgp-stride, index-range, selector");
     rsx_finding_describe(m, RSX_FIND_INDEX_RANGE, buf, sizeof buf);
     is_str(buf, "1 index is not below the vertex count 4, the first at "
-           "position 0 (9)", "the bad index described");
+           "position 1 (9)", "the bad index described, at m:index(1)");
     is_int(rsx_mesh_decode(m, RSX_UV0, 0, 1, o, &e), -1, "uv0 fails");
-    is_str(e.text, "mesh 1 (road): cannot decode uv0: mgp-stride: MGP "
+    is_str(e.text, "mesh 2 (road): cannot decode uv0: mgp-stride: MGP "
            "stride 2 differs from 4 implied by mask 0x00080025",
            "... naming mesh, kind and finding");
     is_int(rsx_mesh_decode(m, RSX_POSITION, 0, 4, o, &e), 0,

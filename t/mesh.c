@@ -9,7 +9,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#define WHERE "T.rsxb: mesh 7 (crate)"
+/* fx_init's mesh is table entry 7, first submesh entry 5: messages name
+** it b:mesh(8) would, and its submeshes by their number in it, from 1 */
+#define WHERE "T.rsxb: mesh 8 (crate)"
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -113,8 +115,9 @@ static void test_refusals(void)
 
   x.sub[0].record_size = 0x3B;
   is_int(fx_check(&x, &e), -1, "submesh record of 0x3b bytes refused");
-  is_str(e.text, WHERE ": submesh 5: submesh record is 0x3b bytes, shorter "
-         "than 0x3c", "... naming the submesh by its table entry");
+  is_str(e.text, WHERE ": submesh 1: submesh record is 0x3b bytes, shorter "
+         "than 0x3c", "... naming the submesh by its number in the mesh, "
+         "not its table entry 5");
   x.sub[0].record_size = 0x3C;
 
   x.m.index_size = 3;
@@ -132,12 +135,14 @@ static void test_refusals(void)
 
   fx_sub(&x, 1, 3, 6, 0xFFFFFFFF);
   is_int(fx_check(&x, &e), -1, "submesh indices 3+6 of 6 refused");
-  is_str(e.text, WHERE ": submesh 6: indices 0x3+0x6 lie outside the "
-         "mesh's index buffer (0x6 indices)", "... with its message");
+  is_str(e.text, WHERE ": submesh 2: first index field 0x3 + count 6 lie "
+         "outside the mesh's index buffer (6 indices)",
+         "... with its message: the fields as stored");
   fx_sub(&x, 1, 0xFFFFFFFDu, 6, 0xFFFFFFFF);
   is_int(fx_check(&x, &e), -1, "first index 0xfffffffd + 6 (wraps to 3) "
          "refused");
-  like(e.text, "indices 0xfffffffd+0x6 lie outside", "... with its message");
+  like(e.text, "first index field 0xfffffffd + count 6 lie outside",
+       "... with its message");
   fx_sub(&x, 1, 6, 0, 0xFFFFFFFF);
   is_int(fx_check(&x, &e), 0, "an empty range at the end passes");
   fx_sub(&x, 1, 3, 3, 0xFFFFFFFF);
@@ -145,7 +150,7 @@ static void test_refusals(void)
 
   fx_sub(&x, 1, 0, 4, 0xFFFFFFFF);
   is_int(fx_check(&x, &e), -1, "list submesh of 4 indices refused");
-  is_str(e.text, WHERE ": submesh 6: index count 4 of a triangle list is "
+  is_str(e.text, WHERE ": submesh 2: index count 4 of a triangle list is "
          "not a multiple of 3", "... with its message");
   x.m.primitive = RSX_STRIP;
   is_int(fx_check(&x, &e), 0, "the same 4 indices pass in a strip");
@@ -154,8 +159,8 @@ static void test_refusals(void)
 
   x.sub[1].material = 3;
   is_int(fx_check(&x, &e), -1, "material 3 of 3 refused");
-  is_str(e.text, WHERE ": submesh 6: material 3 outside the material table "
-         "(3 entries)", "... with its message");
+  is_str(e.text, WHERE ": submesh 2: material field 0x3 lies outside the "
+         "material table (3 entries)", "... the field as stored");
   x.sub[1].material = 2;
   is_int(fx_check(&x, &e), 0, "material 2 of 3 passes");
   x.sub[1].material = RSX_NONE;
@@ -168,7 +173,7 @@ static void test_refusals(void)
 
   x.m.meta = NULL;
   is_int(rsx_mesh_check(&x.m, 3, NULL, &e), -1, "no metadata refused");
-  is_str(e.text, "mesh 7 (crate): no metadata record",
+  is_str(e.text, "mesh 8 (crate): no metadata record",
          "without `where`, messages start with the mesh's label");
   x.m.meta = x.meta;
   x.m.mmp = NULL;
@@ -199,17 +204,23 @@ static void test_names(void)
   char buf[64];
   fx_init(&x, 0x00080005, 0, 16, 0);
   rsx_mesh_label(&x.m, buf, sizeof buf);
-  is_str(buf, "mesh 7 (crate)", "label with a name");
+  is_str(buf, "mesh 8 (crate)", "label with a name: entry 7 is b:mesh(8)");
   x.m.name = "";
   rsx_mesh_label(&x.m, buf, sizeof buf);
-  is_str(buf, "mesh 7", "label without a name");
+  is_str(buf, "mesh 8", "label without a name");
   x.m.name = NULL;
   rsx_mesh_label(&x.m, buf, sizeof buf);
-  is_str(buf, "mesh 7", "label with a NULL name");
+  is_str(buf, "mesh 8", "label with a NULL name");
   x.m.name = "bridge_03";
   x.m.index = 12;
   rsx_mesh_label(&x.m, buf, 8);
-  is_str(buf, "mesh 12", "a short buffer truncates");
+  is_str(buf, "mesh 13", "a short buffer truncates");
+  x.m.index = 0;
+  rsx_mesh_label(&x.m, buf, sizeof buf);
+  is_str(buf, "mesh 1 (bridge_03)", "entry 0 is mesh 1");
+  x.m.index = 0xFFFFFFFFu;
+  rsx_mesh_label(&x.m, buf, sizeof buf);
+  is_str(buf, "mesh 4294967296 (bridge_03)", "the last entry does not wrap");
 
   is_str(rsx_finding_name(RSX_FIND_MMP_STRIDE), "mmp-stride", "mmp-stride");
   is_str(rsx_finding_name(RSX_FIND_MGP_STRIDE), "mgp-stride", "mgp-stride");
@@ -285,8 +296,9 @@ static void test_selectors(void)
   is_str(buf, "selectors 0203ff01: byte 1 (set 3) names a stored UV set "
          "that mask 0x000800e5 lacks", "selector-set described");
   rsx_finding_describe(&x.m, RSX_FIND_SELECTOR, buf, sizeof buf);
-  is_str(buf, "1 of 2 submeshes have selector findings, the first submesh 5",
-         "the mesh's selector finding described");
+  is_str(buf, "1 of 2 submeshes have selector findings, the first submesh 1",
+         "the mesh's selector finding described (its first submesh, table "
+         "entry 5)");
   fx_sub(&x, 1, 0, 0, 0x03030303);
   is_int(fx_check(&x, &e), 0, "03030303 checks");
   rsx_submesh_finding_describe(&x.m, &s[1], RSX_FIND_SELECTOR_SET, buf,
@@ -295,8 +307,13 @@ static void test_selectors(void)
          "(set 3), byte 3 (set 3) name stored UV sets that mask 0x000800e5 "
          "lacks", "four of them described");
   rsx_finding_describe(&x.m, RSX_FIND_SELECTOR, buf, sizeof buf);
-  is_str(buf, "2 of 2 submeshes have selector findings, the first submesh 5",
+  is_str(buf, "2 of 2 submeshes have selector findings, the first submesh 1",
          "both counted");
+  fx_sub(&x, 0, 0, 0, 0x00000000);
+  is_int(fx_check(&x, &e), 0, "00000000 and 03030303 check");
+  rsx_finding_describe(&x.m, RSX_FIND_SELECTOR, buf, sizeof buf);
+  is_str(buf, "1 of 2 submeshes have selector findings, the first submesh 2",
+         "the second submesh alone: submesh 2");
 
   /* a byte that is neither 0..3 nor 0xFF */
   fx_init(&x, 0x000801ff, 0, 16, 28);
@@ -350,7 +367,7 @@ static void test_findings(void)
          "mmp-stride described");
   is_int(rsx_mesh_can_decode(&x.m, RSX_POSITION, &e), -1,
          "position cannot be decoded");
-  is_str(e.text, "mesh 7 (crate): cannot decode position: mmp-stride: MMP "
+  is_str(e.text, "mesh 8 (crate): cannot decode position: mmp-stride: MMP "
          "stride 20 differs from 16 implied by mask 0x00080005",
          "... the message names the mesh, the kind and the finding");
   is_int(rsx_mesh_decode(&x.m, RSX_NORMAL, 0, 1, out, &e), -1,
@@ -381,7 +398,7 @@ static void test_findings(void)
   is_str(buf, "MGP stride 20 differs from 16 implied by mask 0x0008007d",
          "the header's example");
   is_int(rsx_mesh_can_decode(&x.m, RSX_UV0, &e), -1, "uv0 cannot decode");
-  is_str(e.text, "mesh 7 (crate): cannot decode uv0: mgp-stride: MGP stride "
+  is_str(e.text, "mesh 8 (crate): cannot decode uv0: mgp-stride: MGP stride "
          "20 differs from 16 implied by mask 0x0008007d", "... named");
   is_int(rsx_mesh_can_decode(&x.m, RSX_TANGENT_A, &e), -1,
          "tangent_a cannot decode");
@@ -398,11 +415,11 @@ static void test_findings(void)
   is_str(buf, "mask 0x00080024 lacks the position bit 0x1", "described");
   is_int(rsx_mesh_can_decode(&x.m, RSX_POSITION, &e), -1,
          "position is absent");
-  is_str(e.text, "mesh 7 (crate): mask 0x00080024 has no position",
+  is_str(e.text, "mesh 8 (crate): mask 0x00080024 has no position",
          "... named");
   is_int(rsx_mesh_can_decode(&x.m, RSX_NORMAL, &e), -1,
          "the normal, an MMP kind, cannot decode");
-  is_str(e.text, "mesh 7 (crate): cannot decode normal: no-position: mask "
+  is_str(e.text, "mesh 8 (crate): cannot decode normal: no-position: mask "
          "0x00080024 lacks the position bit 0x1", "... named");
   is_int(rsx_mesh_can_decode(&x.m, RSX_UV0, &e), 0, "uv0 decodes");
 
@@ -413,7 +430,7 @@ static void test_findings(void)
   is_str(buf, "mask 0x40082025 has bits 0x40002000 that the format table "
          "does not define", "described, the bits in hex");
   is_int(rsx_mesh_can_decode(&x.m, RSX_UV0, &e), -1, "uv0 cannot decode");
-  is_str(e.text, "mesh 7 (crate): cannot decode uv0: undefined-bits: mask "
+  is_str(e.text, "mesh 8 (crate): cannot decode uv0: undefined-bits: mask "
          "0x40082025 has bits 0x40002000 that the format table does not "
          "define", "... named");
   is_int(rsx_mesh_can_decode(&x.m, RSX_POSITION, &e), 0,
@@ -437,7 +454,8 @@ static void test_findings(void)
   is_int(x.m.first_bad_index, 4, "the first at position 4");
   rsx_finding_describe(&x.m, RSX_FIND_INDEX_RANGE, buf, sizeof buf);
   is_str(buf, "2 indices are not below the vertex count 4, the first at "
-         "position 4 (4)", "index-range described");
+         "position 5 (4)", "index-range described: position 5 as "
+         "m:index(5), 0-based 4 in the C field");
   {
     static const uint32_t one[3] = {0, 0xFFFF, 1};
     static const uint32_t strip[7] = {0, 1, 2, 0xFFFF, 3, 1, 2};
@@ -447,7 +465,7 @@ static void test_findings(void)
     is_int(x.m.bad_index_count, 1, "0xffff counts in a u16 list");
     rsx_finding_describe(&x.m, RSX_FIND_INDEX_RANGE, buf, sizeof buf);
     is_str(buf, "1 index is not below the vertex count 4, the first at "
-           "position 1 (65535)", "... singular");
+           "position 2 (65535)", "... singular");
     x.m.primitive = RSX_STRIP;
     fx_idx(&x, 2, strip, 7);
     fx_check(&x, &e);
@@ -578,15 +596,15 @@ static void test_decode(void)
          "no vertices from the end");
   is_int(rsx_mesh_decode(&x.m, RSX_POSITION, 1, 2, o, &e), -1,
          "vertices 1+2 of 2 refused");
-  is_str(e.text, "mesh 7 (crate): position: vertices 1+2 run past the "
-         "vertex count 2", "... named");
+  is_str(e.text, "mesh 8 (crate): position: vertices 2..3 run past the "
+         "vertex count 2", "... named as Lua's range 2..3");
   is_int(rsx_mesh_decode(&x.m, RSX_POSITION, 0xFFFFFFFFu, 2, o, &e), -1,
          "a range that wraps refused");
   is_int(rsx_mesh_decode(&x.m, RSX_EXTRA_A, 0, 1, o, &e), -1,
          "extra_a is not in the mask");
-  is_str(e.text, "mesh 7 (crate): mask 0x000801ff has no extra_a", "named");
+  is_str(e.text, "mesh 8 (crate): mask 0x000801ff has no extra_a", "named");
   is_int(rsx_mesh_decode(&x.m, 13, 0, 1, o, &e), -1, "kind 13 refused");
-  is_str(e.text, "mesh 7 (crate): no attribute kind 13", "named");
+  is_str(e.text, "mesh 8 (crate): no attribute kind 13", "named");
   is_int(rsx_mesh_decode(&x.m, -1, 0, 1, o, &e), -1, "kind -1 refused");
 
   /* the tree mask: extras at MGP 24 and 32, stride 40 */
@@ -723,28 +741,35 @@ static void test_triangles(void)
     fx_sub(&x, 1, 0, 5, 0xFFFFFFFF);
     is_int(rsx_triangles(&x.m, &x.sub[1], 0, 5, out, &n, &e), -1,
            "u32 strip: 0xffff is no restart, and out of range");
-    is_str(e.text, "mesh 7 (crate): submesh 6: index at position 3 is "
+    is_str(e.text, "mesh 8 (crate): submesh 2: index at position 4 is "
            "65535, not below the vertex count 4",
-           "... naming mesh, submesh, position and value");
+           "... naming mesh, submesh, position (as m:index) and value");
     is_int((long long)n, 0, "no triangles reported on failure");
     is_int(rsx_triangles(&x.m, NULL, 0, 5, out, &n, &e), -1,
            "without a submesh");
-    is_str(e.text, "mesh 7 (crate): index at position 3 is 65535, not "
+    is_str(e.text, "mesh 8 (crate): index at position 4 is 65535, not "
            "below the vertex count 4", "... the message omits it");
+    {
+      rsx_submesh other = x.sub[1];
+      is_int(rsx_triangles(&x.m, &other, 0, 5, out, &n, &e), -1,
+             "a submesh that is not the mesh's");
+      is_str(e.text, "mesh 8 (crate): index at position 4 is 65535, not "
+             "below the vertex count 4", "... has no number to give");
+    }
     x.m.primitive = RSX_TRIANGLES;
     fx_idx(&x, 2, l16, 6);
     is_int(rsx_triangles(&x.m, &x.sub[0], 0, 6, out, &n, &e), -1,
            "u16 list: 0xffff is an index like any other");
-    is_str(e.text, "mesh 7 (crate): submesh 5: index at position 3 is "
+    is_str(e.text, "mesh 8 (crate): submesh 1: index at position 4 is "
            "65535, not below the vertex count 4", "... named");
     fx_idx(&x, 2, tail, 7);
     is_int(rsx_triangles(&x.m, NULL, 0, 7, out, &n, &e), -1,
            "a leftover list index is checked too");
-    like(e.text, "position 6 is 9", "... named");
+    like(e.text, "position 7 is 9", "... named");
     is_int(rsx_triangles(&x.m, NULL, 4, 6, out, &n, &e), -1,
            "indices 4+6 of 7 refused");
-    is_str(e.text, "mesh 7 (crate): indices 0x4+0x6 lie outside the index "
-           "buffer (0x7 indices)", "... named");
+    is_str(e.text, "mesh 8 (crate): indices 5..10 lie outside the index "
+           "buffer (7 indices)", "... named as m:index positions 5..10");
     is_int(rsx_triangles(&x.m, NULL, 0xFFFFFFFFu, 2, out, &n, &e), -1,
            "a range that wraps refused");
     is_int(rsx_triangles(&x.m, NULL, 7, 0, out, &n, &e), 0,

@@ -674,7 +674,7 @@ static void where_of(char *buf, size_t size, uint32_t index,
 
 /* rsx_mesh_check's own message for m as mesh index of a writer with
 ** materials materials and first_submesh submeshes already: the writer
-** numbers a mesh and its submeshes as the file will. */
+** labels a mesh as the entry it will be. */
 static void check_message(const rsx_mesh *m, uint32_t materials,
                           uint32_t index, uint32_t first_submesh,
                           rsx_error *out)
@@ -713,7 +713,6 @@ static void test_refusals(void)
   uint8_t *before;
   size_t n;
   uint32_t keep;
-  char where[256];
   static const uint8_t big[16];
 
   rsx_writer_add_material(w, "a", NULL, 0, &err);
@@ -728,8 +727,9 @@ static void test_refusals(void)
   check_message(&g.m, 3, 1, 3, &want);
   ok(rsx_writer_add_mesh(w, &g.m, &err) != 0, "a short meta is refused");
   is_str(err.text, want.text, "... with rsx_mesh_check's message");
-  where_of(where, sizeof where, 1, g.m.name);
-  like(err.text, where, "... naming the mesh it would be");
+  is_str(err.text, "writer: mesh 2 (bridge_03): metadata record is 0x8f "
+         "bytes, shorter than 0x90", "... naming the mesh it would be, "
+         "b:mesh(2) of the file");
   unchanged(w, before, n, "short meta");
   g.m.meta_size = 0x90;
 
@@ -740,6 +740,9 @@ static void test_refusals(void)
   ok(rsx_writer_add_mesh(w, &g.m, &err) != 0,
      "material 3 of a writer with three is refused");
   is_str(err.text, want.text, "... with rsx_mesh_check's message");
+  is_str(err.text, "writer: mesh 2 (bridge_03): submesh 2: material field "
+         "0x3 lies outside the material table (3 entries)",
+         "... naming its submesh 2 and the field as it would be stored");
   unchanged(w, before, n, "material 3");
   g.sub[1].material = 0xFFFFFFFE;
   ok(rsx_writer_add_mesh(w, &g.m, &err) != 0,
@@ -764,8 +767,10 @@ static void test_refusals(void)
   g.m.mmp = g.mmp;
   g.sub[2].record = NULL;
   ok(rsx_writer_add_mesh(w, &g.m, &err) != 0, "a NULL record is refused");
-  /* the writer holds submeshes 0..2: this mesh's third is submesh 5 */
-  like(err.text, "submesh 5: no submesh record", "... naming it as the file will");
+  /* the writer holds submeshes 0..2: this mesh's third would be entry 5,
+  ** and is m:submesh(3) */
+  is_str(err.text, "writer: mesh 2 (bridge_03): submesh 3: no submesh "
+         "record", "... naming it by its number in the mesh");
   g.sub[2].record = g.rec[2];
   unchanged(w, before, n, "NULL buffers");
   free_given(&g);
@@ -780,8 +785,7 @@ static void test_refusals(void)
   g.m.vertex_count = 0x10000000; /* x 16 = 2^32 bytes */
   ok(rsx_writer_add_mesh(w, &g.m, &err) != 0,
      "an MMP stream of 2^32 bytes is refused");
-  where_of(where, sizeof where, 1, "huge");
-  like(err.text, where, "... naming the mesh");
+  like(err.text, "writer: mesh 2 (huge): ", "... naming the mesh");
   like(err.text, "MMP stream of 268435456 x 16 bytes overflows 32 bits",
        "... and the field");
   /* meta 0x90, pad to 0xA0, MMP 0xFFFFFF50: a block of 0xFFFFFFF0 bytes
@@ -795,7 +799,8 @@ static void test_refusals(void)
 
   ok(rsx_writer_add_material(w, "d", NULL, 2, &err) == RSX_NONE,
      "two samplers without an array are refused");
-  like(err.text, "writer: material 3 (d)", "... naming the material");
+  like(err.text, "writer: material 4 (d): ", "... naming the material it "
+       "would be, the fourth");
   unchanged(w, before, n, "a refused material");
 
   free(before);
