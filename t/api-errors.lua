@@ -130,6 +130,53 @@ do
        "a bad selector byte: absent UV")
 end
 
+-- Messages number what they name as Lua does --------------------------------
+do
+  -- the fixture's four meshes, then bad: three vertices, a u16 list whose
+  -- second triangle (submesh 2) ends in 7; the 6th index is m:index(6)
+  local w = fx.writer()
+  assert(w:mesh{ name = "bad", meta = fx.meta(0x00080005), vertex_count = 3,
+    mmp = string.rep("\0", 48), mmp_stride = 16,
+    indices = rsxmesh.indices(2, { 0, 1, 2, 0, 1, 7 }, 0), index_size = 2,
+    submeshes = {
+      { record = fx.record(0xFF, 0xFF, 0xFF, 0xFF), first_index = 0,
+        index_count = 3 },
+      { record = fx.record(0xFF, 0xFF, 0xFF, 0xFF), first_index = 3,
+        index_count = 3 } } })
+  local good = w:bytes()
+  local bb = assert(rsxmesh.load(good, "five.rsxb"))
+  local bad = bb:mesh(5)
+  local none, msg = bad:submesh(2):triangles()
+  t.is(none, nil, "an index out of range: s:triangles() gives nil")
+  t.is(msg, "mesh 5 (bad): submesh 2: index at position 6 is 7, not below "
+    .. "the vertex count 3", "... naming b:mesh(5), m:submesh(2) and "
+    .. "m:index(6)")
+  t.is(bad:index(6), 7, "m:index(6) is the index named")
+  t.is(bad.findings[1].message, "1 index is not below the vertex count 3, "
+    .. "the first at position 6 (7)", "the finding names m:index(6) too")
+  none, msg = bad:attribute("colour")
+  t.is(msg, "mesh 5 (bad): mask 0x00080005 has no colour",
+    "m:attribute names the mesh as b:mesh(5)")
+  -- crate's third submesh has the bad selector byte 0x07
+  local f = bb:mesh(1).findings
+  t.is(f[#f].message, "1 of 3 submeshes have selector findings, the first "
+    .. "submesh 3", "a selector finding names m:submesh(3)")
+  t.is(bb:mesh(1):submesh(3).selectors, "0703ffff", "... which has it")
+  bb:close()
+
+  -- a file refused by the reader: strip's only submesh is submesh entry 3
+  -- (crate holds 0..2); its material field at +0x10 set to 7 of 2
+  local sub_table = string.unpack(">I4", good, 0x18 + 1)
+  local at = sub_table + 3 * 32 + 0x10
+  local broken = good:sub(1, at) .. string.pack(">I4", 7)
+    .. good:sub(at + 5)
+  none, msg = rsxmesh.load(broken, "five.rsxb")
+  t.is(none, nil, "a material past the table: refused")
+  t.is(msg, "five.rsxb: mesh 2 (strip): submesh 1: material field 0x7 lies "
+    .. "outside the material table (2 entries)",
+    "... naming b:mesh(2), m:submesh(1) and the field as stored")
+end
+
 -- rsxmesh.mesh: misuse raises, bad data gives nil, message -------------------
 local function base()
   local tt = fx.meshes()[1]
@@ -154,11 +201,12 @@ refused("index size 3 is not 2 or 4", "index size 3",
         function(tt) tt.index_size = 3 end)
 refused("indices is 19 bytes, not a whole number of 2%-byte indices",
         "odd index bytes", function(tt) tt.indices = tt.indices .. "\0" end)
-refused("submesh 0: submesh record is 0x3b bytes, shorter than 0x3c",
+refused("submesh 1: submesh record is 0x3b bytes, shorter than 0x3c",
         "short submesh record", function(tt)
           tt.submeshes[1].record = tt.submeshes[1].record:sub(2)
         end)
-refused("submesh 1: indices 0x6%+0x6 lie outside", "submesh past the end",
+refused("submesh 2: first index field 0x6 %+ count 6 lie outside the "
+        .. "mesh's index buffer %(9 indices%)", "submesh past the end",
         function(tt) tt.submeshes[2].index_count = 6 end)
 refused("index count 4 of a triangle list is not a multiple of 3",
         "list count", function(tt) tt.submeshes[1].index_count = 4 end)

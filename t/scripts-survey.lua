@@ -89,7 +89,7 @@ Extra B: 1 mesh (mask 000807fd), 1 vertex; x in [1, 1], y in [2, 2], z in [3, 3]
 | in/C.rsxb | mesh 2 (odd) | mgp-stride | MGP stride 20 differs from 16 implied by mask 0x0008007d |
 | in/C.rsxb | mesh 2 (odd) | selector | 1 of 1 submeshes have selector findings, the first submesh 1 |
 | in/C.rsxb | mesh 2 (odd), submesh 1 | selector-set | selectors 00000201: byte 2 (set 2) names a stored UV set that mask 0x0008007d lacks |
-| in/C.rsxb | mesh 4 (bad_sel) | selector | 1 of 1 submeshes have selector findings, the first submesh 3 |
+| in/C.rsxb | mesh 4 (bad_sel) | selector | 1 of 1 submeshes have selector findings, the first submesh 1 |
 | in/C.rsxb | mesh 4 (bad_sel), submesh 1 | selector-byte | selectors 03ff07ff: byte 2 (0x07) is neither 0..3 nor 0xff |
 | in/C.rsxb | mesh 4 (bad_sel), submesh 1 | selector-set | selectors 03ff07ff: byte 0 (set 3) names a stored UV set that mask 0x00080025 lacks |
 ]]
@@ -134,7 +134,7 @@ local INFO = table.concat{
   "  tree     000807fd         1   16   40          1  -\n",
   "  bad_sel  00080025         1   16    4          1  ",
   "selector: 1 of 1 submeshes have selector findings, the first submesh ",
-  "3; submesh 1 selector-byte: selectors 03ff07ff: byte 2 (0x07) is ",
+  "1; submesh 1 selector-byte: selectors 03ff07ff: byte 2 (0x07) is ",
   "neither 0..3 nor 0xff; submesh 1 selector-set: selectors 03ff07ff: ",
   "byte 0 (set 3) names a stored UV set that mask 0x00080025 lacks\n",
 }
