@@ -77,14 +77,19 @@ local function save(doc, path, input)
   for _, text in ipairs(doc.notes) do say(input.path .. ": " .. text) end
 end
 
--- Add a mesh to doc and account for what happened.
+-- Add mesh k of the bundle to doc and account for what happened.
 local function add(doc, m, k, input)
-  local where = string.format("mesh %d (%s)", k, m.name)
+  -- named as the module's own messages name it: b:mesh(k)
+  local where = m.name ~= "" and string.format("mesh %d (%s)", k, m.name)
+    or "mesh " .. k
   local r = doc:add_mesh(m)
   for _, e in ipairs(r.errors) do
-    -- the binding's messages may name the mesh already, in its own words
-    local text = tostring(e):gsub("^mesh %d+ %(.-%): ", "")
-    run:fail(input.path, where .. ": " .. text)
+    -- the module's messages name the mesh already; the exporter's do not
+    local text = tostring(e)
+    if text:sub(1, #where + 2) ~= where .. ": " then
+      text = where .. ": " .. text
+    end
+    run:fail(input.path, text)
   end
   if opts.verbose then
     for _, text in ipairs(r.notes) do

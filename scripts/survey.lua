@@ -96,7 +96,10 @@ local RANGE_KINDS = { uv0 = true, uv1 = true, uv2 = true, uv3 = true,
   colour = true, extra_a = true, extra_b = true }
 
 local function survey_mesh(file, number, mesh)
-  local where = string.format("mesh %d (%s)", number, mesh.name)
+  -- named as the module's messages name it: b:mesh(number)
+  local where = mesh.name ~= ""
+    and string.format("mesh %d (%s)", number, mesh.name)
+    or "mesh " .. number
   masks[mesh.mask] = (masks[mesh.mask] or 0) + 1
   if mesh.format.packed then total.packed = total.packed + 1 end
   total.vertices = total.vertices + mesh.vertex_count

@@ -635,6 +635,44 @@ for i = 0, #odd.accessors - 1 do
 end
 t.is_deeply(unused, {}, "no accessor for a dropped UV: every one is used")
 
+-- a failure is named once, as the module names it: b:mesh(2), its
+-- submesh 2, and the 6th index (m:index(6)), 8 in a mesh of 3 vertices;
+-- the exporter's own failures get the same label in front
+do
+  local w = rsxmesh.writer()
+  assert(w:mesh(odd_mesh("nan_pos", 0x7FC00000, { 0, 0, 0 }, 0)))
+  local mmp = string.rep(string.pack(">I4I4I4I4", 0, 0, 0, N_UP), 3)
+  assert(w:mesh{ name = "wild", meta = meta(0x00080005), vertex_count = 3,
+    mmp = mmp, mmp_stride = 16,
+    indices = rsxmesh.indices(2, { 1, 2, 3, 1, 2, 9 }),
+    index_size = 2, primitive = "triangles",
+    submeshes = {
+      { record = record("\255\255\255\255"), first_index = 0,
+        index_count = 3 },
+      { record = record("\255\255\255\255"), first_index = 3,
+        index_count = 3 } } })
+  -- no name, and an MMP stride of 20 where the mask implies 16
+  assert(w:mesh{ name = "", meta = meta(0x00080005), vertex_count = 3,
+    mmp = string.rep("\0", 60), mmp_stride = 20,
+    indices = rsxmesh.indices(2, { 1, 2, 3 }), index_size = 2,
+    submeshes = { { record = record("\255\255\255\255"), first_index = 0,
+      index_count = 3 } } })
+  assert(w:save(at("odd/wild.rsxb")))
+end
+code, err = export(sh_quote(at("odd/wild.rsxb")) .. " -o "
+  .. sh_quote(at("wild")))
+t.is(code, 1, "wild: exit status 1")
+t.like(err, "gltf%-export: [^\n]*/wild%.rsxb: mesh 2 %(wild%): submesh 2: "
+  .. "index at position 6 is 8, not below the vertex count 3\n",
+  "an index out of range: the module's message, labelled once")
+t.like(err, "gltf%-export: [^\n]*/wild%.rsxb: mesh 1 %(nan_pos%): "
+  .. "positions hold NaN or infinity: mesh left out\n",
+  "the exporter's own failure gets the mesh's label")
+t.like(err, "gltf%-export: [^\n]*/wild%.rsxb: mesh 3: cannot decode "
+  .. "position: mmp%-stride: MMP stride 20 differs from 16 implied by mask "
+  .. "0x00080005\n", "an unnamed mesh: labelled as the module does")
+t.ok(not err:find("mesh %d+ %([^)]*%): mesh %d"), "no label twice")
+
 -- ------------------------------------------------------------ validator
 
 local top = os.getenv("top_srcdir") or "."

@@ -468,7 +468,9 @@ local RAW = {
 -- Add mesh m: a node, a mesh, its accessors and its primitives. Returns
 -- { written = boolean, vertices =, triangles =, primitives =,
 --   errors = {...}, notes = {...}, counts = {...} }: errors say what could
--- not be exported (a submesh or the whole mesh), notes what was handled,
+-- not be exported (a submesh or the whole mesh): the module's messages as
+-- it gives them, which name the mesh ("mesh 5 (wall): submesh 2: ..."),
+-- and this exporter's own, which do not. notes say what was handled,
 -- and counts[kind] adds up the handled cases by kind: empty_submeshes,
 -- zero_normals, renormalised, zero_a, no_handedness, no_tangent,
 -- uv_dropped, untextured, non_finite.
@@ -486,7 +488,8 @@ function Doc:add_mesh(m)
   for i, s in m:submeshes() do
     local bytes, count = s:triangle_bytes()
     if not bytes then
-      errors[#errors + 1] = "submesh " .. i .. ": " .. tostring(count)
+      -- the core's message names the mesh and the submesh itself
+      errors[#errors + 1] = tostring(count)
     elseif count == 0 then
       note("empty_submeshes", 1, "submesh " .. i
         .. " has no triangles: left out")
