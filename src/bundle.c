@@ -206,10 +206,11 @@ static int rd_materials(rd_state *r)
     if (mat->sampler_count > b->sampler_count ||
         mat->first_sampler > b->sampler_count - mat->sampler_count)
       return rsx_fail(r->err, "%s: %sfirst sampler field 0x%lx + count %lu "
-                      "lie outside the sampler table (%lu entries)",
+                      "lie outside the sampler table (%lu %s)",
                       b->name, who, (unsigned long)mat->first_sampler,
                       (unsigned long)mat->sampler_count,
-                      (unsigned long)b->sampler_count);
+                      (unsigned long)b->sampler_count,
+                      b->sampler_count == 1 ? "entry" : "entries");
     /* the entries are filled below, before anything reads them */
     mat->samplers = mat->sampler_count ? b->samplers + mat->first_sampler
                                        : NULL;
@@ -312,10 +313,11 @@ static int rd_mesh_parts(rd_state *r, rsx_mesh *m, uint32_t i)
   if (m->submesh_count > b->submesh_count ||
       m->first_submesh > b->submesh_count - m->submesh_count)
     return rsx_fail(r->err, "%s: %sfirst submesh field 0x%lx + count %lu "
-                    "lie outside the submesh table (%lu entries)", b->name,
+                    "lie outside the submesh table (%lu %s)", b->name,
                     who, (unsigned long)m->first_submesh,
                     (unsigned long)m->submesh_count,
-                    (unsigned long)b->submesh_count);
+                    (unsigned long)b->submesh_count,
+                    b->submesh_count == 1 ? "entry" : "entries");
   m->meta = b->data + meta;
   m->mmp = b->data + mmp;
   m->mgp = m->mgp_stride ? b->data + mgp : NULL;

@@ -172,9 +172,10 @@ static int chk_submesh(const rsx_mesh *m, const rsx_submesh *s,
                     (unsigned long)s->index_count);
   if (s->material != RSX_NONE && s->material >= material_count)
     return rsx_fail(err, "%s: submesh %lu: material field 0x%lx lies "
-                    "outside the material table (%lu entries)", where,
+                    "outside the material table (%lu %s)", where,
                     number, (unsigned long)s->material,
-                    (unsigned long)material_count);
+                    (unsigned long)material_count,
+                    material_count == 1 ? "entry" : "entries");
   return 0;
 }
 

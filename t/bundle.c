@@ -397,6 +397,14 @@ static void br_submesh_range(tb_file *f)
 {
   tb_set_mesh(f, 1, TB_MESH_SUBMESH_COUNT, 2);
 }
+static void br_one_submesh(tb_file *f)
+{
+  tb_set_header(f, TB_HDR_SUBMESH_COUNT, 1);
+}
+static void br_one_sampler(tb_file *f)
+{
+  tb_set_header(f, TB_HDR_SAMPLER_COUNT, 1);
+}
 static void br_submesh_wrap(tb_file *f)
 {
   tb_set_mesh(f, 1, TB_MESH_FIRST_SUBMESH, 0xFFFFFFFFu);
@@ -549,6 +557,9 @@ static void test_refusals(const tb_file *g)
   try(g, br_submesh_range, msg("%smesh 2 (road): first submesh field 0x2 + "
       "count 2 lie outside the submesh table (3 entries)", F),
       "a mesh's submesh range");
+  try(g, br_one_submesh, msg("%smesh 1 (bridge_03): first submesh field "
+      "0x0 + count 2 lie outside the submesh table (1 entry)", F),
+      "a submesh table of one entry");
   try(g, br_submesh_wrap, msg("%smesh 2 (road): first submesh field "
       "0xffffffff + count 1 lie outside the submesh table (3 entries)", F),
       "a submesh range that wraps");
@@ -558,6 +569,9 @@ static void test_refusals(const tb_file *g)
   try(g, br_samplers, msg("%smaterial 2 (glass): first sampler field 0x2 + "
       "count 2 lie outside the sampler table (3 entries)", F),
       "a material's sampler range");
+  try(g, br_one_sampler, msg("%smaterial 1 (brick): first sampler field "
+      "0x0 + count 2 lie outside the sampler table (1 entry)", F),
+      "a sampler table of one entry");
   try(g, br_samplers_wrap, msg("%smaterial 2 (glass): first sampler field "
       "0xfffffffe + count 1 lie outside the sampler table (3 entries)", F),
       "a sampler range that wraps");

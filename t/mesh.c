@@ -169,6 +169,11 @@ static void test_refusals(void)
   x.sub[1].material = 0;
   is_int(rsx_mesh_check(&x.m, 0, WHERE, &e), -1,
          "material 0 refused with no materials");
+  x.sub[1].material = 1;
+  is_int(rsx_mesh_check(&x.m, 1, WHERE, &e), -1,
+         "material 1 refused with one material");
+  is_str(e.text, WHERE ": submesh 2: material field 0x1 lies outside the "
+         "material table (1 entry)", "... one entry, singular");
   x.sub[1].material = RSX_NONE;
 
   x.m.meta = NULL;
