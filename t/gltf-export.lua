@@ -702,5 +702,28 @@ else
   if not clean then t.diag(report) end
 end
 
+-- A UV set that a finding keeps from decoding (mask 0x00080025 implies an
+-- MGP stride of 4: U0 as two halves; this one is stored with 6) fails the
+-- mesh with the core's message, not as a set of NaN.
+do
+  local w = rsxmesh.writer()
+  assert(w:mesh(assert(rsxmesh.mesh{
+    name = "uvskew", meta = meta(0x00080025), vertex_count = 3,
+    mmp = string.rep(string.pack(">fffI4", 0, 0, 0, N_UP), 3),
+    mmp_stride = 16, mgp = string.rep("\0", 18), mgp_stride = 6,
+    indices = rsxmesh.indices(2, { 1, 2, 3 }),
+    index_size = 2, primitive = "triangles",
+    submeshes = { { record = record("\255\255\255\255"), first_index = 0,
+      index_count = 3 } },
+  })))
+  assert(w:save(at("uvskew.rsxb")))
+  local code2, err2 = export(sh_quote(at("uvskew.rsxb")) .. " -o "
+    .. sh_quote(at("out-uvskew")))
+  t.is(code2, 1, "a UV set a finding keeps from decoding fails the run")
+  t.like(err2, "uvskew%.rsxb: mesh 1 %(uvskew%): [^\n]*MGP stride 6",
+    "... with the core's message naming the stride")
+  t.ok(not err2:find("NaN", 1, true), "... and no word of NaN")
+end
+
 os.execute("rm -rf " .. sh_quote(tmp))
 t.done_testing()

@@ -575,8 +575,13 @@ function Doc:add_mesh(m)
     if set == nil then return nil end
     local known = uv_accessor[set]
     if known == nil then
-      local a = s:uv(logical)
-      if a and not holds_non_finite(a) then
+      local a, why = s:uv(logical)
+      if not a then
+        -- a finding (a stride mismatch) keeps the set from decoding: the
+        -- core's message says which, and the run counts it as failed
+        known = false
+        errors[#errors + 1] = tostring(why)
+      elseif not holds_non_finite(a) then
         known = self:accessor(a:pack(), { count = n, type = "VEC2" })
       else
         known = false
