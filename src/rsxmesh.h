@@ -7,9 +7,11 @@
 ** NULL) with one line naming the file, the entry and the field. Nothing here
 ** prints, exits or keeps global state.
 **
-** Table entries are numbered from 0 in messages and in this API, as the file
-** itself numbers them (a mesh's first submesh, a submesh's material). Vertex
-** numbers here are 0-based too; the Lua binding turns them 1-based.
+** This API numbers table entries, vertices and index positions from 0, as
+** the file itself does (a mesh's first submesh, a submesh's material).
+** Messages are for people who live in Lua: they name an entry by the number
+** Lua gives it (mesh 13 is the entry at index 12, b:mesh(13)), and print a
+** raw field as stored, in hex, with its name.
 */
 #ifndef RSXMESH_H
 #define RSXMESH_H
@@ -229,12 +231,12 @@ typedef struct rsx_mesh {
 ** UV sets, findings. Applies the refusal rules that need no file (record
 ** sizes, index size, primitive, submesh index ranges, list counts a
 ** multiple of 3, material below material_count). `where` prefixes messages
-** ("CHARLIE.rsxb: mesh 12 (bridge_03)"). The reader and the Lua
+** ("CHARLIE.rsxb: mesh 13 (bridge_03)"). The reader and the Lua
 ** constructor both use it. */
 int rsx_mesh_check(rsx_mesh *m, uint32_t material_count, const char *where,
                    rsx_error *err);
 
-/* "mesh 12 (bridge_03)": how messages name a mesh. */
+/* "mesh 13 (bridge_03)" for index 12: how messages name a mesh. */
 void rsx_mesh_label(const rsx_mesh *m, char *buf, size_t size);
 
 /* Short name of one finding bit ("mmp-stride", "mgp-stride", "no-position",
