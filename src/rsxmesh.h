@@ -128,8 +128,8 @@ void rsx_decode_value(const rsx_attr_info *info, const uint8_t *p,
                       float *out);
 
 /* The shortest decimal that reads back as the same float32 ("0.1", "150",
-** "1e-8", "-0", "inf", "nan"), as exporters write floats; returns its
-** length. */
+** "1e-8", "-0", "inf", "nan", and "-nan" for a NaN with its sign bit set),
+** as exporters write floats; returns its length. */
 #define RSX_FLOAT_CHARS 24
 size_t rsx_format_float(float f, char out[RSX_FLOAT_CHARS]);
 
