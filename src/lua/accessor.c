@@ -1,7 +1,7 @@
 /*
 ** accessor.c - the accessor userdata: one decoded attribute of one mesh,
 ** read a vertex at a time (get, iter) or in bulk in C (range, lines,
-** pack, raw, bounds).
+** pack, raw, bounds, lengths).
 */
 #include <math.h>
 #include <stdint.h>
@@ -376,6 +376,72 @@ static int a_bounds(lua_State *L)
   return 3;
 }
 
+/* The lengths of the vectors made by the first three components: the
+** survey's normal and tangent statistics, without a Lua table of 16 M
+** vectors and a Lua loop over it. Each length is sqrt(x*x + y*y + z*z)
+** in double from the decoded floats, summed in that order, as the Lua
+** loop it replaces did. */
+static int a_lengths(lua_State *L)
+{
+  rl_accessor *a = ac_check(L, 1, "accessor:lengths");
+  int n = a->info->components, isnum, seen = 0;
+  double tol = 0.005, lo = 0.0, hi = 0.0, dev_max = 0.0;
+  lua_Integer zero = 0, off = 0, nans = 0;
+  uint32_t v, run, i;
+  float c[AC_CHUNK * AC_MAXC];
+  if (n < 3)
+    return luaL_error(L, "accessor:lengths: %s has %d component%s, "
+                      "needs 3 or more", a->info->name, n,
+                      n == 1 ? "" : "s");
+  if (!lua_isnoneornil(L, 2)) {
+    tol = lua_tonumberx(L, 2, &isnum);
+    if (!isnum || !(tol >= 0.0)) /* !(>=) also refuses NaN */
+      return luaL_error(L, "accessor:lengths: tolerance must be a "
+                        "number of 0 or more, got %s",
+                        isnum ? luaL_tolstring(L, 2, NULL)
+                              : luaL_typename(L, 2));
+  }
+  for (v = 0; v < a->count; v += run) {
+    run = a->count - v < AC_CHUNK ? a->count - v : AC_CHUNK;
+    ac_decode_run(L, a, v, run, c);
+    for (i = 0; i < run; i++) {
+      const float *p = c + (size_t)i * (size_t)n;
+      double x = p[0], y = p[1], z = p[2], len, dev;
+      len = sqrt(x * x + y * y + z * z);
+      if (len == 0.0) {
+        zero++;
+        continue;
+      }
+      if (isnan(len)) { /* in no order, as in acc:bounds: counted */
+        nans++;
+        continue;
+      }
+      dev = fabs(len - 1.0);
+      if (dev > tol) off++;
+      if (!seen || len < lo) lo = len;
+      if (!seen || len > hi) hi = len;
+      if (!seen || dev > dev_max) dev_max = dev;
+      seen = 1;
+    }
+  }
+  lua_createtable(L, 0, 6);
+  lua_pushinteger(L, zero);
+  lua_setfield(L, -2, "zero");
+  lua_pushinteger(L, off);
+  lua_setfield(L, -2, "off");
+  lua_pushinteger(L, nans);
+  lua_setfield(L, -2, "nan");
+  if (seen) { /* min, max and deviation only over some nonzero length */
+    lua_pushnumber(L, (lua_Number)lo);
+    lua_setfield(L, -2, "min");
+    lua_pushnumber(L, (lua_Number)hi);
+    lua_setfield(L, -2, "max");
+    lua_pushnumber(L, (lua_Number)dev_max);
+    lua_setfield(L, -2, "deviation");
+  }
+  return 1;
+}
+
 static int a_len(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:__len");
@@ -405,6 +471,7 @@ static const luaL_Reg a_methods[] = {
   {"pack", a_pack},
   {"raw", a_raw},
   {"bounds", a_bounds},
+  {"lengths", a_lengths},
   {NULL, NULL}
 };
 
