@@ -188,5 +188,74 @@ local empty = assert(rsxmesh.mesh{ name = "empty",
 t.is_deeply({ empty:attribute("position"):bounds() }, { {}, {}, 0 },
   "bounds: no vertices, two empty tables and 0")
 
+-- acc:lengths -------------------------------------------------------------
+-- CMP words (the note: x signed 11 bits at 0..10, y 11 bits at 11..21, z
+-- 10 bits at 22..31; x and y times 32/32767, z times 64/32767):
+--   0x00000000  zero
+--   0x001FF800  y 1023: (0, 32736/32767, 0), length 0.99905, off by 0.00095
+--   0x0019E26D  x 621, y 828 (3:4:5): length 33120/32767 = 1.01077, off
+--               by 0.0108, the largest length
+--   0x000003FC  x 1020: length 32640/32767 = 0.99612, off by 0.0039
+--   0x80400000  z 0x201 = -511: length 32704/32767 = 0.99808, off 0.0019
+--   0x00000600  x 0x600 = -512: length 16384/32767 = 0.50002, off by
+--               0.49998, the smallest length and the largest deviation
+-- Each length is of the float32 components, taken in double (fx.f32).
+local f32 = fx.f32
+local WORDS = { 0x00000000, 0x001FF800, 0x0019E26D, 0x000003FC,
+  0x80400000, 0x00000600 }
+local lmmp = {}
+for k, w in ipairs(WORDS) do lmmp[k] = string.pack(">fffI4", 0, 0, 0, w) end
+local cmp = assert(rsxmesh.mesh{ name = "lengths",
+  meta = fx.meta(0x00080005), vertex_count = #WORDS,
+  mmp = table.concat(lmmp), mmp_stride = 16, indices = "",
+  index_size = 2 }):attribute("normal")
+local half = f32(16384 / 32767)
+local long = math.sqrt(f32(621 * 32 / 32767) ^ 2
+  + f32(828 * 32 / 32767) ^ 2)
+t.ok(long > 1.0107 and long < 1.0108, "lengths: 3:4:5 is 1.0107..1.0108")
+t.is_deeply(cmp:lengths(), { zero = 1, off = 2, nan = 0, min = half,
+  max = long, deviation = 1 - half },
+  "lengths: CMP normals, default tolerance 0.005 (1.0108 and 0.5 off)")
+t.is(cmp:lengths(0.003).off, 3, "lengths: tolerance 0.003, 0.99612 off too")
+t.is(cmp:lengths(0.001).off, 4, "lengths: tolerance 0.001, 0.99808 off too")
+t.is(cmp:lengths(0).off, 5, "lengths: tolerance 0, every nonzero one off")
+t.is(cmp:lengths(0.5).off, 0, "lengths: tolerance 0.5, none off")
+t.is(cmp:lengths(nil).off, 2, "lengths: nil is the default tolerance")
+t.is(math.type(cmp:lengths().zero), "integer", "lengths: integer counts")
+
+-- big's 600 normals, the note's 0x001FF800, across the bulk path's runs;
+-- its positions all have a NaN z.
+local unit = f32(32736 / 32767)
+t.is_deeply(bnormal:lengths(), { zero = 0, off = 0, nan = 0, min = unit,
+  max = unit, deviation = 1 - unit }, "lengths: 600 vertices in runs")
+t.is_deeply(bpos:lengths(), { zero = 0, off = 0, nan = 600 },
+  "lengths: 600 NaN lengths counted, no min, max or deviation")
+-- crate: (1, 2, 3), (-1.5, 0.25, 2^-149), (0, -0, 65536), (0.1f, 100, -7)
+local l = pos:lengths()
+t.is_deeply({ l.zero, l.off, l.nan, l.min, l.max, l.deviation },
+  { 0, 4, 0, math.sqrt(2.3125), 65536, 65535 },
+  "lengths: crate's positions, 2^-298 lost against 2.3125, the largest "
+  .. "65536")
+-- colour's first three: (0, 1, 128/255), (1/255, 2/255, 3/255), (1, 1,
+-- 1), (0, 0, 0)
+l = colour:lengths()
+t.is_deeply({ l.zero, l.off, l.min, l.max }, { 1, 3, math.sqrt(
+  f32(1 / 255) ^ 2 + f32(2 / 255) ^ 2 + f32(3 / 255) ^ 2), math.sqrt(3) },
+  "lengths: the first three of four components")
+t.is_deeply(empty:attribute("position"):lengths(),
+  { zero = 0, off = 0, nan = 0 }, "lengths: no vertices")
+
+t.error_like(function() uv0:lengths() end, "accessor:lengths: uv0 has 2 "
+  .. "components, needs 3 or more$", "lengths: two components refused")
+t.error_like(function() cmp:lengths(-0.001) end, "accessor:lengths: "
+  .. "tolerance must be a number of 0 or more, got %-0%.001$",
+  "lengths: a negative tolerance")
+t.error_like(function() cmp:lengths(0 / 0) end, "accessor:lengths: "
+  .. "tolerance must be a number of 0 or more, got %-?nan$",
+  "lengths: a NaN tolerance")
+t.error_like(function() cmp:lengths("x") end, "accessor:lengths: "
+  .. "tolerance must be a number of 0 or more, got string$",
+  "lengths: a string tolerance")
+
 b:close()
 t.done_testing()
