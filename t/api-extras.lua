@@ -1,7 +1,7 @@
 -- api-extras.lua - rsxmesh.clock (and the scripts' summary it times),
--- acc:lines's components and with_components, and the NaN count of
--- acc:bounds, against values worked out by hand from the fixture's bytes
--- (t/api-fixture.lua) and from meshes spelled out here.
+-- acc:lines's components and with_components, the NaN count of
+-- acc:bounds and s:face_lines, against values worked out by hand from the
+-- fixture's bytes (t/api-fixture.lua) and from meshes spelled out here.
 local t = require "tap"
 local rsxmesh = require "rsxmesh"
 local fx = require "api-fixture"
@@ -149,6 +149,91 @@ want = {}
 for i = 250, 260 do want[#want + 1] = i .. "\n" end
 t.is(bpos:lines("", 250, 260, { components = 1 }), table.concat(want),
   "lines: a range across a run's end, components = 1")
+
+-- s:face_lines ---------------------------------------------------------------
+
+-- A list of 5 vertices, 0-based indices 0 1 2, 2 2 3 (degenerate), 1 3 2,
+-- 4 0 3: 1-based triangles 1 2 3, 2 4 3, 5 1 4.
+local tri_meta = fx.meta(0x00080005)
+local function built(name, n, indices, size, primitive)
+  return assert(rsxmesh.mesh{ name = name, meta = tri_meta,
+    vertex_count = n, mmp = string.rep(string.pack(">fffI4", 0, 0, 0, 0),
+    n), mmp_stride = 16, indices = indices, index_size = size,
+    primitive = primitive, submeshes = { { record = fx.record(0xFF, 0xFF,
+    0xFF, 0xFF), first_index = 0, index_count = #indices // size } } })
+end
+local list = built("list", 5, rsxmesh.indices(2,
+  { 1, 2, 3, 3, 3, 4, 2, 4, 3, 5, 1, 4 }), 2):submesh(1)
+
+local V, VT, VN = { offset = 0 }, { offset = 10 }, { offset = 100 }
+t.is_deeply({ list:face_lines("f", { V, VT, VN }) }, { "f 1/11/101 "
+  .. "2/12/102 3/13/103\nf 2/12/102 4/14/104 3/13/103\nf 5/15/105 "
+  .. "1/11/101 4/14/104\n", 3 },
+  "face_lines: a list, three columns, the degenerate triangle dropped")
+t.is_deeply({ list:face_lines("f", { V, false, VN }) }, { "f 1//101 "
+  .. "2//102 3//103\nf 2//102 4//104 3//103\nf 5//105 1//101 4//104\n",
+  3 }, "face_lines: a list, the empty column (v//vn)")
+t.is_deeply({ list:face_lines("f", { V, VT }) }, { "f 1/11 2/12 3/13\n"
+  .. "f 2/12 4/14 3/13\nf 5/15 1/11 4/14\n", 3 },
+  "face_lines: a list, two columns (v/vt)")
+t.is_deeply({ list:face_lines("", { { offset = 999 } }) }, { "1000 1001 "
+  .. "1002\n1001 1003 1002\n1004 1000 1003\n", 3 },
+  "face_lines: one column, no prefix, numbers carried to four digits")
+t.is_deeply({ list:face_lines("tri", { { offset = -3 }, false }) },
+  { "tri -2/ -1/ 0/\ntri -1/ 1/ 0/\ntri 2/ -2/ 1/\n", 3 },
+  "face_lines: negative numbers, a trailing empty column")
+t.is(list:face_lines("f", { { offset = 2.0 } }),
+  "f 3 4 5\nf 4 6 5\nf 7 3 6\n", "face_lines: an integral float offset")
+
+-- The fixture's strip: 0 1 2 3, a restart, 3 2 4 4 5. Its triangles
+-- 0 1 2, 1 2 3 wound as 2 1 3, then 3 2 4; 2 4 4 and 4 4 5 degenerate:
+-- 1-based 1 2 3, 3 2 4, 4 3 5.
+local strip = b:mesh("strip"):submesh(1)
+t.is_deeply({ strip:face_lines("f", { V, VT, VN }) }, { "f 1/11/101 "
+  .. "2/12/102 3/13/103\nf 3/13/103 2/12/102 4/14/104\nf 4/14/104 "
+  .. "3/13/103 5/15/105\n", 3 },
+  "face_lines: a strip with a restart and degenerates, three columns")
+t.is_deeply({ strip:face_lines("f", { V, false, VN }) }, { "f 1//101 "
+  .. "2//102 3//103\nf 3//103 2//102 4//104\nf 4//104 3//103 5//105\n",
+  3 }, "face_lines: a strip, the empty column")
+
+local none = built("none", 3, "", 2):submesh(1)
+t.is_deeply({ none:face_lines("f", { V }) }, { "", 0 },
+  "face_lines: no indices, an empty string and 0")
+
+-- index 3 of a 3-vertex mesh, at (1-based) position 3
+local bad = built("bad", 3, rsxmesh.indices(2, { 1, 2, 4 }), 2):submesh(1)
+local text, why = bad:face_lines("f", { V })
+t.is(text, nil, "face_lines: an index out of range gives nil")
+t.like(why, "submesh 1: index at position 3 is 3, not below the vertex "
+  .. "count 3$", "face_lines: the message names the index and the count")
+t.is(why, select(2, bad:triangles()),
+  "face_lines: the same message as s:triangles")
+
+local function faces_error(columns, pattern, name)
+  t.error_like(function() list:face_lines("f", columns) end, pattern,
+    name)
+end
+faces_error({}, "submesh:face_lines: columns must hold 1%.%.16 columns, "
+  .. "got 0$", "face_lines: no columns")
+faces_error({ V, V, V, V, V, V, V, V, V, V, V, V, V, V, V, V, V },
+  "submesh:face_lines: columns must hold 1%.%.16 columns, got 17$",
+  "face_lines: 17 columns")
+faces_error({ V, true }, "submesh:face_lines: columns%[2%] must be a "
+  .. "table {offset = integer} or false, got boolean$",
+  "face_lines: true as a column")
+faces_error({ V, {} }, "submesh:face_lines: columns%[2%]%.offset must "
+  .. "be an integer below 2%^63 %- 2%^32, got nil$",
+  "face_lines: a column without an offset")
+faces_error({ { offset = 1.5 } }, "submesh:face_lines: columns%[1%]%."
+  .. "offset must be an integer below 2%^63 %- 2%^32, got 1%.5$",
+  "face_lines: a fractional offset")
+faces_error({ { offset = math.maxinteger } }, "submesh:face_lines: "
+  .. "columns%[1%]%.offset must be an integer below 2%^63 %- 2%^32, got "
+  .. math.maxinteger .. "$", "face_lines: an offset that would overflow")
+t.error_like(function() list:face_lines("f") end,
+  "bad argument #2 to 'face_lines' %(table expected, got no value%)",
+  "face_lines: columns missing")
 
 -- acc:bounds: the NaN count ------------------------------------------------
 

@@ -1,6 +1,6 @@
 /*
-** submesh.c - the submesh userdata: selectors, logical UVs, triangles,
-** the RSX vertex declaration and the raw record.
+** submesh.c - the submesh userdata: selectors, logical UVs, triangles
+** (also as face lines), the RSX vertex declaration and the raw record.
 */
 #include <stdio.h>
 #include <string.h>
@@ -90,6 +90,117 @@ static int s_triangle_bytes(lua_State *L)
   rl_submesh *sm = sm_check(L, 1, "submesh:triangle_bytes");
   return rsxlua_triangles(L, sm->m, sm->s, sm->s->first_index,
                           sm->s->index_count, 1);
+}
+
+/* ---------------------------------------------------------- face lines */
+
+/* At most this many columns per corner; enough for any text format. */
+#define FL_MAXCOLS 16
+/* The digits of a lua_Integer, its sign and a separator: 64 bits. */
+#define FL_INTCHARS 22
+
+/* Writes v in decimal at p and returns the end: a formatter per number
+** without snprintf's format parsing, the hot path of a text export. */
+static char *fl_int(char *p, lua_Integer v)
+{
+  char tmp[FL_INTCHARS];
+  char *t = tmp + sizeof tmp;
+  lua_Unsigned u = (lua_Unsigned)v;
+  if (v < 0) {
+    *p++ = '-';
+    u = 0u - u;
+  }
+  do {
+    *--t = (char)('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  memcpy(p, t, (size_t)(tmp + sizeof tmp - t));
+  return p + (tmp + sizeof tmp - t);
+}
+
+/* Column k (1-based) of the table at arg: {offset = integer}, or false
+** for an empty field. Sets *used and *off. */
+static void fl_column(lua_State *L, int arg, int k, int *used,
+                      lua_Integer *off)
+{
+  int t = lua_rawgeti(L, arg, k), isint;
+  if (t == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+    *used = 0;
+    *off = 0;
+    lua_pop(L, 1);
+    return;
+  }
+  if (t != LUA_TTABLE)
+    luaL_error(L, "submesh:face_lines: columns[%d] must be a table "
+               "{offset = integer} or false, got %s", k,
+               luaL_typename(L, -1));
+  lua_getfield(L, -1, "offset");
+  *off = lua_tointegerx(L, -1, &isint);
+  /* a 1-based u32 vertex number plus the offset must fit */
+  if (!isint || *off > LUA_MAXINTEGER - ((lua_Integer)1 << 32))
+    luaL_error(L, "submesh:face_lines: columns[%d].offset must be an "
+               "integer below 2^63 - 2^32, got %s", k,
+               lua_isnumber(L, -1) ? luaL_tolstring(L, -1, NULL)
+               : luaL_typename(L, -1));
+  *used = 1;
+  lua_pop(L, 2);
+}
+
+/* s:face_lines(prefix, columns): a line per triangle of s:triangles(),
+** the prefix and three corners; each corner the columns joined by "/",
+** a column the vertex number plus its offset, or empty. */
+static int s_face_lines(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh:face_lines");
+  size_t plen, n, t, line;
+  const char *prefix = luaL_checklstring(L, 2, &plen);
+  const unsigned char *tri;
+  lua_Integer off[FL_MAXCOLS];
+  int used[FL_MAXCOLS], ncols, k, c, nres;
+  lua_Unsigned len;
+  luaL_Buffer b;
+
+  luaL_checktype(L, 3, LUA_TTABLE);
+  lua_settop(L, 3);
+  len = lua_rawlen(L, 3);
+  if (len < 1 || len > FL_MAXCOLS)
+    return luaL_error(L, "submesh:face_lines: columns must hold 1..%d "
+                      "columns, got %I", FL_MAXCOLS, (lua_Integer)len);
+  ncols = (int)len;
+  for (k = 0; k < ncols; k++) fl_column(L, 3, k + 1, &used[k], &off[k]);
+
+  /* the triangles of s:triangle_bytes(): one rule for every caller */
+  nres = rsxlua_triangles(L, sm->m, sm->s, sm->s->first_index,
+                          sm->s->index_count, 1);
+  if (nres != 2 || lua_isnil(L, -2)) return nres;
+  n = (size_t)lua_tointeger(L, -1);
+  tri = (const unsigned char *)lua_tostring(L, -2);
+
+  /* the longest line: prefix, three spaced corners, newline */
+  line = plen + 3 * (1 + (size_t)ncols * FL_INTCHARS) + 1;
+  luaL_buffinit(L, &b);
+  for (t = 0; t < n; t++) {
+    char *p = luaL_prepbuffsize(&b, line), *start = p;
+    memcpy(p, prefix, plen);
+    p += plen;
+    for (c = 0; c < 3; c++, tri += 4) {
+      /* 0-based little-endian u32 -> 1-based vertex number */
+      lua_Integer v = (lua_Integer)((uint32_t)tri[0] |
+                                    (uint32_t)tri[1] << 8 |
+                                    (uint32_t)tri[2] << 16 |
+                                    (uint32_t)tri[3] << 24) + 1;
+      if (c > 0 || plen > 0) *p++ = ' '; /* as acc:lines */
+      for (k = 0; k < ncols; k++) {
+        if (k > 0) *p++ = '/';
+        if (used[k]) p = fl_int(p, v + off[k]);
+      }
+    }
+    *p++ = '\n';
+    luaL_addsize(&b, (size_t)(p - start));
+  }
+  luaL_pushresult(&b);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 2;
 }
 
 static int s_declaration(lua_State *L)
@@ -227,6 +338,7 @@ static const luaL_Reg s_methods[] = {
   {"uv", s_uv},
   {"triangles", s_triangles},
   {"triangle_bytes", s_triangle_bytes},
+  {"face_lines", s_face_lines},
   {"declaration", s_declaration},
   {"record", s_record},
   {NULL, NULL}
