@@ -37,31 +37,21 @@ local bytes = {}      -- selector byte -> true
 local lengths = {}    -- kind -> { count, zero, off, max_dev, max_len }
 local ranges = {}     -- kind -> { meshes, vertices, min = {}, max = {} }
 
--- Vector lengths of a CMP accessor: zero vectors, nonzero ones off unit
--- by more than the tolerance, the largest deviation and length.
+-- Vector lengths of a CMP accessor, measured in C by acc:lengths: zero
+-- vectors, nonzero ones off unit by more than the tolerance, the largest
+-- deviation and length.
 local function tally_lengths(kind, acc)
   local t = lengths[kind]
   if not t then
     t = { count = 0, zero = 0, off = 0, max_dev = 0, max_len = 0 }
     lengths[kind] = t
   end
-  local v = acc:range()
-  local sqrt, abs = math.sqrt, math.abs
-  local zero, off, max_dev, max_len = t.zero, t.off, t.max_dev, t.max_len
-  for k = 1, #v, 3 do
-    local x, y, z = v[k], v[k + 1], v[k + 2]
-    local len = sqrt(x * x + y * y + z * z)
-    if len == 0 then
-      zero = zero + 1
-    else
-      local dev = abs(len - 1)
-      if dev > UNIT_TOLERANCE then off = off + 1 end
-      if dev > max_dev then max_dev = dev end
-      if len > max_len then max_len = len end
-    end
-  end
-  t.count = t.count + #v // 3
-  t.zero, t.off, t.max_dev, t.max_len = zero, off, max_dev, max_len
+  local l = acc:lengths(UNIT_TOLERANCE)
+  t.count = t.count + #acc
+  t.zero, t.off = t.zero + l.zero, t.off + l.off
+  -- deviation and max are nil when no nonzero length was measured
+  t.max_dev = math.max(t.max_dev, l.deviation or 0)
+  t.max_len = math.max(t.max_len, l.max or 0)
 end
 
 -- Per-component extremes of an accessor, over all meshes.
