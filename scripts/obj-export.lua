@@ -65,27 +65,14 @@ local function material_names(bundle)
   return names
 end
 
--- The face lines of count triangles (a flat table of 1-based vertex
--- numbers), numbered after the v, vt and vn already in the file; vt or vn
--- nil when the faces have none.
-local function face_lines(tris, count, v, vt, vn)
-  local corner = {} -- vertex number -> "v/vt/vn", built once per vertex
-  local lines = {}
-  for k = 1, 3 * count do
-    local a = tris[k]
-    if not corner[a] then
-      local s = tostring(a + v)
-      if vt then s = s .. "/" .. (a + vt) end
-      if vn then s = s .. (vt and "/" or "//") .. (a + vn) end
-      corner[a] = s
-    end
-  end
-  for t = 1, count do
-    local k = 3 * t
-    lines[t] = "f " .. corner[tris[k - 2]] .. " " .. corner[tris[k - 1]]
-      .. " " .. corner[tris[k]] .. "\n"
-  end
-  return table.concat(lines)
+-- The columns of s:face_lines for a corner "v/vt/vn": each the offset
+-- of the v, vt and vn already in the file; false for an absent vt (v//vn),
+-- left out when nothing follows (v/vt, v).
+local function face_columns(v, vt, vn)
+  if vn then return { { offset = v }, vt and { offset = vt } or false,
+    { offset = vn } } end
+  if vt then return { { offset = v }, { offset = vt } } end
+  return { { offset = v } }
 end
 
 -- The OBJ text of one mesh, numbered after the counts in base ({v =, vt =,
@@ -118,9 +105,11 @@ local function mesh_obj(mesh, base, names, used)
   local vt_base = {} -- stored UV set -> vt count before its block
   local vt_count, triangles = base.vt, 0
   for i, s in mesh:submeshes() do
-    local tris, count = s:triangles()
-    if not tris then return nil, count end
+    -- a set first met here gets its vt block next, at vt_count
     local set = s:uv_set(opts.uv)
+    local faces, count = s:face_lines("f", face_columns(base.v,
+      set and (vt_base[set] or vt_count), normal and base.vn))
+    if not faces then return nil, count end
     if set and not vt_base[set] then
       local uv, why = s:uv(opts.uv)
       if not uv then return nil, why end
@@ -131,8 +120,7 @@ local function mesh_obj(mesh, base, names, used)
     local mat = s.material and names[s.material.index] or names.none
     used[mat] = true
     out[#out + 1] = "g " .. name .. "." .. i .. "\nusemtl " .. mat .. "\n"
-    out[#out + 1] = face_lines(tris, count, base.v, set and vt_base[set],
-      normal and base.vn)
+    out[#out + 1] = faces
     triangles = triangles + count
   end
   base.v = base.v + n
