@@ -1,7 +1,8 @@
 -- api-extras.lua - rsxmesh.clock (and the scripts' summary it times),
 -- acc:lines's components and with_components, the NaN count of
--- acc:bounds and s:face_lines, against values worked out by hand from the
--- fixture's bytes (t/api-fixture.lua) and from meshes spelled out here.
+-- acc:bounds, acc:lengths and s:face_lines, against values worked out by
+-- hand from the fixture's bytes (t/api-fixture.lua) and from meshes
+-- spelled out here.
 local t = require "tap"
 local rsxmesh = require "rsxmesh"
 local fx = require "api-fixture"
