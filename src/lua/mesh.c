@@ -236,16 +236,9 @@ static int mp_findings(lua_State *L)
   lua_newtable(L);
   for (bit = 1; bit != 0; bit <<= 1) {
     char buf[512];
-    const char *code;
     if (!(me->m->findings & bit)) continue;
-    code = rsx_finding_name(bit);
     rsx_finding_describe(me->m, bit, buf, sizeof buf);
-    lua_createtable(L, 0, 2);
-    lua_pushstring(L, code != NULL ? code : "unknown");
-    lua_setfield(L, -2, "code");
-    lua_pushstring(L, buf);
-    lua_setfield(L, -2, "message");
-    lua_rawseti(L, -2, ++n);
+    rsxlua_push_finding(L, ++n, rsx_finding_name(bit), buf);
   }
   return 1;
 }

@@ -85,6 +85,17 @@ int rsxlua_fail(lua_State *L, const char *message)
   return 2;
 }
 
+void rsxlua_push_finding(lua_State *L, int n, const char *code,
+                         const char *message)
+{
+  lua_createtable(L, 0, 2);
+  lua_pushstring(L, code != NULL ? code : "unknown");
+  lua_setfield(L, -2, "code");
+  lua_pushstring(L, message);
+  lua_setfield(L, -2, "message");
+  lua_rawseti(L, -2, n);
+}
+
 void rsxlua_range(lua_State *L, int arg, uint32_t n, const char *fname,
                   uint32_t *first, uint32_t *count)
 {
