@@ -1,5 +1,5 @@
--- synth.lua - rsxmesh synth: the synthetic disc, levels of meshes whose
--- counts reproduce the research note's statistics.
+-- synth.lua - rsxmesh synth: a deterministic synthetic disc of RSXB levels
+-- whose counts reproduce the research note's statistics.
 --
 --   rsxmesh synth -o DIR [--scale S] [--seed N]
 --
