@@ -16,8 +16,11 @@
 void rsx_mesh_label(const rsx_mesh *m, char *buf, size_t size)
 {
   unsigned long long number = (unsigned long long)m->index + 1;
+  int named = m->name && m->name[0];
   if (!buf || size == 0) return;
-  if (m->name && m->name[0])
+  if (m->index == RSX_NONE) /* in no table: a mesh the caller built */
+    snprintf(buf, size, named ? "mesh (%s)" : "mesh", named ? m->name : "");
+  else if (named)
     snprintf(buf, size, "mesh %llu (%s)", number, m->name);
   else
     snprintf(buf, size, "mesh %llu", number);

@@ -236,7 +236,9 @@ typedef struct rsx_mesh {
 int rsx_mesh_check(rsx_mesh *m, uint32_t material_count, const char *where,
                    rsx_error *err);
 
-/* "mesh 13 (bridge_03)" for index 12: how messages name a mesh. */
+/* "mesh 13 (bridge_03)" for index 12: how messages name a mesh; a mesh
+** whose index is RSX_NONE (built by the caller, in no table) is
+** "mesh (bridge_03)". */
 void rsx_mesh_label(const rsx_mesh *m, char *buf, size_t size);
 
 /* Short name of one finding bit ("mmp-stride", "mgp-stride", "no-position",

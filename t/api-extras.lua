@@ -344,4 +344,20 @@ t.error_like(function() cmp:lengths("x") end, "accessor:lengths: "
   "lengths: a string tolerance")
 
 b:close()
+
+-- A mesh built in Lua is in no bundle: messages name it without a number.
+-- Mask 0x0008007d implies an MGP stride of 16 (A, B, U0, U1: 4+4+4+4);
+-- it is stored with 20.
+do
+  local meta = string.rep("\0", 0x8C) .. string.pack(">I4", 0x0008007d)
+  local built = assert(rsxmesh.mesh{ name = "loose", meta = meta,
+    vertex_count = 1, mmp = string.rep("\0", 16), mmp_stride = 16,
+    mgp = string.rep("\0", 20), mgp_stride = 20, indices = "",
+    index_size = 2, primitive = "triangles", submeshes = {} })
+  local acc, why = built:attribute("uv0")
+  t.is(acc, nil, "built mesh: uv0 behind a stride finding")
+  t.is(why, "mesh (loose): cannot decode uv0: mgp-stride: MGP stride 20"
+    .. " differs from 16 implied by mask 0x0008007d",
+    "... named without a number, as it is in no bundle")
+end
 t.done_testing()

@@ -223,9 +223,15 @@ static void test_names(void)
   x.m.index = 0;
   rsx_mesh_label(&x.m, buf, sizeof buf);
   is_str(buf, "mesh 1 (bridge_03)", "entry 0 is mesh 1");
-  x.m.index = 0xFFFFFFFFu;
+  x.m.index = 0xFFFFFFFEu; /* the last entry a 32-bit count allows */
   rsx_mesh_label(&x.m, buf, sizeof buf);
-  is_str(buf, "mesh 4294967296 (bridge_03)", "the last entry does not wrap");
+  is_str(buf, "mesh 4294967295 (bridge_03)", "the last entry does not wrap");
+  x.m.index = RSX_NONE; /* a mesh built by the caller, in no table */
+  rsx_mesh_label(&x.m, buf, sizeof buf);
+  is_str(buf, "mesh (bridge_03)", "a mesh in no table has no number");
+  x.m.name = "";
+  rsx_mesh_label(&x.m, buf, sizeof buf);
+  is_str(buf, "mesh", "... nor a name when it has none");
 
   is_str(rsx_finding_name(RSX_FIND_MMP_STRIDE), "mmp-stride", "mmp-stride");
   is_str(rsx_finding_name(RSX_FIND_MGP_STRIDE), "mgp-stride", "mgp-stride");

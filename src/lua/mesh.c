@@ -363,6 +363,7 @@ int rsxlua_build_mesh(lua_State *L, int idx, const char *fname)
   me = lua_newuserdatauv(L, sizeof *me, 1);
   memset(me, 0, sizeof *me);
   me->m = m = &me->own;
+  m->index = RSX_NONE; /* in no bundle: messages give it no number */
   luaL_setmetatable(L, RSXLUA_MESH);
   lua_newtable(L);
   lua_pushvalue(L, -1);
