@@ -259,6 +259,20 @@ end
 
 -- Every byte of the *.rsxb files of two folders equal: true, or false and
 -- the first that differs.
+-- The ranges the note gives whatever the scale: UVs reaching -807 and 512,
+-- colours in [0, 1], the tree extras' ranges and extra B's w = 0.
+function lib.check_ranges(t, k)
+  t.is(k.uv_min, -807, "UVs reach -807")
+  t.is(k.uv_max, 512, "UVs reach 512")
+  t.ok(k.colour_min >= 0 and k.colour_max <= 1, "colours in [0, 1]")
+  t.ok(k.xa_min >= -0.96 and k.xa_min < -0.959, "extra A xyz down to -0.96")
+  t.ok(k.xa_max <= 0.94 and k.xa_max > 0.939, "extra A xyz up to 0.94")
+  t.ok(k.xw_min >= -3.14 and k.xw_min < -3.13, "extra A w down to -3.14")
+  t.ok(k.xw_max <= 2.99 and k.xw_max > 2.98, "extra A w up to 2.99")
+  t.is(k.xb_w_nonzero, 0, "extra B w = 0")
+  t.is(k.xb_outside, 0, "extra B lies in its mesh's box")
+end
+
 function lib.same_bundles(a, b)
   for _, name in ipairs(lib.NATO) do
     local fa = io.open(a .. "/" .. name .. ".rsxb", "rb")

@@ -85,16 +85,8 @@ t.is(k.a_near, 0, "no A is off by less than 0.02")
 t.is(k.b_bad, 0, "every nonzero B unit")
 
 -- UVs, colours, trees
-t.is(k.uv_min, -807, "UVs reach -807")
-t.is(k.uv_max, 512, "UVs reach 512")
-t.ok(k.colour_min >= 0 and k.colour_max <= 1, "colours in [0, 1]")
 t.is(k.trees, 1, "one tree mesh")
-t.ok(k.xa_min >= -0.96 and k.xa_min < -0.959, "extra A xyz down to -0.96")
-t.ok(k.xa_max <= 0.94 and k.xa_max > 0.939, "extra A xyz up to 0.94")
-t.ok(k.xw_min >= -3.14 and k.xw_min < -3.13, "extra A w down to -3.14")
-t.ok(k.xw_max <= 2.99 and k.xw_max > 2.98, "extra A w up to 2.99")
-t.is(k.xb_w_nonzero, 0, "extra B w = 0")
-t.is(k.xb_outside, 0, "extra B lies in its mesh's box")
+census.check_ranges(t, k)
 
 -- materials, indices
 t.ok(k.materials > 0, "materials: " .. k.materials)
