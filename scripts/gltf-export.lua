@@ -57,16 +57,8 @@ local function mesh_file_name(m, k, used)
   return name
 end
 
-local written = {} -- output path -> the input that wrote it
-
 local function save(doc, path, input)
-  if written[path] then
-    run:fail(input.path, path .. ": also the output of " .. written[path]
-      .. "; give inputs with distinct names")
-    return
-  end
-  written[path] = input.path
-  local ok, err = cli.mkdirs(cli.dirname(path))
+  local ok, err = run:claim(path, input.path)
   if ok then ok, err = doc:save(path, opts.glb) end
   if not ok then
     run:fail(input.path, err)

@@ -36,7 +36,6 @@ local NO_MATERIAL = "(none)"
 
 local run = cli.run(opts)
 local total = { meshes = 0, vertices = 0, triangles = 0, bytes = 0 }
-local written = {} -- output path -> the input that wrote it
 
 -- OBJ and MTL names are single tokens.
 local function token(name)
@@ -153,12 +152,7 @@ end
 
 -- Create a file that no earlier input of this run has written.
 local function create(path, input)
-  if written[path] then
-    error(path .. ": also the output of " .. written[path]
-      .. "; give inputs with distinct names", 0)
-  end
-  assert(cli.mkdirs(cli.dirname(path)))
-  written[path] = input.path
+  assert(run:claim(path, input.path))
   return assert(io.open(path, "wb"))
 end
 

@@ -200,5 +200,17 @@ else
   if a.faces ~= 7 then t.diag(text) end
 end
 
+-- Two inputs of the same name write the same OBJ: the second is refused,
+-- the first is kept, and the run ends with status 1.
+assert(lfs.mkdir(dir .. "/twin"))
+lib.bundle_a(dir .. "/twin/A.rsxb")
+status, out, err = lib.rsxmesh(dir, "obj-export", "in/A.rsxb", "twin/A.rsxb",
+  "-o", "twins")
+t.is(status, 1, "same-named inputs: exit status 1")
+t.like(err, "obj%-export: twin/A%.rsxb: [^\n]*twins/A%.obj: also the output"
+  .. " of in/A%.rsxb; give inputs with distinct names",
+  "... the second is refused, naming the first")
+t.ok(lib.read(dir .. "/twins/A.obj"), "... and the first's OBJ is kept")
+
 lib.cleanup()
 t.done_testing()

@@ -299,7 +299,23 @@ function cli.run(opts)
     started = rsxmesh.clock(),
     tty = rsxmesh.isatty(io.stderr),
     shown = false, last = -1,
+    outputs = {}, -- output path -> the input that wrote it
   }, Run)
+end
+
+-- Claim an output file for an input: its folder is made, and a path that
+-- an earlier input of this run wrote is refused, so that two inputs of the
+-- same name cannot overwrite each other. true, or nil and a message.
+function Run:claim(path, input)
+  local earlier = self.outputs[path]
+  if earlier then
+    return nil, path .. ": also the output of " .. earlier
+      .. "; give inputs with distinct names"
+  end
+  local ok, err = cli.mkdirs(cli.dirname(path))
+  if not ok then return nil, err end
+  self.outputs[path] = input
+  return true
 end
 
 -- One line on stderr about a problem with file; counts the failure. The
