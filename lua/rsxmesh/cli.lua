@@ -21,28 +21,15 @@
 
 local rsxmesh = require "rsxmesh"
 local lfs = require "lfs"
+local path = require "rsxmesh.path"
+local text = require "rsxmesh.text"
 
 local cli = {}
 
 -- ------------------------------------------------------------- formatting
 
--- 2387 -> "2,387", as the research note writes counts.
-function cli.count(n)
-  local s = string.format("%d", n)
-  local sign, digits = s:match("^(-?)(%d+)$")
-  digits = digits:reverse():gsub("(%d%d%d)", "%1,"):reverse()
-  return sign .. digits:gsub("^,", "")
-end
-
--- cli.plural(1, "mesh", "meshes") -> "1 mesh"; counts with separators.
-function cli.plural(n, one, many)
-  return cli.count(n) .. " " .. (n == 1 and one or (many or one .. "s"))
-end
-
--- "00080005": a mask or selector word as the note writes it.
-function cli.hex8(n)
-  return string.format("%08x", n)
-end
+-- cli.count, cli.plural and cli.hex8 are rsxmesh.text's (text.lua).
+cli.count, cli.plural, cli.hex8 = text.count, text.plural, text.hex8
 
 -- ---------------------------------------------------------------- options
 
@@ -70,8 +57,8 @@ end
 
 -- "obj-export" from arg[0] ("/usr/share/rsxmesh/scripts/obj-export.lua").
 local function opt_script_name(args)
-  local path = args and args[0] or "rsxmesh"
-  return (path:match("([^/]+)$") or path):gsub("%.lua$", "")
+  local script = args and args[0] or "rsxmesh"
+  return (path.basename(script):gsub("%.lua$", ""))
 end
 
 local function opt_help_text(spec)
@@ -172,63 +159,10 @@ end
 
 -- ------------------------------------------------------------------ paths
 
-local function path_join(dir, name)
-  if dir == "" or dir == "." then return name end
-  return (dir:gsub("/+$", "")) .. "/" .. name
-end
-cli.join = path_join
-
--- The folder part of a path ("." when it has none).
-function cli.dirname(path)
-  return path:match("^(.*)/[^/]*$") or "."
-end
-
--- An absolute path with "." and ".." resolved (without following links).
-function cli.absolute(path)
-  if path:sub(1, 1) ~= "/" then path = path_join(lfs.currentdir(), path) end
-  local parts = {}
-  for part in path:gmatch("[^/]+") do
-    if part == ".." then
-      parts[#parts] = nil
-    elseif part ~= "." then
-      parts[#parts + 1] = part
-    end
-  end
-  return "/" .. table.concat(parts, "/")
-end
-
--- path as seen from folder dir: ("tex/a.png" seen from "out" when both are
--- relative to the same place is "../tex/a.png").
-function cli.relative(path, dir)
-  local p, d = {}, {}
-  for part in cli.absolute(path):gmatch("[^/]+") do p[#p + 1] = part end
-  for part in cli.absolute(dir):gmatch("[^/]+") do d[#d + 1] = part end
-  local common = 0
-  while common < #d and common < #p - 1 and p[common + 1] == d[common + 1] do
-    common = common + 1
-  end
-  local out = {}
-  for _ = common + 1, #d do out[#out + 1] = ".." end
-  for k = common + 1, #p do out[#out + 1] = p[k] end
-  return table.concat(out, "/")
-end
-
--- Create dir and its missing parents; true or nil, message.
-function cli.mkdirs(dir)
-  local mode = lfs.attributes(dir, "mode")
-  if mode == "directory" then return true end
-  if mode then return nil, dir .. ": exists and is not a folder" end
-  local parent = cli.dirname(dir)
-  if parent ~= dir and parent ~= "." and parent ~= "/" then
-    local ok, err = cli.mkdirs(parent)
-    if not ok then return nil, err end
-  end
-  local ok, err = lfs.mkdir(dir)
-  if not ok and lfs.attributes(dir, "mode") ~= "directory" then
-    return nil, dir .. ": " .. tostring(err)
-  end
-  return true
-end
+-- cli.join, cli.dirname, cli.absolute, cli.relative and cli.mkdirs are
+-- rsxmesh.path's (path.lua), for the scripts written against cli.
+cli.join, cli.dirname, cli.absolute = path.join, path.dirname, path.absolute
+cli.relative, cli.mkdirs = path.relative, path.mkdirs
 
 -- ----------------------------------------------------------------- inputs
 
@@ -245,15 +179,15 @@ local function walk_folder(dir, rel, out, failures)
   end
   table.sort(names)
   for _, name in ipairs(names) do
-    local path, sub = path_join(dir, name), path_join(rel, name)
+    local file, sub = path.join(dir, name), path.join(rel, name)
     -- links to folders are not followed, so a loop cannot trap the walk
-    local mode = lfs.symlinkattributes(path, "mode")
-    if mode == "link" then mode = lfs.attributes(path, "mode") end
-    if mode == "directory" and lfs.symlinkattributes(path, "mode") ~= "link"
+    local mode = lfs.symlinkattributes(file, "mode")
+    if mode == "link" then mode = lfs.attributes(file, "mode") end
+    if mode == "directory" and lfs.symlinkattributes(file, "mode") ~= "link"
     then
-      walk_folder(path, sub, out, failures)
+      walk_folder(file, sub, out, failures)
     elseif mode == "file" and name:lower():match("%.rsxb$") then
-      out[#out + 1] = { path = path, stem = sub:sub(1, -6) }
+      out[#out + 1] = { path = file, stem = sub:sub(1, -6) }
     end
   end
 end
@@ -274,12 +208,11 @@ function cli.expand(args)
         failures[#failures + 1] = { path = a, message = "no *.rsxb files" }
       end
     elseif mode then
-      local base = a:match("([^/]+)$") or a
       inputs[#inputs + 1] = { path = a,
-        stem = base:gsub("%.[Rr][Ss][Xx][Bb]$", "") }
+        stem = path.basename(a):gsub("%.[Rr][Ss][Xx][Bb]$", "") }
     else
       -- a missing file is still an input: opening it reports why
-      inputs[#inputs + 1] = { path = a, stem = a:match("([^/]+)$") or a }
+      inputs[#inputs + 1] = { path = a, stem = path.basename(a) }
     end
   end
   return inputs, failures
@@ -306,15 +239,15 @@ end
 -- Claim an output file for an input: its folder is made, and a path that
 -- an earlier input of this run wrote is refused, so that two inputs of the
 -- same name cannot overwrite each other. true, or nil and a message.
-function Run:claim(path, input)
-  local earlier = self.outputs[path]
+function Run:claim(file, input)
+  local earlier = self.outputs[file]
   if earlier then
-    return nil, path .. ": also the output of " .. earlier
+    return nil, file .. ": also the output of " .. earlier
       .. "; give inputs with distinct names"
   end
-  local ok, err = cli.mkdirs(cli.dirname(path))
+  local ok, err = path.mkdirs(path.dirname(file))
   if not ok then return nil, err end
-  self.outputs[path] = input
+  self.outputs[file] = input
   return true
 end
 
@@ -323,7 +256,7 @@ end
 -- already starts with the file's name.
 function Run:fail(file, message)
   message = tostring(message)
-  local base = file:match("([^/]+)$") or file
+  local base = path.basename(file)
   if message:sub(1, #base + 1) == base .. ":" then
     message = file .. message:sub(#base + 1) -- the path, as it was given
   elseif message:sub(1, #file + 1) ~= file .. ":" then

@@ -15,7 +15,9 @@
 -- the result's notes, never silently dropped.
 
 local rsxmesh = require "rsxmesh"
-local cli = require "rsxmesh.cli"
+local json = require "rsxmesh.json"
+local path = require "rsxmesh.path"
+local plural = require("rsxmesh.text").plural
 local lfs = require "lfs"
 
 local gltf = {}
@@ -35,113 +37,20 @@ local TINY = 1e-6
 
 -- ------------------------------------------------------------------- JSON
 
--- Tables are JSON objects, or arrays when they have a [1] or are
--- gltf.EMPTY. Keys come out in glTF's customary order, then sorted, so
--- that the same input always gives the same bytes.
-gltf.EMPTY = setmetatable({}, { __name = "json empty array" })
+-- The JSON text of a Lua value (rsxmesh.json), with keys in glTF's
+-- customary order, then sorted; gltf.EMPTY is an empty array.
+gltf.EMPTY = json.EMPTY
 
-local KEY_RANK = {}
-for i, k in ipairs{ "name", "asset", "version", "generator", "scene",
-  "scenes", "nodes", "meshes", "materials", "textures", "images",
-  "samplers", "accessors", "bufferViews", "buffers", "uri", "mesh",
-  "primitives", "attributes", "indices", "material", "mode", "buffer",
-  "byteOffset", "byteLength", "byteStride", "target", "bufferView",
-  "componentType", "normalized", "count", "type", "min", "max" } do
-  KEY_RANK[k] = i
-end
+local key_before = json.key_order{ "name", "asset", "version",
+  "generator", "scene", "scenes", "nodes", "meshes", "materials",
+  "textures", "images", "samplers", "accessors", "bufferViews", "buffers",
+  "uri", "mesh", "primitives", "attributes", "indices", "material", "mode",
+  "buffer", "byteOffset", "byteLength", "byteStride", "target",
+  "bufferView", "componentType", "normalized", "count", "type", "min",
+  "max" }
 
-local function json_key_before(a, b)
-  local ra, rb = KEY_RANK[a] or math.huge, KEY_RANK[b] or math.huge
-  if ra ~= rb then return ra < rb end
-  return a < b
-end
-
--- A JSON string must be valid UTF-8: in a string that is not, each byte
--- is read as Latin-1, so names from any encoding survive.
-local JSON_ESCAPE = { ['"'] = '\\"', ["\\"] = "\\\\" }
-
-local function json_string(s)
-  if not utf8.len(s) then
-    s = s:gsub("[\128-\255]", function(c) return utf8.char(c:byte()) end)
-  end
-  return '"' .. s:gsub('[%c"\\]', function(c)
-    return JSON_ESCAPE[c] or string.format("\\u%04x", c:byte())
-  end) .. '"'
-end
-
-local function json_number(x)
-  if math.type(x) == "integer" then return string.format("%d", x) end
-  assert(x == x and x ~= math.huge and x ~= -math.huge,
-    "gltf: a JSON number must be finite")
-  -- every float here is a float32 of the data (min, max) or a factor;
-  -- glTF reads min and max as float32, so the shortest such text is exact
-  return rsxmesh.fmt(x)
-end
-
-local json_value
-
-local function json_is_array(t)
-  return t == gltf.EMPTY or t[1] ~= nil
-end
-
-local function json_numbers(t)
-  for _, v in ipairs(t) do
-    if type(v) ~= "number" then return false end
-  end
-  return true
-end
-
-json_value = function(v, indent, out)
-  local tv = type(v)
-  if tv == "string" then out[#out + 1] = json_string(v)
-  elseif tv == "number" then out[#out + 1] = json_number(v)
-  elseif tv == "boolean" then out[#out + 1] = tostring(v)
-  elseif tv ~= "table" then error("gltf: cannot write a " .. tv .. " as JSON")
-  elseif json_is_array(v) then
-    if v == gltf.EMPTY then out[#out + 1] = "[]"; return end
-    if json_numbers(v) then
-      -- numbers on one line: min, max, node lists
-      local parts = {}
-      for i, x in ipairs(v) do
-        local sub = {}
-        json_value(x, indent, sub)
-        parts[i] = table.concat(sub)
-      end
-      out[#out + 1] = "[" .. table.concat(parts, ", ") .. "]"
-      return
-    end
-    local inner = indent .. "  "
-    out[#out + 1] = "[\n"
-    for i, x in ipairs(v) do
-      out[#out + 1] = inner
-      json_value(x, inner, out)
-      out[#out + 1] = i < #v and ",\n" or "\n"
-    end
-    out[#out + 1] = indent .. "]"
-  else
-    local keys = {}
-    for k in pairs(v) do
-      assert(type(k) == "string", "gltf: a JSON object key must be a string")
-      keys[#keys + 1] = k
-    end
-    if #keys == 0 then out[#out + 1] = "{}"; return end
-    table.sort(keys, json_key_before)
-    local inner = indent .. "  "
-    out[#out + 1] = "{\n"
-    for i, k in ipairs(keys) do
-      out[#out + 1] = inner .. json_string(k) .. ": "
-      json_value(v[k], inner, out)
-      out[#out + 1] = i < #keys and ",\n" or "\n"
-    end
-    out[#out + 1] = indent .. "}"
-  end
-end
-
--- The JSON text of a Lua value (see above for tables).
 function gltf.json(v)
-  local out = {}
-  json_value(v, "", out)
-  return table.concat(out)
+  return json.encode(v, key_before)
 end
 
 -- -------------------------------------------------------------- vectors
@@ -238,8 +147,8 @@ gltf.holds_non_finite = holds_non_finite
 
 -- A URI reference for a relative path: every byte but the unreserved
 -- ones and "/" is percent-encoded (RFC 3986, as glTF requires).
-function gltf.uri(path)
-  return (path:gsub("[^%w%-%._~/]", function(c)
+function gltf.uri(relative)
+  return (relative:gsub("[^%w%-%._~/]", function(c)
     return string.format("%%%02X", c:byte())
   end))
 end
@@ -298,8 +207,8 @@ end
 function Doc:image(texture)
   local index = self.image_of[texture]
   if index then return index end
-  local file = cli.absolute(cli.join(self.bundle_dir, texture))
-  local uri = gltf.uri(cli.relative(file, self.out_dir))
+  local file = path.absolute(path.join(self.bundle_dir, texture))
+  local uri = gltf.uri(path.relative(file, self.out_dir))
   self.images[#self.images + 1] = { name = texture, uri = uri }
   self.textures[#self.textures + 1] = { source = #self.images - 1 }
   index = #self.textures - 1
@@ -410,15 +319,15 @@ local function mesh_normals(m, nrm, pos, n, note)
     end
   end
   if flat > 0 then
-    note("zero_normals", flat, cli.plural(flat, "zero normal")
+    note("zero_normals", flat, plural(flat, "zero normal")
       .. " replaced by the area-weighted normal of their faces")
   end
   if up > 0 then
-    note("zero_normals", up, cli.plural(up, "zero normal")
+    note("zero_normals", up, plural(up, "zero normal")
       .. " in no face with an area replaced by (0, 1, 0)")
   end
   if noff > 0 then
-    note("renormalised", noff, cli.plural(noff, "normal")
+    note("renormalised", noff, plural(noff, "normal")
       .. " off unit length by more than " .. gltf.UNIT_TOLERANCE
       .. " renormalised")
   end
@@ -444,11 +353,11 @@ local function mesh_tangents(ta, tb, N, n, note)
     end
   end
   if zero_a > 0 then
-    note("zero_a", zero_a, cli.plural(zero_a, "tangent") .. " with a zero"
+    note("zero_a", zero_a, plural(zero_a, "tangent") .. " with a zero"
       .. " A written as B x N normalised (or any direction across N)")
   end
   if no_hand > 0 then
-    note("no_handedness", no_hand, cli.plural(no_hand, "tangent")
+    note("no_handedness", no_hand, plural(no_hand, "tangent")
       .. " whose B gives no handedness written with w = +1")
   end
   return pack_floats(T, 4 * n)
@@ -465,67 +374,70 @@ local RAW = {
   { kind = "half4", name = "_HALF4", type = "VEC4" },
 }
 
--- Add mesh m: a node, a mesh, its accessors and its primitives. Returns
--- { written = boolean, vertices =, triangles =, primitives =,
---   errors = {...}, notes = {...}, counts = {...} }: errors say what could
--- not be exported (a submesh or the whole mesh): the module's messages as
--- it gives them, which name the mesh ("mesh 5 (wall): submesh 2: ..."),
--- and this exporter's own, which do not. notes say what was handled,
--- and counts[kind] adds up the handled cases by kind: empty_submeshes,
--- zero_normals, renormalised, zero_a, no_handedness, no_tangent,
--- uv_dropped, untextured, non_finite.
-function Doc:add_mesh(m)
-  local r = { written = false, vertices = 0, triangles = 0, primitives = 0,
+-- The result of add_mesh, empty; note(r, kind, count, text) adds a note
+-- and counts it by kind.
+local function new_result()
+  return { written = false, vertices = 0, triangles = 0, primitives = 0,
     errors = {}, notes = {}, counts = {} }
-  local errors, notes = r.errors, r.notes
-  local function note(kind, count, text)
-    r.counts[kind] = (r.counts[kind] or 0) + count
-    notes[#notes + 1] = text
-  end
+end
 
-  -- the triangles first: a mesh without any has nothing to draw
+local function add_error(r, message)
+  r.errors[#r.errors + 1] = tostring(message)
+end
+
+local function add_note(r, kind, count, text)
+  r.counts[kind] = (r.counts[kind] or 0) + count
+  r.notes[#r.notes + 1] = text
+end
+
+-- The triangles first: a mesh without any has nothing to draw. Returns
+-- the submeshes to write as { s =, index =, bytes =, count = }.
+local function mesh_primitive_list(m, r)
   local prims = {}
   for i, s in m:submeshes() do
     local bytes, count = s:triangle_bytes()
     if not bytes then
       -- the core's message names the mesh and the submesh itself
-      errors[#errors + 1] = tostring(count)
+      add_error(r, count)
     elseif count == 0 then
-      note("empty_submeshes", 1, "submesh " .. i
+      add_note(r, "empty_submeshes", 1, "submesh " .. i
         .. " has no triangles: left out")
     else
       prims[#prims + 1] = { s = s, index = i, bytes = bytes, count = count }
     end
   end
-  if #prims == 0 then
-    if #errors == 0 then
-      note("empty_meshes", 1, "no triangles: mesh left out")
-    end
-    return r
+  if #prims == 0 and #r.errors == 0 then
+    add_note(r, "empty_meshes", 1, "no triangles: mesh left out")
   end
+  return prims
+end
 
-  local n = m.vertex_count
+-- The positions, which every mesh needs and which must be finite.
+local function mesh_positions(m, r)
   local pos, err = m:attribute("position")
   if not pos then
-    errors[#errors + 1] = tostring(err)
-    return r
+    add_error(r, err)
+    return nil
   end
   if holds_non_finite(pos) then
-    errors[#errors + 1] = "positions hold NaN or infinity: mesh left out"
-    return r
+    add_error(r, "positions hold NaN or infinity: mesh left out")
+    return nil
   end
-  local lo, hi = pos:bounds()
+  return pos
+end
 
-  -- each attribute is fetched before anything is added to the document,
-  -- so a mesh that fails leaves nothing behind
+-- Each other attribute, fetched before anything is added to the
+-- document, so a mesh that fails leaves nothing behind. A raw attribute
+-- holding NaN or infinity is left out. Returns kind -> accessor, or nil.
+local function mesh_attributes(m, r)
   local acc = {}
   for _, kind in ipairs{ "normal", "colour", "tangent_a", "tangent_b",
     "extra_a", "extra_b", "s32k2", "half4" } do
     if m:has(kind) then
       local a, why = m:attribute(kind)
       if not a then
-        errors[#errors + 1] = tostring(why)
-        return r
+        add_error(r, why)
+        return nil
       end
       acc[kind] = a
     end
@@ -533,12 +445,21 @@ function Doc:add_mesh(m)
   for _, raw in ipairs(RAW) do
     local a = acc[raw.kind]
     if a and holds_non_finite(a) then
-      note("non_finite", 1, raw.kind .. " holds NaN or infinity, which"
-        .. " glTF forbids: left out")
+      add_note(r, "non_finite", 1, raw.kind .. " holds NaN or infinity,"
+        .. " which glTF forbids: left out")
       acc[raw.kind] = nil
     end
   end
+  return acc
+end
 
+-- The accessors of the vertex attributes every primitive of the mesh
+-- shares: POSITION, NORMAL, TANGENT, COLOR_0 and the raw ones. Returns
+-- glTF attribute name -> accessor index.
+function Doc:vertex_attributes(m, pos, acc, r)
+  local n = m.vertex_count
+  local function note(...) return add_note(r, ...) end
+  local lo, hi = pos:bounds()
   local attributes = {}
   attributes.POSITION = self:accessor(pos:pack(), { count = n,
     type = "VEC3", min = lo, max = hi })
@@ -567,78 +488,120 @@ function Doc:add_mesh(m)
         { count = n, type = raw.type })
     end
   end
+  return attributes
+end
 
-  -- one accessor per stored UV set that some primitive uses
-  local uv_accessor = {}
-  local function uv_set_accessor(s, logical)
-    local set = s:uv_set(logical)
-    if set == nil then return nil end
-    local known = uv_accessor[set]
-    if known == nil then
-      local a, why = s:uv(logical)
-      if not a then
-        -- a finding (a stride mismatch) keeps the set from decoding: the
-        -- core's message says which, and the run counts it as failed
-        known = false
-        errors[#errors + 1] = tostring(why)
-      elseif not holds_non_finite(a) then
-        known = self:accessor(a:pack(), { count = n, type = "VEC2" })
-      else
-        known = false
-        note("non_finite", 1, "stored UV set " .. set .. " holds NaN or"
-          .. " infinity, which glTF forbids: left out")
-      end
-      uv_accessor[set] = known
+-- The accessor of the stored UV set a submesh's logical UV reads, made
+-- once per set and mesh (uv_accessor caches it: false when the set could
+-- not be written). Returns the accessor index or nil, and the set.
+function Doc:uv_set_accessor(s, logical, n, uv_accessor, r)
+  local set = s:uv_set(logical)
+  if set == nil then return nil end
+  local known = uv_accessor[set]
+  if known == nil then
+    local a, why = s:uv(logical)
+    if not a then
+      -- a finding (a stride mismatch) keeps the set from decoding: the
+      -- core's message says which, and the run counts it as failed
+      known = false
+      add_error(r, why)
+    elseif not holds_non_finite(a) then
+      known = self:accessor(a:pack(), { count = n, type = "VEC2" })
+    else
+      known = false
+      add_note(r, "non_finite", 1, "stored UV set " .. set .. " holds NaN"
+        .. " or infinity, which glTF forbids: left out")
     end
-    return known or nil, set
+    uv_accessor[set] = known
   end
+  return known or nil, set
+end
 
+-- The TEXCOORD_n of a primitive, added to attrs: glTF's are consecutive,
+-- so the logical UVs after an absent one are dropped (and noted). Returns
+-- the stored sets written, in order.
+function Doc:primitive_uvs(p, attrs, n, uv_accessor, r)
+  local s = p.s
+  local sets, gap, dropped = {}, nil, {}
+  for logical = 0, 3 do
+    if not gap then
+      local a, set = self:uv_set_accessor(s, logical, n, uv_accessor, r)
+      if a then
+        attrs["TEXCOORD_" .. logical] = a
+        sets[#sets + 1] = set
+      else
+        gap = logical
+      end
+    elseif s:uv_set(logical) then
+      -- glTF's TEXCOORD_n are consecutive: no accessor for this one
+      dropped[#dropped + 1] = "UV" .. logical .. " (stored set "
+        .. s:uv_set(logical) .. ")"
+    end
+  end
+  if #dropped > 0 then
+    add_note(r, "uv_dropped", #dropped, "submesh " .. p.index
+      .. ": logical UV" .. gap .. " is absent, so "
+      .. table.concat(dropped, ", ")
+      .. (#dropped > 1 and " are" or " is") .. " dropped")
+  end
+  return sets
+end
+
+-- The glTF primitive of submesh p (from mesh_primitive_list): the shared
+-- attributes, its own UVs, its indices and its material.
+function Doc:primitive(p, attributes, n, uv_accessor, r)
+  local s = p.s
+  local attrs = {}
+  for k, v in pairs(attributes) do attrs[k] = v end
+  local sets = self:primitive_uvs(p, attrs, n, uv_accessor, r)
+  local prim = { attributes = attrs, mode = 4,
+    indices = self:accessor(p.bytes, { count = 3 * p.count,
+      type = "SCALAR", componentType = UNSIGNED_INT,
+      target = ELEMENT_ARRAY_BUFFER }),
+    extras = { selectors = s.selectors,
+      uv_sets = sets[1] and sets or gltf.EMPTY } }
+  local mat = s.material
+  if mat then
+    local untextured = mat.base_colour ~= nil and attrs.TEXCOORD_0 == nil
+    if untextured then
+      add_note(r, "untextured", 1, "submesh " .. p.index .. ": no logical"
+        .. " UV0 for the base-colour texture of " .. mat.name
+        .. ": material without it")
+    end
+    prim.material = self:material(mat, untextured)
+  end
+  return prim
+end
+
+-- Add mesh m: a node, a mesh, its accessors and its primitives. Returns
+-- { written = boolean, vertices =, triangles =, primitives =,
+--   errors = {...}, notes = {...}, counts = {...} }: errors say what could
+-- not be exported (a submesh or the whole mesh): the module's messages as
+-- it gives them, which name the mesh ("mesh 5 (wall): submesh 2: ..."),
+-- and this exporter's own, which do not. notes say what was handled,
+-- and counts[kind] adds up the handled cases by kind: empty_submeshes,
+-- zero_normals, renormalised, zero_a, no_handedness, no_tangent,
+-- uv_dropped, untextured, non_finite.
+function Doc:add_mesh(m)
+  local r = new_result()
+  local prims = mesh_primitive_list(m, r)
+  if #prims == 0 then return r end
+  local pos = mesh_positions(m, r)
+  if not pos then return r end
+  local acc = mesh_attributes(m, r)
+  if not acc then return r end
+
+  local n = m.vertex_count
+  local attributes = self:vertex_attributes(m, pos, acc, r)
+  local uv_accessor = {} -- one accessor per stored UV set some primitive uses
   local primitives = {}
   for _, p in ipairs(prims) do
-    local s = p.s
-    local attrs = {}
-    for k, v in pairs(attributes) do attrs[k] = v end
-    local sets, gap, dropped = {}, nil, {}
-    for logical = 0, 3 do
-      if not gap then
-        local a, set = uv_set_accessor(s, logical)
-        if a then
-          attrs["TEXCOORD_" .. logical] = a
-          sets[#sets + 1] = set
-        else
-          gap = logical
-        end
-      elseif s:uv_set(logical) then
-        -- glTF's TEXCOORD_n are consecutive: no accessor for this one
-        dropped[#dropped + 1] = "UV" .. logical .. " (stored set "
-          .. s:uv_set(logical) .. ")"
-      end
-    end
-    if #dropped > 0 then
-      note("uv_dropped", #dropped, "submesh " .. p.index .. ": logical UV"
-        .. gap .. " is absent, so " .. table.concat(dropped, ", ")
-        .. (#dropped > 1 and " are" or " is") .. " dropped")
-    end
-    local prim = { attributes = attrs, mode = 4,
-      indices = self:accessor(p.bytes, { count = 3 * p.count,
-        type = "SCALAR", componentType = UNSIGNED_INT,
-        target = ELEMENT_ARRAY_BUFFER }),
-      extras = { selectors = s.selectors,
-        uv_sets = sets[1] and sets or gltf.EMPTY } }
-    local mat = s.material
-    if mat then
-      local untextured = mat.base_colour ~= nil and attrs.TEXCOORD_0 == nil
-      if untextured then
-        note("untextured", 1, "submesh " .. p.index .. ": no logical UV0"
-          .. " for the base-colour texture of " .. mat.name
-          .. ": material without it")
-      end
-      prim.material = self:material(mat, untextured)
-    end
-    primitives[#primitives + 1] = prim
+    primitives[#primitives + 1] =
+      self:primitive(p, attributes, n, uv_accessor, r)
     r.triangles = r.triangles + p.count
   end
 
+  local notes = r.notes
   self.meshes[#self.meshes + 1] = { name = m.name, primitives = primitives,
     extras = { mask = string.format("0x%08x", m.mask),
       notes = notes[1] and notes or nil } }
@@ -675,9 +638,9 @@ end
 -- chunk, padded with zeros, each to 4 bytes (glTF 2.0, GLB file format).
 function Doc:glb()
   local bin = self:bin()
-  local json = gltf.json(self:tree({ byteLength = #bin }))
-  json = json .. string.rep(" ", (4 - #json % 4) % 4)
-  local parts = { "", string.pack("<I4c4", #json, "JSON"), json }
+  local text = gltf.json(self:tree({ byteLength = #bin }))
+  text = text .. string.rep(" ", (4 - #text % 4) % 4)
+  local parts = { "", string.pack("<I4c4", #text, "JSON"), text }
   if #bin > 0 then
     parts[#parts + 1] = string.pack("<I4c4", #bin + (4 - #bin % 4) % 4,
       "BIN\0")
@@ -709,12 +672,12 @@ local function write_file(path, bytes)
   return true
 end
 
--- Save as path: a .glb when glb is true, else a .gltf beside a .bin of the
+-- Save as file: a .glb when glb is true, else a .gltf beside a .bin of the
 -- same base name. Returns the bytes written, or nil and a message.
-function Doc:save(path, glb)
+function Doc:save(file, glb)
   if glb then
     local bytes = self:glb()
-    local ok, err = write_file(path, bytes)
+    local ok, err = write_file(file, bytes)
     if not ok then return nil, err end
     return #bytes
   end
@@ -722,16 +685,16 @@ function Doc:save(path, glb)
   local written = 0
   local buffer = { byteLength = #bin }
   if #bin > 0 then
-    local bin_path = path:gsub("%.gltf$", "") .. ".bin"
-    buffer.uri = gltf.uri(bin_path:match("([^/]+)$"))
+    local bin_path = file:gsub("%.gltf$", "") .. ".bin"
+    buffer.uri = gltf.uri(path.basename(bin_path))
     local ok, err = write_file(bin_path, bin)
     if not ok then return nil, err end
     written = #bin
   end
-  local json = gltf.json(self:tree(buffer)) .. "\n"
-  local ok, err = write_file(path, json)
+  local text = gltf.json(self:tree(buffer)) .. "\n"
+  local ok, err = write_file(file, text)
   if not ok then return nil, err end
-  return written + #json
+  return written + #text
 end
 
 return gltf

@@ -1,0 +1,119 @@
+-- rsxmesh/json.lua - JSON text from Lua values, indented, in a fixed order
+--
+--   local json = require "rsxmesh.json"
+--   local before = json.key_order{ "name", "asset", "version" }
+--   print(json.encode({ name = "x", list = json.EMPTY }, before))
+--
+-- Tables are JSON objects, or arrays when they have a [1] or are
+-- json.EMPTY. Object keys come out in the order a comparator gives
+-- (sorted when none is given), so that the same value always gives the
+-- same bytes. Arrays of numbers stay on one line.
+
+local rsxmesh = require "rsxmesh"
+
+local json = {}
+
+json.EMPTY = setmetatable({}, { __name = "json empty array" })
+
+-- A key comparator: the keys of list first, in its order, then any other
+-- key, sorted.
+function json.key_order(list)
+  local rank = {}
+  for i, k in ipairs(list) do rank[k] = i end
+  return function(a, b)
+    local ra, rb = rank[a] or math.huge, rank[b] or math.huge
+    if ra ~= rb then return ra < rb end
+    return a < b
+  end
+end
+
+-- A JSON string must be valid UTF-8: in a string that is not, each byte
+-- is read as Latin-1, so names from any encoding survive.
+local ESCAPE = { ['"'] = '\\"', ["\\"] = "\\\\" }
+
+local function encode_string(s)
+  if not utf8.len(s) then
+    s = s:gsub("[\128-\255]", function(c) return utf8.char(c:byte()) end)
+  end
+  return '"' .. s:gsub('[%c"\\]', function(c)
+    return ESCAPE[c] or string.format("\\u%04x", c:byte())
+  end) .. '"'
+end
+
+local function encode_number(x)
+  if math.type(x) == "integer" then return string.format("%d", x) end
+  assert(x == x and x ~= math.huge and x ~= -math.huge,
+    "json: a JSON number must be finite")
+  -- the shortest text that reads back as the same float32 (rsxmesh.fmt):
+  -- exact for float32 data such as glTF's min and max
+  return rsxmesh.fmt(x)
+end
+
+local function is_array(t)
+  return t == json.EMPTY or t[1] ~= nil
+end
+
+local function all_numbers(t)
+  for _, v in ipairs(t) do
+    if type(v) ~= "number" then return false end
+  end
+  return true
+end
+
+local encode_value
+
+local function encode_array(v, indent, out, before)
+  if v == json.EMPTY then out[#out + 1] = "[]"; return end
+  if all_numbers(v) then
+    local parts = {}
+    for i, x in ipairs(v) do parts[i] = encode_number(x) end
+    out[#out + 1] = "[" .. table.concat(parts, ", ") .. "]"
+    return
+  end
+  local inner = indent .. "  "
+  out[#out + 1] = "[\n"
+  for i, x in ipairs(v) do
+    out[#out + 1] = inner
+    encode_value(x, inner, out, before)
+    out[#out + 1] = i < #v and ",\n" or "\n"
+  end
+  out[#out + 1] = indent .. "]"
+end
+
+local function encode_object(v, indent, out, before)
+  local keys = {}
+  for k in pairs(v) do
+    assert(type(k) == "string", "json: a JSON object key must be a string")
+    keys[#keys + 1] = k
+  end
+  if #keys == 0 then out[#out + 1] = "{}"; return end
+  table.sort(keys, before)
+  local inner = indent .. "  "
+  out[#out + 1] = "{\n"
+  for i, k in ipairs(keys) do
+    out[#out + 1] = inner .. encode_string(k) .. ": "
+    encode_value(v[k], inner, out, before)
+    out[#out + 1] = i < #keys and ",\n" or "\n"
+  end
+  out[#out + 1] = indent .. "}"
+end
+
+encode_value = function(v, indent, out, before)
+  local tv = type(v)
+  if tv == "string" then out[#out + 1] = encode_string(v)
+  elseif tv == "number" then out[#out + 1] = encode_number(v)
+  elseif tv == "boolean" then out[#out + 1] = tostring(v)
+  elseif tv ~= "table" then error("json: cannot write a " .. tv .. " as JSON")
+  elseif is_array(v) then encode_array(v, indent, out, before)
+  else encode_object(v, indent, out, before)
+  end
+end
+
+-- The JSON text of v; before orders an object's keys (see json.key_order).
+function json.encode(v, before)
+  local out = {}
+  encode_value(v, "", out, before)
+  return table.concat(out)
+end
+
+return json

@@ -1,0 +1,61 @@
+-- t/lua-helpers.lua - the small Lua helpers: rsxmesh.path, rsxmesh.text,
+-- rsxmesh.json, with values worked out by hand.
+
+local t = require "tap"
+local path = require "rsxmesh.path"
+local text = require "rsxmesh.text"
+local json = require "rsxmesh.json"
+local cli = require "rsxmesh.cli"
+local lfs = require "lfs"
+
+-- path: pure string arithmetic
+t.is(path.join("out", "a.obj"), "out/a.obj", "join")
+t.is(path.join("out//", "a.obj"), "out/a.obj", "join: trailing slashes")
+t.is(path.join(".", "a.obj"), "a.obj", "join: '.' adds nothing")
+t.is(path.join("", "a.obj"), "a.obj", "join: '' adds nothing")
+t.is(path.dirname("disc/levels/A.rsxb"), "disc/levels", "dirname")
+t.is(path.dirname("A.rsxb"), ".", "dirname: none is '.'")
+t.is(path.basename("disc/levels/A.rsxb"), "A.rsxb", "basename")
+t.is(path.basename("A.rsxb"), "A.rsxb", "basename: no folder")
+t.is(path.absolute("/a/./b/../c"), "/a/c", "absolute: . and .. resolved")
+t.is(path.absolute("x"), lfs.currentdir() .. "/x",
+  "absolute: relative to the current folder")
+t.is(path.relative("/d/tex/a.png", "/d/out"), "../tex/a.png",
+  "relative: up one, down one")
+t.is(path.relative("/d/out/a.png", "/d/out"), "a.png", "relative: inside")
+t.is(path.relative("/d/a.png", "/d/out/x"), "../../a.png",
+  "relative: up two")
+
+-- the cli names are the same functions
+t.is(cli.join, path.join, "cli.join is path.join")
+t.is(cli.relative, path.relative, "cli.relative is path.relative")
+t.is(cli.plural, text.plural, "cli.plural is text.plural")
+
+-- text
+t.is(text.count(2387), "2,387", "count")
+t.is(text.count(-1234567), "-1,234,567", "count: negative")
+t.is(text.count(999), "999", "count: no separator")
+t.is(text.plural(1, "mesh", "meshes"), "1 mesh", "plural: one")
+t.is(text.plural(1200, "vertex", "vertices"), "1,200 vertices",
+  "plural: many")
+t.is(text.plural(0, "file"), "0 files", "plural: default -s")
+t.is(text.hex8(0x80005), "00080005", "hex8")
+
+-- json: the layout and order written out by hand
+local before = json.key_order{ "name", "asset" }
+t.is(json.encode({ z = 1, asset = { 1, 2.5 }, name = "n", a = json.EMPTY,
+  e = {} }, before),
+  '{\n  "name": "n",\n  "asset": [1, 2.5],\n  "a": [],\n  "e": {},\n'
+  .. '  "z": 1\n}', "encode: ranked keys, then sorted")
+t.is(json.encode({ { b = true }, "s" }), '[\n  {\n    "b": true\n  },\n'
+  .. '  "s"\n]', "encode: an array of values, indented")
+t.is(json.encode('a"b\\c\n'), '"a\\"b\\\\c\\u000a"', "encode: escapes")
+t.is(json.encode("caf\xe9"), '"caf\xc3\xa9"',
+  "encode: a string that is not UTF-8 read as Latin-1")
+t.is(json.encode(0.1), "0.1", "encode: shortest float32 text")
+t.error_like(function() json.encode(0 / 0) end, "must be finite",
+  "encode: NaN refused")
+t.error_like(function() json.encode({ [true] = 1 }) end,
+  "key must be a string", "encode: a key that is not a string refused")
+
+t.done_testing()
