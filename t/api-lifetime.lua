@@ -110,4 +110,28 @@ do
   t.is(next(live), nil, "dropped bundles are all collected")
 end
 
+-- One close: the same idempotent function is close, __close and __gc
+-- (liolib's f_gc), for each type that holds a resource.
+do
+  local b = assert(rsxmesh.load(bytes))
+  local w = rsxmesh.writer()
+  for _, o in ipairs{ { b, "bundle" }, { w, "writer" } } do
+    local mt = getmetatable(o[1])
+    t.ok(mt.__gc == mt.__close and mt.__close == o[1].close,
+         o[2] .. ": close, __close and __gc are one function")
+    o[1]:close()
+    t.ok(pcall(mt.__gc, o[1]), o[2] .. ": __gc after close does nothing")
+  end
+  -- the accessor's fields, in a metatable of its own, raise after close
+  local b2 = assert(rsxmesh.load(bytes))
+  local a = b2:mesh(1):attribute("position")
+  t.is(a.stream, "MMP", "an accessor's field before close")
+  b2:close()
+  t.error_like(function() return a.stream end,
+               ": accessor%.stream: bundle is closed$",
+               "... raises after close, naming the field")
+  t.error_like(function() return a:get(1) end,
+               ": accessor%.get: bundle is closed$", "... as does its get")
+end
+
 t.done_testing()

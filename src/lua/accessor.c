@@ -66,7 +66,7 @@ int rsxlua_push_accessor(lua_State *L, int parent, rl_bundle *bundle,
   ac_fields(L, a, parent);
   if (bundle != NULL) {
     lua_getiuservalue(L, parent, 1); /* the mesh's bundle */
-    rsxlua_bundle_track(L, lua_gettop(L), -2);
+    rsxlua_track(L, lua_gettop(L), -2);
     lua_pop(L, 1);
   }
   lua_setmetatable(L, -2);
@@ -511,27 +511,6 @@ static void ac_fields(lua_State *L, const rl_accessor *a, int parent)
   lua_pushcclosure(L, a_get, 2);
   lua_setfield(L, -2, "get");
   luaL_setmetatable(L, RSXLUA_ACCESSOR);
-}
-
-static int ac_closed_index(lua_State *L)
-{
-  return luaL_error(L, "accessor.%s: bundle is closed",
-                    luaL_optstring(L, 2, "?"));
-}
-
-void rsxlua_accessor_closed(lua_State *L, int idx)
-{
-  static const char *const fields[] = {
-    "kind", "mesh", "components", "type", "stream", "offset", "stride", NULL
-  };
-  int i;
-  idx = lua_absindex(L, idx);
-  for (i = 0; fields[i] != NULL; i++) {
-    lua_pushnil(L);
-    lua_setfield(L, idx, fields[i]);
-  }
-  lua_pushcfunction(L, ac_closed_index);
-  lua_setfield(L, idx, "__index");
 }
 
 void rsxlua_open_accessor(lua_State *L)

@@ -14,34 +14,20 @@ static rl_bundle *bun_check(lua_State *L, int idx, const char *fname)
 }
 
 /* A closed bundle first, then the file: an error in between leaves a
-** consistent object for __gc. Its user value is a weak-keyed table of
-** the metatables of its accessors, which close() empties (see
-** rsxlua_accessor_closed). */
+** consistent object for __gc. Its user value tracks the metatables of
+** its accessors, which closing it empties (rsxlua_track). */
 static rl_bundle *bun_new(lua_State *L)
 {
   rl_bundle *b = lua_newuserdatauv(L, sizeof *b, 1);
   b->b = NULL;
   luaL_setmetatable(L, RSXLUA_BUNDLE);
-  lua_newtable(L);
-  lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "k");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
+  rsxlua_new_tracker(L);
   lua_setiuservalue(L, -2, 1);
   return b;
 }
 
-void rsxlua_bundle_track(lua_State *L, int bundle, int mt)
-{
-  mt = lua_absindex(L, mt);
-  lua_getiuservalue(L, bundle, 1);
-  lua_pushvalue(L, mt);
-  lua_pushboolean(L, 1);
-  lua_rawset(L, -3);
-  lua_pop(L, 1);
-}
-
-int rsxlua_open(lua_State *L)
+/* rsxmesh.open(path) */
+static int bun_open(lua_State *L)
 {
   const char *path = luaL_checkstring(L, 1);
   rl_bundle *b = bun_new(L);
@@ -51,7 +37,8 @@ int rsxlua_open(lua_State *L)
   return 1;
 }
 
-int rsxlua_load(lua_State *L)
+/* rsxmesh.load(bytes [, name]) */
+static int bun_load(lua_State *L)
 {
   size_t size;
   const char *bytes = luaL_checklstring(L, 1, &size);
@@ -139,41 +126,18 @@ static int b_materials(lua_State *L)
   return 3;
 }
 
-/* __gc: frees the file's bytes (idempotent, as close). Nothing can use
-** them any more: every child anchors the bundle. */
-static int b_gc(lua_State *L)
-{
-  rl_bundle *b = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
-  if (b->b != NULL) {
-    rsx_bundle_free(b->b);
-    b->b = NULL;
-  }
-  return 0;
-}
-
-/* close and __close: frees the bytes now, and makes the fields of its
-** accessors raise as their methods do. A second close does nothing. */
+/* close, __close and __gc: frees the bytes (nothing can use them any
+** more: every child checks its bundle, which it anchors) and makes the
+** fields of its accessors raise as their methods do. Marked closed
+** first; a second close does nothing. */
 static int b_close(lua_State *L)
 {
   rl_bundle *b = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
-  int n = 0, i;
-  if (b->b == NULL) return 0;
-  rsx_bundle_free(b->b);
+  rsx_bundle *bytes = b->b;
+  if (bytes == NULL) return 0;
   b->b = NULL;
-  lua_settop(L, 1);
-  lua_getiuservalue(L, 1, 1); /* 2: the tracked metatables */
-  lua_newtable(L);            /* 3: copied out, not changed while walked */
-  lua_pushnil(L);
-  while (lua_next(L, 2) != 0) {
-    lua_pop(L, 1);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, 3, ++n);
-  }
-  for (i = 1; i <= n; i++) {
-    lua_rawgeti(L, 3, i);
-    rsxlua_accessor_closed(L, -1);
-    lua_pop(L, 1);
-  }
+  rsx_bundle_free(bytes);
+  rsxlua_close_tracked(L, 1, "bundle is closed");
   return 0;
 }
 
@@ -253,7 +217,7 @@ static int bp_closed(lua_State *L)
 }
 
 static const luaL_Reg b_meta[] = {
-  {"__gc", b_gc},
+  {"__gc", b_close},
   {"__close", b_close},
   {"__tostring", b_tostring},
   {"__len", b_len},
@@ -281,7 +245,14 @@ static const rl_member b_members[] = {
   {NULL, NULL}
 };
 
+static const luaL_Reg b_functions[] = {
+  {"open", bun_open},
+  {"load", bun_load},
+  {NULL, NULL}
+};
+
 void rsxlua_open_bundle(lua_State *L)
 {
   rsxlua_class(L, RSXLUA_BUNDLE, b_meta, b_methods, b_members);
+  luaL_setfuncs(L, b_functions, 0);
 }

@@ -8,18 +8,6 @@
 
 #include "rsxlua.h"
 
-const char *rsxlua_type_name(int type)
-{
-  switch (type) {
-  case RSX_TYPE_F: return "F";
-  case RSX_TYPE_SF: return "SF";
-  case RSX_TYPE_UB: return "UB";
-  case RSX_TYPE_S32K: return "S32K";
-  case RSX_TYPE_CMP: return "CMP";
-  default: return "?";
-  }
-}
-
 static rl_format *fo_check(lua_State *L, int idx)
 {
   return luaL_checkudata(L, idx, RSXLUA_FORMAT);
@@ -32,7 +20,8 @@ void rsxlua_push_format(lua_State *L, uint32_t mask)
   luaL_setmetatable(L, RSXLUA_FORMAT);
 }
 
-int rsxlua_format(lua_State *L)
+/* rsxmesh.format(mask) */
+static int fo_new(lua_State *L)
 {
   lua_Integer mask = luaL_checkinteger(L, 1);
   luaL_argcheck(L, mask >= 0 && mask <= 0xFFFFFFFF, 1,
@@ -250,4 +239,6 @@ static const rl_member f_members[] = {
 void rsxlua_open_format(lua_State *L)
 {
   rsxlua_class(L, RSXLUA_FORMAT, f_meta, f_methods, f_members);
+  lua_pushcfunction(L, fo_new);
+  lua_setfield(L, -2, "format");
 }

@@ -1,7 +1,12 @@
 /*
 ** rsxlua.h - internals shared by the files of the Lua binding.
-** One userdata type per file; each registers its metatable with
-** rsxlua_class and exposes a check helper and a constructor here.
+** Floors, as Lua's lauxlib.c / libraries / linit.c: base.c (helpers every
+** file uses: classes, checks, failures, findings, tracking) under the
+** shared pieces (triangles.c, build.c) under one file per userdata type,
+** under init.c (luaopen_rsxmesh). A type's file includes only this header
+** and reaches another type only through the push function of an object
+** it returns. A new type: its RSXLUA_ name, its push function and its
+** rsxlua_open_ function here, and one line in init.c.
 */
 #ifndef RSXLUA_H
 #define RSXLUA_H
@@ -81,6 +86,8 @@ typedef struct rl_member {
   int (*push)(lua_State *L);
 } rl_member;
 
+/* ------------------------------------------------------------ base.c */
+
 /* Register metatable tname: metamethods mt (may be NULL), methods, and
 ** the property getters members; __index resolves methods first, then
 ** members, then gives nil. Leaves nothing on the stack. */
@@ -120,6 +127,19 @@ void rsxlua_range(lua_State *L, int arg, uint32_t n, const char *fname,
 /* "F", "SF", "UB", "S32K" or "CMP" for an enum rsx_type. */
 const char *rsxlua_type_name(int type);
 
+/* Tracking, for an object whose fields live in a metatable of its own
+** (the accessor): its owner (the bundle) keeps a tracker in its user
+** value 1, made by rsxlua_new_tracker (pushed on the stack); rsxlua_track
+** adds the metatable at mt to the tracker of the owner at index owner;
+** rsxlua_close_tracked empties every tracked metatable of its fields (all
+** but functions and metamethods) and makes any other read raise
+** "accessor.kind: WHY" (the type's short name from __name). */
+void rsxlua_new_tracker(lua_State *L);
+void rsxlua_track(lua_State *L, int owner, int mt);
+void rsxlua_close_tracked(lua_State *L, int owner, const char *why);
+
+/* ------------------------------------------------------- triangles.c */
+
 /* The triangles of count indices from first of m (s names the submesh in
 ** messages, may be NULL): a flat table of 1-based vertex numbers and the
 ** count, or (as_bytes) a string of little-endian 0-based u32 and the
@@ -127,6 +147,8 @@ const char *rsxlua_type_name(int type);
 ** of results pushed. */
 int rsxlua_triangles(lua_State *L, const rsx_mesh *m, const rsx_submesh *s,
                      uint32_t first, uint32_t count, int as_bytes);
+
+/* ---------------------------------------------- the types' own files */
 
 /* Constructors: each pushes a new userdata whose user value anchors the
 ** object at parent (a stack index). */
@@ -143,26 +165,16 @@ void rsxlua_push_record(lua_State *L, int parent, rl_bundle *bundle,
 int rsxlua_push_accessor(lua_State *L, int parent, rl_bundle *bundle,
                          const rsx_mesh *m, int kind);
 
+/* ----------------------------------------------------------- build.c */
+
 /* rsxmesh.mesh{...}: the mesh table at idx to a mesh userdata; returns 1
 ** with it pushed, or 2 with nil and a message. fname names the caller. */
 int rsxlua_build_mesh(lua_State *L, int idx, const char *fname);
 
-/* Register the metatable at mt of an accessor of the bundle at index
-** bundle, so that closing the bundle reaches the accessor's fields. */
-void rsxlua_bundle_track(lua_State *L, int bundle, int mt);
-
-/* Empty the fields of the accessor metatable at idx: after a close, any
-** read of an accessor's field or method raises "bundle is closed". */
-void rsxlua_accessor_closed(lua_State *L, int idx);
-
-/* Module functions defined beside their types. */
-int rsxlua_open(lua_State *L);
-int rsxlua_load(lua_State *L);
-int rsxlua_format(lua_State *L);
-int rsxlua_mesh(lua_State *L);
-int rsxlua_writer(lua_State *L);
-
-/* Metatable registration, one per file. */
+/* Each part of the module: registers its metatable (if any) and adds its
+** functions (rsxmesh.open, rsxmesh.format, ...) to the module table at the
+** top of the stack, which it leaves there. Called in turn by init.c. */
+void rsxlua_open_functions(lua_State *L);
 void rsxlua_open_bundle(lua_State *L);
 void rsxlua_open_mesh(lua_State *L);
 void rsxlua_open_submesh(lua_State *L);
@@ -171,5 +183,7 @@ void rsxlua_open_format(lua_State *L);
 void rsxlua_open_accessor(lua_State *L);
 void rsxlua_open_record(lua_State *L);
 void rsxlua_open_writer(lua_State *L);
+
+int luaopen_rsxmesh(lua_State *L);
 
 #endif

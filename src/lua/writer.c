@@ -19,7 +19,8 @@ static rl_writer *wr_check(lua_State *L, int idx, const char *fname)
   return w;
 }
 
-int rsxlua_writer(lua_State *L)
+/* rsxmesh.writer() */
+static int wr_new(lua_State *L)
 {
   rl_writer *w = lua_newuserdatauv(L, sizeof *w, 0);
   w->w = NULL;
@@ -136,14 +137,14 @@ static int w_save(lua_State *L)
   return 1;
 }
 
-/* close, __close and __gc: idempotent */
+/* close, __close and __gc: marked closed first; idempotent */
 static int w_close(lua_State *L)
 {
   rl_writer *w = luaL_checkudata(L, 1, RSXLUA_WRITER);
-  if (w->w != NULL) {
-    rsx_writer_free(w->w);
-    w->w = NULL;
-  }
+  rsx_writer *open = w->w;
+  if (open == NULL) return 0;
+  w->w = NULL;
+  rsx_writer_free(open);
   return 0;
 }
 
@@ -196,4 +197,6 @@ static const rl_member w_members[] = {
 void rsxlua_open_writer(lua_State *L)
 {
   rsxlua_class(L, RSXLUA_WRITER, w_meta, w_methods, w_members);
+  lua_pushcfunction(L, wr_new);
+  lua_setfield(L, -2, "writer");
 }

@@ -1,6 +1,7 @@
 /*
-** module.c - luaopen_rsxmesh: the module table, the encoders, rsxmesh.fmt,
-** rsxmesh.clock, and the helpers every userdata type of the binding shares.
+** functions.c - the module's plain functions and values: the number
+** encoders (half, cmp and their inverses), float32, fmt, indices, isatty,
+** clock, and the kinds and BASE_COLOUR.
 */
 #define _POSIX_C_SOURCE 200809L /* fileno, clock_gettime */
 
@@ -13,108 +14,6 @@
 #include <lualib.h>
 
 #include "rsxlua.h"
-
-/* ------------------------------------------------------ shared helpers */
-
-/* __index: methods first (upvalue 1), then a property getter (upvalue 2
-** maps a name to its slot in the members array, upvalue 3), else nil. */
-static int aux_index(lua_State *L)
-{
-  lua_settop(L, 2);
-  lua_pushvalue(L, 2);
-  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
-  lua_pop(L, 1);
-  lua_pushvalue(L, 2);
-  if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TNUMBER) {
-    const rl_member *members = lua_touserdata(L, lua_upvalueindex(3));
-    lua_Integer slot = lua_tointeger(L, -1);
-    lua_settop(L, 1);
-    return members[slot].push(L);
-  }
-  lua_pushnil(L);
-  return 1;
-}
-
-void rsxlua_class(lua_State *L, const char *tname, const luaL_Reg *mt,
-                  const luaL_Reg *methods, const rl_member *members)
-{
-  int i;
-  luaL_newmetatable(L, tname);
-  if (mt != NULL) luaL_setfuncs(L, mt, 0);
-  lua_newtable(L);
-  luaL_setfuncs(L, methods, 0);
-  lua_newtable(L);
-  for (i = 0; members != NULL && members[i].name != NULL; i++) {
-    lua_pushinteger(L, i);
-    lua_setfield(L, -2, members[i].name);
-  }
-  lua_pushlightuserdata(L, (void *)members);
-  lua_pushcclosure(L, aux_index, 3);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
-}
-
-void rsxlua_checkopen(lua_State *L, const rl_bundle *bundle,
-                      const char *fname)
-{
-  if (bundle != NULL && bundle->b == NULL)
-    luaL_error(L, "%s: bundle is closed", fname);
-}
-
-void *rsxlua_check(lua_State *L, int idx, const char *tname,
-                   const char *fname)
-{
-  rl_child *c = luaL_checkudata(L, idx, tname);
-  rsxlua_checkopen(L, c->bundle, fname);
-  return c;
-}
-
-int rsxlua_checkkind(lua_State *L, int idx, const char *fname)
-{
-  const char *name = luaL_checkstring(L, idx);
-  int kind = rsx_kind_from_name(name);
-  if (kind < 0)
-    return luaL_error(L, "%s: unknown kind '%s'", fname, name);
-  return kind;
-}
-
-int rsxlua_fail(lua_State *L, const char *message)
-{
-  lua_pushnil(L);
-  lua_pushstring(L, message);
-  return 2;
-}
-
-void rsxlua_push_finding(lua_State *L, int n, const char *code,
-                         const char *message)
-{
-  lua_createtable(L, 0, 2);
-  lua_pushstring(L, code != NULL ? code : "unknown");
-  lua_setfield(L, -2, "code");
-  lua_pushstring(L, message);
-  lua_setfield(L, -2, "message");
-  lua_rawseti(L, -2, n);
-}
-
-void rsxlua_range(lua_State *L, int arg, uint32_t n, const char *fname,
-                  uint32_t *first, uint32_t *count)
-{
-  lua_Integer i = luaL_optinteger(L, arg, 1);
-  lua_Integer j = luaL_optinteger(L, arg + 1, (lua_Integer)n);
-  /* i may be n + 1 in an empty range, as in string.sub */
-  if (i < 1 || i > (lua_Integer)n + 1)
-    luaL_error(L, "%s: vertex %I out of range 1..%I", fname, i,
-               (lua_Integer)n);
-  if (j < 0 || j > (lua_Integer)n)
-    luaL_error(L, "%s: vertex %I out of range 1..%I", fname, j,
-               (lua_Integer)n);
-  if (j < i - 1)
-    luaL_error(L, "%s: range %I..%I is reversed", fname, i, j);
-  *first = (uint32_t)(i - 1);
-  *count = (uint32_t)(j - i + 1);
-}
-
-/* ------------------------------------------------------------ encoders */
 
 static int mod_half(lua_State *L)
 {
@@ -226,14 +125,11 @@ static int mod_indices(lua_State *L)
   return 1;
 }
 
-/* ---------------------------------------------------------- the module */
+/* ---------------------------------------------------------- registration */
+
+/* ------------------------------------------------------- registration */
 
 static const luaL_Reg mod_funcs[] = {
-  {"open", rsxlua_open},
-  {"load", rsxlua_load},
-  {"format", rsxlua_format},
-  {"mesh", rsxlua_mesh},
-  {"writer", rsxlua_writer},
   {"half", mod_half},
   {"to_half", mod_to_half},
   {"cmp", mod_cmp},
@@ -246,21 +142,10 @@ static const luaL_Reg mod_funcs[] = {
   {NULL, NULL}
 };
 
-int luaopen_rsxmesh(lua_State *L);
-
-int luaopen_rsxmesh(lua_State *L)
+void rsxlua_open_functions(lua_State *L)
 {
   int k;
-  rsxlua_open_bundle(L);
-  rsxlua_open_mesh(L);
-  rsxlua_open_submesh(L);
-  rsxlua_open_material(L);
-  rsxlua_open_format(L);
-  rsxlua_open_accessor(L);
-  rsxlua_open_record(L);
-  rsxlua_open_writer(L);
-
-  luaL_newlib(L, mod_funcs);
+  luaL_setfuncs(L, mod_funcs, 0);
   lua_createtable(L, RSX_KIND_COUNT, 0);
   for (k = 0; k < RSX_KIND_COUNT; k++) {
     lua_pushstring(L, rsx_attr(k, 1)->name);
@@ -269,7 +154,4 @@ int luaopen_rsxmesh(lua_State *L)
   lua_setfield(L, -2, "kinds");
   lua_pushinteger(L, (lua_Integer)RSX_BASE_COLOUR_SLOT);
   lua_setfield(L, -2, "BASE_COLOUR");
-  lua_pushliteral(L, "rsxmesh " RSX_VERSION);
-  lua_setfield(L, -2, "_VERSION");
-  return 1;
 }

@@ -1,0 +1,211 @@
+/*
+** base.c - the floor under every file of the binding, as lauxlib.c is
+** under Lua's libraries: class registration, argument checks, failures,
+** findings, and the closing of objects tracked by their owner.
+*/
+#include <string.h>
+
+#include "rsxlua.h"
+
+/* ----------------------------------------------------------- classes */
+
+/* __index: methods first (upvalue 1), then a property getter (upvalue 2
+** maps a name to its slot in the members array, upvalue 3), else nil. */
+static int aux_index(lua_State *L)
+{
+  lua_settop(L, 2);
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  lua_pop(L, 1);
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TNUMBER) {
+    const rl_member *members = lua_touserdata(L, lua_upvalueindex(3));
+    lua_Integer slot = lua_tointeger(L, -1);
+    lua_settop(L, 1);
+    return members[slot].push(L);
+  }
+  lua_pushnil(L);
+  return 1;
+}
+
+void rsxlua_class(lua_State *L, const char *tname, const luaL_Reg *mt,
+                  const luaL_Reg *methods, const rl_member *members)
+{
+  int i;
+  luaL_newmetatable(L, tname);
+  if (mt != NULL) luaL_setfuncs(L, mt, 0);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  lua_newtable(L);
+  for (i = 0; members != NULL && members[i].name != NULL; i++) {
+    lua_pushinteger(L, i);
+    lua_setfield(L, -2, members[i].name);
+  }
+  lua_pushlightuserdata(L, (void *)members);
+  lua_pushcclosure(L, aux_index, 3);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+}
+
+/* ------------------------------------------------------------ checks */
+
+void rsxlua_checkopen(lua_State *L, const rl_bundle *bundle,
+                      const char *fname)
+{
+  if (bundle != NULL && bundle->b == NULL)
+    luaL_error(L, "%s: bundle is closed", fname);
+}
+
+void *rsxlua_check(lua_State *L, int idx, const char *tname,
+                   const char *fname)
+{
+  rl_child *c = luaL_checkudata(L, idx, tname);
+  rsxlua_checkopen(L, c->bundle, fname);
+  return c;
+}
+
+int rsxlua_checkkind(lua_State *L, int idx, const char *fname)
+{
+  const char *name = luaL_checkstring(L, idx);
+  int kind = rsx_kind_from_name(name);
+  if (kind < 0)
+    return luaL_error(L, "%s: unknown kind '%s'", fname, name);
+  return kind;
+}
+
+/* ---------------------------------------------------------- results */
+
+int rsxlua_fail(lua_State *L, const char *message)
+{
+  lua_pushnil(L);
+  lua_pushstring(L, message);
+  return 2;
+}
+
+void rsxlua_push_finding(lua_State *L, int n, const char *code,
+                         const char *message)
+{
+  lua_createtable(L, 0, 2);
+  lua_pushstring(L, code != NULL ? code : "unknown");
+  lua_setfield(L, -2, "code");
+  lua_pushstring(L, message);
+  lua_setfield(L, -2, "message");
+  lua_rawseti(L, -2, n);
+}
+
+void rsxlua_range(lua_State *L, int arg, uint32_t n, const char *fname,
+                  uint32_t *first, uint32_t *count)
+{
+  lua_Integer i = luaL_optinteger(L, arg, 1);
+  lua_Integer j = luaL_optinteger(L, arg + 1, (lua_Integer)n);
+  /* i may be n + 1 in an empty range, as in string.sub */
+  if (i < 1 || i > (lua_Integer)n + 1)
+    luaL_error(L, "%s: vertex %I out of range 1..%I", fname, i,
+               (lua_Integer)n);
+  if (j < 0 || j > (lua_Integer)n)
+    luaL_error(L, "%s: vertex %I out of range 1..%I", fname, j,
+               (lua_Integer)n);
+  if (j < i - 1)
+    luaL_error(L, "%s: range %I..%I is reversed", fname, i, j);
+  *first = (uint32_t)(i - 1);
+  *count = (uint32_t)(j - i + 1);
+}
+
+const char *rsxlua_type_name(int type)
+{
+  switch (type) {
+  case RSX_TYPE_F: return "F";
+  case RSX_TYPE_SF: return "SF";
+  case RSX_TYPE_UB: return "UB";
+  case RSX_TYPE_S32K: return "S32K";
+  case RSX_TYPE_CMP: return "CMP";
+  default: return "?";
+  }
+}
+
+/* ---------------------------------------------------------- tracking */
+
+void rsxlua_new_tracker(lua_State *L)
+{
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+}
+
+void rsxlua_track(lua_State *L, int owner, int mt)
+{
+  mt = lua_absindex(L, mt);
+  lua_getiuservalue(L, owner, 1);
+  lua_pushvalue(L, mt);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+/* The __index of a closed object: "accessor.kind: bundle is closed",
+** from upvalue 1, the type's short name, and upvalue 2, the reason. */
+static int aux_closed_index(lua_State *L)
+{
+  return luaL_error(L, "%s.%s: %s", lua_tostring(L, lua_upvalueindex(1)),
+                    luaL_optstring(L, 2, "?"),
+                    lua_tostring(L, lua_upvalueindex(2)));
+}
+
+/* Empty the fields of the metatable at mt (what is neither a function nor
+** a metamethod) and make its __index raise. */
+static void aux_close_one(lua_State *L, int mt, const char *why)
+{
+  const char *name;
+  int n = 0, i, keys;
+  mt = lua_absindex(L, mt);
+  lua_newtable(L); /* the keys to clear: a table is not changed while
+                   ** walked */
+  keys = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, mt) != 0) {
+    int data = lua_type(L, -1) != LUA_TFUNCTION;
+    lua_pop(L, 1);
+    if (data && !(lua_type(L, -1) == LUA_TSTRING &&
+                  strncmp(lua_tostring(L, -1), "__", 2) == 0)) {
+      lua_pushvalue(L, -1);
+      lua_rawseti(L, keys, ++n);
+    }
+  }
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, keys, i);
+    lua_pushnil(L);
+    lua_rawset(L, mt);
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, mt, "__name");
+  name = luaL_optstring(L, -1, "object");
+  if (strrchr(name, '.') != NULL) name = strrchr(name, '.') + 1;
+  lua_pushstring(L, name);
+  lua_remove(L, -2);
+  lua_pushstring(L, why);
+  lua_pushcclosure(L, aux_closed_index, 2);
+  lua_setfield(L, mt, "__index");
+}
+
+void rsxlua_close_tracked(lua_State *L, int owner, const char *why)
+{
+  int n = 0, i, list;
+  owner = lua_absindex(L, owner);
+  lua_getiuservalue(L, owner, 1);
+  lua_newtable(L); /* copied out, not changed while walked */
+  list = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, list - 1) != 0) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, list, ++n);
+  }
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, list, i);
+    aux_close_one(L, -1, why);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 2);
+}

@@ -1,0 +1,234 @@
+/*
+** build.c - a mesh userdata from a Lua table in rsxmesh.mesh's form: the
+** caller's strings are the mesh's streams (bring your own container).
+** rsxmesh.mesh and writer:mesh both build through here.
+*/
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rsxlua.h"
+
+/* Field key of the table at t: a string (required unless opt), anchored
+** in the table at anchor so the mesh's views stay valid whatever the
+** caller does with t afterwards. */
+static const char *bld_string(lua_State *L, int t, int anchor,
+                              const char *key, int opt, size_t *len,
+                              const char *fname)
+{
+  const char *s;
+  int type = lua_getfield(L, t, key);
+  if (type == LUA_TNIL && opt) {
+    lua_pop(L, 1);
+    *len = 0;
+    return NULL;
+  }
+  if (type != LUA_TSTRING)
+    luaL_error(L, "%s: field '%s' must be a string, got %s", fname, key,
+               luaL_typename(L, -1));
+  s = lua_tolstring(L, -1, len);
+  lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
+  return s;
+}
+
+/* Field key: an integer in 0..max, dflt when absent and dflt >= 0. */
+static lua_Integer bld_integer(lua_State *L, int t, const char *key,
+                               lua_Integer dflt, lua_Integer max,
+                               const char *fname)
+{
+  int isint;
+  lua_Integer v;
+  if (lua_getfield(L, t, key) == LUA_TNIL && dflt >= 0) {
+    lua_pop(L, 1);
+    return dflt;
+  }
+  v = lua_tointegerx(L, -1, &isint);
+  if (!isint)
+    luaL_error(L, "%s: field '%s' must be an integer, got %s", fname, key,
+               luaL_typename(L, -1));
+  if (v < 0 || v > max)
+    luaL_error(L, "%s: field '%s' = %I out of range 0..%I", fname, key, v,
+               max);
+  lua_pop(L, 1);
+  return v;
+}
+
+/* A stream's length against vertex_count x stride, both from the caller:
+** the bytes must be exactly there before the core looks at them. */
+static int bld_stream(lua_State *L, const char *what, size_t len,
+                      uint32_t vertices, uint32_t stride, const char *fname)
+{
+  uint64_t want = (uint64_t)vertices * stride;
+  if ((uint64_t)len == want) return 0;
+  lua_pushnil(L);
+  lua_pushfstring(L, "%s: %s is %I bytes, expected %I (vertex_count %I x "
+                  "stride %I)", fname, what, (lua_Integer)len,
+                  (lua_Integer)want, (lua_Integer)vertices,
+                  (lua_Integer)stride);
+  return -1;
+}
+
+/* Push nil and a message made as lua_pushfstring; returns 2. */
+#define bld_fail(L, ...) \
+  (lua_pushnil(L), lua_pushfstring(L, __VA_ARGS__), 2)
+
+/* The name, the metadata record and the two vertex streams, their
+** lengths checked against vertex_count x stride. 0, or 2 with nil and a
+** message pushed. */
+static int bld_streams(lua_State *L, int idx, int anchor, rsx_mesh *m,
+                       const char **name, const char *fname)
+{
+  size_t len;
+  *name = bld_string(L, idx, anchor, "name", 1, &len, fname);
+  m->name = *name != NULL ? *name : "";
+  m->meta = (const uint8_t *)bld_string(L, idx, anchor, "meta", 0, &len,
+                                        fname);
+  if (len > UINT32_MAX)
+    return luaL_error(L, "%s: field 'meta' is too large", fname);
+  m->meta_size = (uint32_t)len;
+  m->vertex_count = (uint32_t)bld_integer(L, idx, "vertex_count", -1,
+                                          UINT32_MAX, fname);
+  m->mmp = (const uint8_t *)bld_string(L, idx, anchor, "mmp", 0, &len,
+                                       fname);
+  m->mmp_stride = (uint32_t)bld_integer(L, idx, "mmp_stride", -1,
+                                        UINT32_MAX, fname);
+  if (bld_stream(L, "mmp", len, m->vertex_count, m->mmp_stride, fname))
+    return 2;
+  m->mgp = (const uint8_t *)bld_string(L, idx, anchor, "mgp", 1, &len,
+                                       fname);
+  m->mgp_stride = (uint32_t)bld_integer(L, idx, "mgp_stride", 0,
+                                        UINT32_MAX, fname);
+  if (bld_stream(L, "mgp", len, m->vertex_count, m->mgp_stride, fname))
+    return 2;
+  if (m->mgp_stride == 0) m->mgp = NULL;
+  return 0;
+}
+
+/* The index stream, its index size and the primitive. 0, or 2 with nil
+** and a message pushed. */
+static int bld_indices(lua_State *L, int idx, int anchor, rsx_mesh *m,
+                       const char *fname)
+{
+  static const char *const prims[] = {"triangles", "strip", NULL};
+  size_t len, i;
+  const char *prim;
+  m->indices = (const uint8_t *)bld_string(L, idx, anchor, "indices", 0,
+                                           &len, fname);
+  m->index_size = (uint8_t)bld_integer(L, idx, "index_size", -1, 255,
+                                       fname);
+  if (m->index_size != 2 && m->index_size != 4)
+    return bld_fail(L, "%s: index size %d is not 2 or 4", fname,
+                    (int)m->index_size);
+  if (len % m->index_size != 0 || len / m->index_size > UINT32_MAX)
+    return bld_fail(L, "%s: indices is %I bytes, not a whole number of "
+                    "%d-byte indices", fname, (lua_Integer)len,
+                    (int)m->index_size);
+  m->index_count = (uint32_t)(len / m->index_size);
+
+  lua_getfield(L, idx, "primitive");
+  prim = luaL_optstring(L, -1, "triangles");
+  for (i = 0; prims[i] != NULL && strcmp(prims[i], prim) != 0; i++) {}
+  if (prims[i] == NULL)
+    return luaL_error(L, "%s: field 'primitive': invalid option '%s'",
+                      fname, prim);
+  m->primitive = i == 0 ? RSX_TRIANGLES : RSX_STRIP;
+  lua_pop(L, 1);
+  return 0;
+}
+
+/* Submesh i (0-based) from the table at st into s. */
+static void bld_submesh(lua_State *L, int st, int anchor, size_t i,
+                        rsx_submesh *s, const char *fname)
+{
+  size_t len;
+  lua_Integer mat;
+  const char *label = lua_pushfstring(L, "%s: submeshes[%I]", fname,
+                                      (lua_Integer)i + 1);
+  s->record = (const uint8_t *)bld_string(L, st, anchor, "record", 0,
+                                          &len, label);
+  if (len > UINT32_MAX) luaL_error(L, "%s: too large", label);
+  s->record_size = (uint32_t)len;
+  s->first_index = (uint32_t)bld_integer(L, st, "first_index", -1,
+                                         UINT32_MAX, label);
+  s->index_count = (uint32_t)bld_integer(L, st, "index_count", -1,
+                                         UINT32_MAX, label);
+  /* 1-based in Lua, 0-based in the file; absent: no material */
+  mat = bld_integer(L, st, "material", 0, UINT32_MAX - 1, label);
+  if (mat == 0 && lua_getfield(L, st, "material") != LUA_TNIL)
+    luaL_error(L, "%s: field 'material' must be 1 or more", label);
+  s->material = mat == 0 ? RSX_NONE : (uint32_t)(mat - 1);
+}
+
+/* The submeshes: their array lives in a userdata in the anchor table. */
+static void bld_submeshes(lua_State *L, int idx, int anchor, rsx_mesh *m,
+                          const char *fname)
+{
+  int top = lua_gettop(L);
+  size_t nsub, i;
+  rsx_submesh *subs;
+  if (lua_getfield(L, idx, "submeshes") == LUA_TNIL) {
+    nsub = 0;
+  } else if (lua_istable(L, -1)) {
+    nsub = lua_rawlen(L, -1);
+  } else {
+    luaL_error(L, "%s: field 'submeshes' must be a table, got %s", fname,
+               luaL_typename(L, -1));
+    return;
+  }
+  if (nsub > UINT32_MAX / sizeof *subs)
+    luaL_error(L, "%s: too many submeshes", fname);
+  subs = lua_newuserdatauv(L, nsub * sizeof *subs + 1, 0);
+  memset(subs, 0, nsub * sizeof *subs);
+  lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
+  for (i = 0; i < nsub; i++) {
+    int st;
+    lua_rawgeti(L, top + 1, (lua_Integer)i + 1);
+    st = lua_gettop(L);
+    if (!lua_istable(L, st))
+      luaL_error(L, "%s: submeshes[%I] must be a table, got %s", fname,
+                 (lua_Integer)i + 1, luaL_typename(L, st));
+    bld_submesh(L, st, anchor, i, &subs[i], fname);
+    lua_settop(L, top + 1);
+  }
+  lua_settop(L, top);
+  m->submeshes = subs;
+  m->submesh_count = (uint32_t)nsub;
+}
+
+int rsxlua_build_mesh(lua_State *L, int idx, const char *fname)
+{
+  rl_mesh *me;
+  rsx_mesh *m;
+  int anchor;
+  const char *name;
+  char where[256];
+  rsx_error err;
+
+  idx = lua_absindex(L, idx);
+  luaL_checktype(L, idx, LUA_TTABLE);
+  /* the mesh first, its anchor table as user value; nothing is malloc'd,
+  ** so any error below leaves only garbage for the GC */
+  me = lua_newuserdatauv(L, sizeof *me, 1);
+  memset(me, 0, sizeof *me);
+  me->m = m = &me->own;
+  m->index = RSX_NONE; /* in no bundle: messages give it no number */
+  luaL_setmetatable(L, RSXLUA_MESH);
+  lua_newtable(L);
+  lua_pushvalue(L, -1);
+  lua_setiuservalue(L, -3, 1);
+  anchor = lua_gettop(L);
+
+  if (bld_streams(L, idx, anchor, m, &name, fname) != 0) return 2;
+  if (bld_indices(L, idx, anchor, m, fname) != 0) return 2;
+  bld_submeshes(L, idx, anchor, m, fname);
+
+  /* the writer it goes to checks materials against its own count */
+  if (name != NULL && name[0] != '\0')
+    snprintf(where, sizeof where, "%s: mesh %s", fname, name);
+  else
+    snprintf(where, sizeof where, "%s", fname);
+  if (rsx_mesh_check(m, RSX_NONE, where, &err) != 0)
+    return rsxlua_fail(L, err.text);
+  lua_pop(L, 1); /* the anchor: the mesh is on top */
+  return 1;
+}
