@@ -77,6 +77,25 @@ static void fz_triangles(const rsx_mesh *m, uint32_t first, uint32_t count,
   free(tri);
 }
 
+/* The whole mesh, submesh by submesh. Overlapping submeshes can ask for
+** more than the buffer holds (their sum): past 2^24 triangles the fuzzer
+** would only measure malloc. */
+static void fz_mesh_triangles(const rsx_mesh *m)
+{
+  rsx_error err;
+  size_t cap = rsx_mesh_triangle_capacity(m), nt = 0;
+  uint32_t *tri;
+  if (cap > (size_t)1 << 24) return;
+  tri = malloc((cap ? cap : 1) * 3 * sizeof *tri);
+  if (tri == NULL) return;
+  if (rsx_mesh_triangles(m, tri, &nt, &err) == 0) {
+    if (nt > cap) fz_broken("more mesh triangles than the capacity", NULL);
+  } else if (!(m->findings & RSX_FIND_INDEX_RANGE)) {
+    fz_broken("mesh triangles failed without an index-range finding", &err);
+  }
+  free(tri);
+}
+
 static void fz_mesh(const rsx_mesh *m)
 {
   rsx_decl decl[RSX_DECL_MAX];
@@ -95,6 +114,7 @@ static void fz_mesh(const rsx_mesh *m)
   n = rsx_declaration(m, NULL, decl);
   if (n < 0 || n > RSX_DECL_MAX) fz_broken("declaration count", NULL);
   fz_triangles(m, 0, m->index_count, NULL);
+  fz_mesh_triangles(m);
   for (s = 0; s < m->submesh_count; s++) {
     const rsx_submesh *sm = &m->submeshes[s];
     for (bit = 1; bit <= RSX_FIND_SELECTOR_SET; bit <<= 1)

@@ -296,6 +296,14 @@ int rsx_triangles(const rsx_mesh *m, const rsx_submesh *s, uint32_t first,
                   uint32_t count, uint32_t *out, size_t *ntriangles,
                   rsx_error *err);
 
+/* The triangles of the whole mesh: those of each submesh in turn, as
+** rsx_triangles gives them (a mesh without submeshes: its whole buffer).
+** out has room for rsx_mesh_triangle_capacity(m) triangles, which is
+** SIZE_MAX when the sum overflows. */
+size_t rsx_mesh_triangle_capacity(const rsx_mesh *m);
+int rsx_mesh_triangles(const rsx_mesh *m, uint32_t *out, size_t *ntriangles,
+                       rsx_error *err);
+
 /* ----------------------------------------------------------- selection */
 
 /* The stored UV set (0..3) feeding logical UV i of s, -1 when absent. */

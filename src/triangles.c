@@ -4,6 +4,7 @@
 */
 #include "rsxmesh.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 size_t rsx_triangle_capacity(uint32_t index_count)
@@ -100,6 +101,40 @@ int rsx_triangles(const rsx_mesh *m, const rsx_submesh *s, uint32_t first,
         b = v;
       }
     }
+  }
+  if (ntriangles) *ntriangles = n;
+  return 0;
+}
+
+size_t rsx_mesh_triangle_capacity(const rsx_mesh *m)
+{
+  size_t cap = 0, c;
+  uint32_t i;
+  if (m->submesh_count == 0) return rsx_triangle_capacity(m->index_count);
+  for (i = 0; i < m->submesh_count; i++) {
+    c = rsx_triangle_capacity(m->submeshes[i].index_count);
+    if (c > SIZE_MAX - cap) return SIZE_MAX;
+    cap += c;
+  }
+  return cap;
+}
+
+int rsx_mesh_triangles(const rsx_mesh *m, uint32_t *out, size_t *ntriangles,
+                       rsx_error *err)
+{
+  size_t n = 0, k;
+  uint32_t i;
+  if (ntriangles) *ntriangles = 0;
+  if (m->submesh_count == 0)
+    return rsx_triangles(m, NULL, 0, m->index_count, out, ntriangles, err);
+  /* each submesh on its own: a strip across two submeshes would join
+  ** them with triangles of neither, and wind some the wrong way */
+  for (i = 0; i < m->submesh_count; i++) {
+    const rsx_submesh *s = &m->submeshes[i];
+    if (rsx_triangles(m, s, s->first_index, s->index_count, out + n * 3,
+                      &k, err) != 0)
+      return -1;
+    n += k;
   }
   if (ntriangles) *ntriangles = n;
   return 0;

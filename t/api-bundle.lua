@@ -81,13 +81,15 @@ t.is(crate:index(1), 0, "m:index(1)")
 t.is(crate:index(6), 3, "m:index(6)")
 t.is(crate:index(9), 1, "m:index(9)")
 do
+  -- submesh 1 (positions 0-5): 1 2 3, 3 2 4; submesh 2 (6-8): only the
+  -- degenerate (0, 0, 1); submesh 3 (0-2) again: 1 2 3
   local tri, n = crate:triangles()
-  t.is_deeply({ tri, n }, { { 1, 2, 3, 3, 2, 4 }, 2 },
-              "m:triangles(): 1-based, the degenerate (0, 0, 1) dropped")
+  t.is_deeply({ tri, n }, { { 1, 2, 3, 3, 2, 4, 1, 2, 3 }, 3 },
+    "m:triangles(): 1-based, submesh by submesh, the degenerate dropped")
   local bin, nb = crate:triangle_bytes()
-  t.is(bin, string.pack("<I4I4I4I4I4I4", 0, 1, 2, 2, 1, 3),
+  t.is(bin, string.pack("<I4I4I4I4I4I4I4I4I4", 0, 1, 2, 2, 1, 3, 0, 1, 2),
        "m:triangle_bytes(): little-endian u32, 0-based")
-  t.is(nb, 2, "m:triangle_bytes() count")
+  t.is(nb, 3, "m:triangle_bytes() count")
 end
 do
   local none, msg = crate:attribute("uv3")
@@ -324,6 +326,29 @@ do
               "strip position 6")
   t.is_deeply({ m:submesh(1):uv_set(0) }, { nil }, "no UV sets: nil")
   t.is(m:submesh(1):uv(0), nil, "no UV sets: s:uv nil")
+end
+
+-- Mesh: a strip of two submeshes (issue 9) ----------------------------------
+-- 7 vertices, indices 0..6; submesh 1 on positions 0-3 (strip 1 2 3 4:
+-- triangles 1 2 3 and, odd, 3 2 4), submesh 2 on 4-6 (5 6 7). One strip
+-- over the buffer would add 3 4 5 and 5 4 6, which belong to neither.
+do
+  local sel = fx.record(0xFF, 0xFF, 0xFF, 0xFF)
+  local m = assert(rsxmesh.mesh{ name = "two", meta = fx.meta(0x00080005),
+    vertex_count = 7, mmp = string.rep(string.pack(">fffI4", 0, 0, 0, 0), 7),
+    mmp_stride = 16, indices = rsxmesh.indices(2, { 1, 2, 3, 4, 5, 6, 7 }),
+    index_size = 2, primitive = "strip", submeshes = {
+      { record = sel, first_index = 0, index_count = 4 },
+      { record = sel, first_index = 4, index_count = 3 } } })
+  t.is_deeply({ m:submesh(1):triangles() }, { { 1, 2, 3, 3, 2, 4 }, 2 },
+              "two submeshes: submesh 1")
+  t.is_deeply({ m:submesh(2):triangles() }, { { 5, 6, 7 }, 1 },
+              "two submeshes: submesh 2")
+  t.is_deeply({ m:triangles() }, { { 1, 2, 3, 3, 2, 4, 5, 6, 7 }, 3 },
+              "m:triangles(): the submeshes' triangles, one after the other")
+  t.is_deeply({ m:triangle_bytes() },
+    { string.pack("<I4I4I4I4I4I4I4I4I4", 0, 1, 2, 2, 1, 3, 4, 5, 6), 3 },
+    "m:triangle_bytes(): the same, 0-based")
 end
 
 -- Mesh: odd, a finding -------------------------------------------------------

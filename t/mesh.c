@@ -1,6 +1,7 @@
 /*
 ** mesh.c - tests of rsx_mesh_check, the findings, rsx_mesh_decode and
-** rsx_triangles on meshes filled by hand; values worked out from the note.
+** rsx_triangles and rsx_mesh_triangles on meshes filled by hand; values
+** worked out from the note.
 */
 #include "rsxmesh.h"
 #include "tap.h"
@@ -790,6 +791,75 @@ static void test_triangles(void)
   }
 }
 
+static void mesh_tri_expect(fx *x, const uint32_t *want, size_t nwant,
+                            const char *what)
+{
+  uint32_t out[64 * 3];
+  size_t n = 99;
+  rsx_error e;
+  int rc = rsx_mesh_triangles(&x->m, out, &n, &e);
+  if (!is_int(rc, 0, "%s: succeeds", what)) diag("%s", e.text);
+  ok(n <= rsx_mesh_triangle_capacity(&x->m), "%s: within the capacity",
+     what);
+  if (is_int((long long)n, (long long)nwant, "%s: %zu triangles", what,
+             nwant) && nwant)
+    cmp_mem(out, want, nwant * 3 * sizeof *want, "%s: vertices", what);
+}
+
+/* The whole mesh is its submeshes one after the other, each a strip of
+** its own: never one strip over the whole buffer (issue 9). */
+static void test_mesh_triangles(void)
+{
+  fx x;
+  /* 7 vertices, strip 0..6; submesh 1 on positions 0-3, 2 on 4-6.
+  ** Submesh 1: (0,1,2) even, (1,2,3) odd -> (2,1,3); submesh 2: (4,5,6).
+  ** One strip would add (2,3,4) and (4,3,5) between them. */
+  static const uint32_t seven[7] = {0, 1, 2, 3, 4, 5, 6};
+  static const uint32_t want[9] = {0, 1, 2, 2, 1, 3, 4, 5, 6};
+  static const uint32_t swapped[9] = {4, 5, 6, 0, 1, 2, 2, 1, 3};
+  static const uint32_t whole[15] = {0, 1, 2, 2, 1, 3, 2, 3, 4,
+                                     4, 3, 5, 4, 5, 6};
+  /* list 0 1 2 | 3 4 5 | 6 0 1, submeshes on the first and last three */
+  static const uint32_t list[9] = {0, 1, 2, 3, 4, 5, 6, 0, 1};
+  static const uint32_t wantl[6] = {0, 1, 2, 6, 0, 1};
+  static const uint32_t bad[7] = {0, 1, 2, 3, 4, 5, 9};
+  uint32_t out[64 * 3];
+  size_t n;
+  rsx_error e;
+
+  fx_init(&x, 0x00080005, 7, 16, 0);
+  x.m.primitive = RSX_STRIP;
+  fx_idx(&x, 2, seven, 7);
+  fx_sub(&x, 0, 0, 4, 0xFFFFFFFF);
+  fx_sub(&x, 1, 4, 3, 0xFFFFFFFF);
+  is_int((long long)rsx_mesh_triangle_capacity(&x.m), 3,
+         "capacity: 2 + 1 for strips of 4 and 3");
+  mesh_tri_expect(&x, want, 3, "strip of two submeshes");
+  fx_sub(&x, 0, 4, 3, 0xFFFFFFFF);
+  fx_sub(&x, 1, 0, 4, 0xFFFFFFFF);
+  mesh_tri_expect(&x, swapped, 3, "in submesh order, not buffer order");
+  x.m.submesh_count = 0;
+  is_int((long long)rsx_mesh_triangle_capacity(&x.m), 5,
+         "no submeshes: the capacity of the buffer");
+  mesh_tri_expect(&x, whole, 5, "no submeshes: one strip over the buffer");
+
+  x.m.primitive = RSX_TRIANGLES;
+  fx_idx(&x, 2, list, 9);
+  fx_sub(&x, 0, 0, 3, 0xFFFFFFFF);
+  fx_sub(&x, 1, 6, 3, 0xFFFFFFFF);
+  mesh_tri_expect(&x, wantl, 2, "list: indices in no submesh are no face");
+
+  x.m.primitive = RSX_STRIP;
+  fx_idx(&x, 2, bad, 7);
+  fx_sub(&x, 0, 0, 4, 0xFFFFFFFF);
+  fx_sub(&x, 1, 4, 3, 0xFFFFFFFF);
+  is_int(rsx_mesh_triangles(&x.m, out, &n, &e), -1,
+         "an index out of range in submesh 2");
+  is_str(e.text, "mesh 8 (crate): submesh 2: index at position 7 is 9, "
+         "not below the vertex count 7", "... names the submesh");
+  is_int((long long)n, 0, "no triangles reported on failure");
+}
+
 int main(void)
 {
   test_refusals();
@@ -798,5 +868,6 @@ int main(void)
   test_findings();
   test_decode();
   test_triangles();
+  test_mesh_triangles();
   return done_testing();
 }

@@ -84,6 +84,7 @@ t.like(err, "^obj%-export: " .. #files .. " bundles, "
   "obj-export: the summary agrees with the module")
 
 local have_assimp = lib.have("assimp")
+local obj_faces = 0
 for _, f in ipairs(facts) do
   local obj = lib.read(dir .. "/obj/" .. f.name .. ".obj") or ""
   local v, faces = 0, 0
@@ -92,6 +93,7 @@ for _, f in ipairs(facts) do
   end
   t.is(v, f.vertices, f.name .. ".obj: a v per vertex")
   t.is(faces, f.triangles, f.name .. ".obj: an f per triangle")
+  obj_faces = obj_faces + faces
   if have_assimp then
     local a = lib.assimp_info(dir .. "/obj/" .. f.name .. ".obj")
     t.is_deeply({ a.faces, a.vertices, a.meshes, a.materials },
@@ -110,6 +112,48 @@ for _, f in ipairs(facts) do
   else
     t.skip(2, "assimp is not installed (Debian: assimp-utils)")
   end
+end
+
+-- ---------------------------------------- doc/scripts.md's count-tris
+
+-- The example of "Writing your own" counts with m:triangles(): it must
+-- count what obj-export writes (issue 9: a strip mesh's submeshes once
+-- ran together into triangles of no submesh).
+do
+  local doc = lib.read((os.getenv("top_srcdir") or ".")
+    .. "/doc/scripts.md") or ""
+  local code = doc:match("\n```lua\n(local cli = require \"rsxmesh.cli\"\n"
+    .. ".-count%-tris.-)```\n")
+  t.ok(code ~= nil, "doc/scripts.md holds the count-tris example")
+  lib.write(dir .. "/count-tris.lua", code or "")
+  status, out, err = lib.rsxmesh(dir, "./count-tris.lua", "disc")
+  t.is(status, 0, "count-tris: exit status 0")
+  t.like(err, "^count%-tris: " .. lib.count(obj_faces) .. " triangles in ",
+    "count-tris: the example counts the f lines obj-export wrote ("
+    .. obj_faces .. ")")
+
+  -- synth restarts a strip between submeshes, which hides the bug: the
+  -- issue's 7-vertex strip, submesh 1 on indices 0-3 (1 2 3, 3 2 4),
+  -- submesh 2 on 4-6 (5 6 7), with no restart between them: 3 triangles
+  -- (one strip over the buffer gives 5)
+  assert(lfs.mkdir(dir .. "/joined"))
+  local w = rsxmesh.writer()
+  assert(w:mesh(assert(rsxmesh.mesh{ name = "two",
+    meta = lib.meta(0x00080005), vertex_count = 7, mmp_stride = 16,
+    mmp = string.rep(lib.f32(0, 0, 0) .. lib.u32(0), 7),
+    indices = rsxmesh.indices(2, { 1, 2, 3, 4, 5, 6, 7 }), index_size = 2,
+    primitive = "strip", submeshes = {
+      { record = lib.subrec(0xFFFFFFFF), first_index = 0, index_count = 4 },
+      { record = lib.subrec(0xFFFFFFFF), first_index = 4, index_count = 3 },
+    } })))
+  assert(w:save(dir .. "/joined/J.rsxb"))
+  status, out, err = lib.rsxmesh(dir, "./count-tris.lua", "joined")
+  t.like(err, "^count%-tris: 3 triangles in ",
+    "count-tris: a strip of two submeshes without a restart: 3 triangles")
+  status = lib.rsxmesh(dir, "obj-export", "joined", "-o", "jobj")
+  local faces = select(2, (lib.read(dir .. "/jobj/J.obj") or "")
+    :gsub("\nf ", ""))
+  t.is(faces, 3, "obj-export writes the same 3 triangles")
 end
 
 -- ---------------------------------------------------------- uv-selectors

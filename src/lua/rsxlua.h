@@ -147,6 +147,8 @@ void rsxlua_close_tracked(lua_State *L, int owner, const char *why);
 ** of results pushed. */
 int rsxlua_triangles(lua_State *L, const rsx_mesh *m, const rsx_submesh *s,
                      uint32_t first, uint32_t count, int as_bytes);
+/* The same for the whole mesh: its submeshes' triangles in turn. */
+int rsxlua_mesh_triangles(lua_State *L, const rsx_mesh *m, int as_bytes);
 
 /* ---------------------------------------------- the types' own files */
 

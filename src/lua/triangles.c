@@ -6,21 +6,21 @@
 
 #include "rsxlua.h"
 
-/* Pushes the bytes of a malloc-free temporary: called under the caller's
-** error rules, the scratch space is a userdata the GC reclaims. */
-int rsxlua_triangles(lua_State *L, const rsx_mesh *m, const rsx_submesh *s,
-                     uint32_t first, uint32_t count, int as_bytes)
+/* The scratch space for cap triangles: a userdata the GC reclaims, so
+** that an error raised later frees it (no malloc to leak). */
+static uint32_t *tri_scratch(lua_State *L, size_t cap)
 {
-  size_t cap = rsx_triangle_capacity(count), n = 0, i;
-  uint32_t *tri;
-  rsx_error err;
+  if (cap > (SIZE_MAX - 1) / (3 * sizeof(uint32_t)))
+    luaL_error(L, "triangles: %I triangles are too many", (lua_Integer)cap);
+  return lua_newuserdatauv(L, cap * 3 * sizeof(uint32_t) + 1, 0);
+}
 
-  if (cap > SIZE_MAX / (3 * sizeof *tri))
-    return luaL_error(L, "triangles: %I indices are too many",
-                      (lua_Integer)count);
-  tri = lua_newuserdatauv(L, cap * 3 * sizeof *tri + 1, 0);
-  if (rsx_triangles(m, s, first, count, tri, &n, &err) != 0)
-    return rsxlua_fail(L, err.text);
+/* Pushes n triangles of tri as a table of 1-based numbers or a string of
+** little-endian 0-based u32, then n. */
+static int tri_push(lua_State *L, const uint32_t *tri, size_t n,
+                    int as_bytes)
+{
+  size_t i;
   if (as_bytes) {
     luaL_Buffer b;
     unsigned char *p = (unsigned char *)luaL_buffinitsize(L, &b, n * 12);
@@ -42,3 +42,23 @@ int rsxlua_triangles(lua_State *L, const rsx_mesh *m, const rsx_submesh *s,
   return 2;
 }
 
+int rsxlua_triangles(lua_State *L, const rsx_mesh *m, const rsx_submesh *s,
+                     uint32_t first, uint32_t count, int as_bytes)
+{
+  uint32_t *tri = tri_scratch(L, rsx_triangle_capacity(count));
+  size_t n = 0;
+  rsx_error err;
+  if (rsx_triangles(m, s, first, count, tri, &n, &err) != 0)
+    return rsxlua_fail(L, err.text);
+  return tri_push(L, tri, n, as_bytes);
+}
+
+int rsxlua_mesh_triangles(lua_State *L, const rsx_mesh *m, int as_bytes)
+{
+  uint32_t *tri = tri_scratch(L, rsx_mesh_triangle_capacity(m));
+  size_t n = 0;
+  rsx_error err;
+  if (rsx_mesh_triangles(m, tri, &n, &err) != 0)
+    return rsxlua_fail(L, err.text);
+  return tri_push(L, tri, n, as_bytes);
+}
