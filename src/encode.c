@@ -60,15 +60,40 @@ static long enc_nearest(double d, long lo, long hi)
   return (long)floor(d + 0.5);
 }
 
-uint32_t rsx_cmp_from_vector(const float v[3])
+/* Nearest integer of the real x * 32767 / div (div a power of two),
+** clamped to lo..hi; NaN gives 0, a tie goes up. The product may round
+** (a double has 53 bits, x * 32767 needs 68), so fma recovers what the
+** rounding lost: it decides a product that rounded onto a tie. */
+static long enc_nearest_scaled(double x, double div, long lo, long hi)
 {
-  /* float * 32767 fits a double's 53 bits, so d is the exact scaled
-  ** value and the only rounding is the final one */
-  long x = enc_nearest((double)v[0] * 32767.0 / 32.0, -1024, 1023);
-  long y = enc_nearest((double)v[1] * 32767.0 / 32.0, -1024, 1023);
-  long z = enc_nearest((double)v[2] * 32767.0 / 64.0, -512, 511);
+  double r = x * 32767.0, lost = fma(x, 32767.0, -r);
+  double q = r / div, n, f;
+  if (q != q) return 0;
+  if (q <= (double)lo) return lo;
+  if (q >= (double)hi) return hi;
+  n = floor(q);
+  f = q - n; /* exact: q and n lie within 1 of each other */
+  if (f > 0.5 || (f == 0.5 && lost >= 0.0)) n += 1.0;
+  return (long)n;
+}
+
+uint32_t rsx_cmp_from_doubles(const double v[3])
+{
+  long x = enc_nearest_scaled(v[0], 32.0, -1024, 1023);
+  long y = enc_nearest_scaled(v[1], 32.0, -1024, 1023);
+  long z = enc_nearest_scaled(v[2], 64.0, -512, 511);
   return ((uint32_t)x & 0x7FFu) | (((uint32_t)y & 0x7FFu) << 11) |
          (((uint32_t)z & 0x3FFu) << 22);
+}
+
+uint32_t rsx_cmp_from_vector(const float v[3])
+{
+  /* a float times 32767 is exact in a double: one rounding, the last */
+  double d[3];
+  d[0] = v[0];
+  d[1] = v[1];
+  d[2] = v[2];
+  return rsx_cmp_from_doubles(d);
 }
 
 uint8_t rsx_ub_from_float(float f)

@@ -139,6 +139,9 @@ size_t rsx_format_float(float f, char out[RSX_FLOAT_CHARS]);
 uint16_t rsx_half_from_float(float f);  /* round to nearest even, overflow
                                            to infinity, NaN kept */
 uint32_t rsx_cmp_from_vector(const float v[3]); /* nearest, clamped */
+/* The same, nearest to the real v * 32767 / 32 (or / 64) of the doubles,
+** with no float32 step between: rsxmesh.to_cmp. */
+uint32_t rsx_cmp_from_doubles(const double v[3]);
 uint8_t rsx_ub_from_float(float f);     /* nearest of f*255, clamped */
 void rsx_put_be16(uint8_t *p, uint16_t v);
 void rsx_put_be32(uint8_t *p, uint32_t v);

@@ -73,6 +73,19 @@ t.is(rsxmesh.to_cmp(-1, 0, 0), 0x00000400, "to_cmp x = -1: -1024")
 t.is(rsxmesh.to_cmp(0, 0, 1), 0x7FC00000, "to_cmp z = 1: clamped to 511")
 t.is(rsxmesh.to_cmp(2, -2, 2), 0x7FE003FF, "to_cmp clamps every field")
 t.is(rsxmesh.to_cmp(0, 0, 0), 0, "to_cmp zero vector")
+-- nearest on the double, no float32 step (issue 9): x * 32767 / 32 is
+-- 592.50001 (exactly 85388250369589732215 / 2^57), so 593; the float32
+-- of x, 0.578630924..., would give 592.49998, so 592
+t.is(rsxmesh.to_cmp(0.578630949386737, 0, 0) & 0x7FF, 593,
+     "to_cmp 0.578630949386737: 592.50001 -> 593, not its float32's 592")
+t.is(rsxmesh.to_cmp(0, 0.578630949386737, 0) >> 11 & 0x7FF, 593,
+     "to_cmp: the same in y")
+-- the doubles either side of 18960/32767 (592.5 * 32 / 32767): their
+-- exact x * 32767 / 32 are 592.5 - 1.5e-14 and 592.5 + 9.9e-14
+t.is(rsxmesh.to_cmp(0x1.28425084a1094p-1, 0, 0), 592,
+     "to_cmp: 1.5e-14 below a half goes down (the product rounds onto it)")
+t.is(rsxmesh.to_cmp(0x1.28425084a1095p-1, 0, 0), 593,
+     "to_cmp: 9.9e-14 above a half goes up")
 
 -- float32 and fmt -----------------------------------------------------------
 t.is(rsxmesh.float32(0.1), f32(0.1), "float32 0.1")

@@ -149,6 +149,44 @@ static void test_cmp(void)
          "infinities clamp");
 }
 
+static uint32_t cmp_of_doubles(double x, double y, double z)
+{
+  double v[3];
+  v[0] = x;
+  v[1] = y;
+  v[2] = z;
+  return rsx_cmp_from_doubles(v);
+}
+
+/* Nearest on the double (issue 9). Exact products from rational
+** arithmetic: 0.578630949386737 * 32767 / 32 = 592.50000995...; the
+** doubles next to 18960/32767 give 592.5 - 1.47e-14 (0x1.28425084a1094p-1,
+** whose rounded product x * 32767 lands exactly on 18960) and
+** 592.5 + 9.9e-14 (0x1.28425084a1095p-1); for z (/ 64) the doubles
+** next to 6432/32767 give 100.5 - 8.7e-17 (0x1.92032406480c9p-3, again
+** a rounded product exactly on the half) and 100.5 + 1.4e-14. */
+static void test_cmp_doubles(void)
+{
+  is_int(cmp_of_doubles(0.578630949386737, 0, 0), 593,
+         "x 0.578630949386737: 592.50001 -> 593");
+  is_int(cmp_of(0.578630949386737f, 0, 0), 592,
+         "... its float32 0.57863092 gives 592 (592.49997)");
+  is_int(cmp_of_doubles(0x1.28425084a1094p-1, 0, 0), 592,
+         "592.5 - 1.47e-14: down, though x * 32767 rounds onto the half");
+  is_int(cmp_of_doubles(0x1.28425084a1095p-1, 0, 0), 593,
+         "592.5 + 9.9e-14: up");
+  is_int(cmp_of_doubles(-0x1.28425084a1094p-1, 0, 0), 0x7FFu & -592u,
+         "-592.5 + 1.47e-14: -592");
+  is_int(cmp_of_doubles(0, -0x1.28425084a1095p-1, 0),
+         (0x7FFu & -593u) << 11, "y -592.5 - 9.9e-14: -593");
+  is_int(cmp_of_doubles(0, 0, 0x1.92032406480c9p-3), 100u << 22,
+         "z 100.5 - 8.7e-17: 100 (a product on the half again)");
+  is_int(cmp_of_doubles(0, 0, 0x1.92032406480cap-3), 101u << 22,
+         "z 100.5 + 1.4e-14: 101");
+  is_int(cmp_of_doubles(NAN, 1e300, -HUGE_VAL), (1023u << 11) | 0x80000000u,
+         "NaN 0, 1e300 and -inf clamp");
+}
+
 /* Every value of each field: encode(decode(word)) == word. */
 static void test_cmp_round_trip(void)
 {
@@ -280,6 +318,7 @@ int main(void)
   test_half_round_trip();
   test_half_midpoints();
   test_cmp();
+  test_cmp_doubles();
   test_cmp_round_trip();
   test_ub();
   test_put();

@@ -45,11 +45,12 @@ static int mod_cmp(lua_State *L)
 
 static int mod_to_cmp(lua_State *L)
 {
-  float v[3];
-  v[0] = (float)luaL_checknumber(L, 1);
-  v[1] = (float)luaL_checknumber(L, 2);
-  v[2] = (float)luaL_checknumber(L, 3);
-  lua_pushinteger(L, (lua_Integer)rsx_cmp_from_vector(v));
+  /* nearest on the doubles themselves: no float32 step (issue 9) */
+  double v[3];
+  v[0] = (double)luaL_checknumber(L, 1);
+  v[1] = (double)luaL_checknumber(L, 2);
+  v[2] = (double)luaL_checknumber(L, 3);
+  lua_pushinteger(L, (lua_Integer)rsx_cmp_from_doubles(v));
   return 1;
 }
 
