@@ -14,12 +14,39 @@ do
   t.is(w.material_count, 2, "w.material_count")
   t.is(w:mesh(fx.meshes()[2]), true, "w:mesh of a table")
   t.is(w.mesh_count, 1, "w.mesh_count")
-  t.is(tostring(w), "rsxmesh.writer (1 meshes, 2 materials)", "tostring(w)")
+  t.is(tostring(w), "rsxmesh.writer (1 mesh, 2 materials)", "tostring(w)")
   local b = assert(rsxmesh.load(w:bytes()))
   t.is(b:mesh(1).name, "strip", "the table's mesh was written")
   t.is(b:material(2).name, "b", "the materials were written")
   t.is(b:material(1).sampler_count, 0, "a material without samplers")
   t.is(w:bytes(), w:bytes(), "w:bytes() twice gives the same bytes")
+end
+
+-- One of each: tostring says "1 mesh", not "1 meshes" (issue 9) ------------
+do
+  local w = rsxmesh.writer()
+  t.is(w:material("m", { { slot = rsxmesh.BASE_COLOUR, texture = "a.png" } }),
+       1, "one material of one sampler")
+  -- one vertex, a strip of one index: one submesh of one index
+  assert(w:mesh{ name = "one", meta = fx.meta(0x00080005), vertex_count = 1,
+    mmp = string.rep("\0", 16), mmp_stride = 16,
+    indices = rsxmesh.indices(2, { 1 }), index_size = 2, primitive = "strip",
+    submeshes = { { record = fx.record(0xFF, 0xFF, 0xFF, 0xFF),
+      first_index = 0, index_count = 1, material = 1 } } })
+  t.is(tostring(w), "rsxmesh.writer (1 mesh, 1 material)",
+       "tostring(w): 1 mesh, 1 material")
+  local b = assert(rsxmesh.load(w:bytes(), "one.rsxb"))
+  local m = b:mesh(1)
+  t.is(tostring(b), "rsxmesh.bundle one.rsxb (1 mesh)", "tostring(b): 1 mesh")
+  t.is(tostring(m), "rsxmesh.mesh one (mask 0x00080005, 1 vertex, "
+       .. "1 submesh)", "tostring(m): 1 vertex, 1 submesh")
+  t.is(tostring(m:submesh(1)), "rsxmesh.submesh 1 of one (1 index)",
+       "tostring(s): 1 index")
+  t.is(tostring(b:material(1)), "rsxmesh.material m (1 sampler)",
+       "tostring(material): 1 sampler")
+  t.is(tostring(m:attribute("position")),
+       "rsxmesh.accessor position of one (1 vertex)",
+       "tostring(accessor): 1 vertex")
 end
 
 -- Everything read back is what was spelled out -------------------------------

@@ -456,8 +456,9 @@ static int a_tostring(lua_State *L)
   if (a->bundle != NULL && a->bundle->b == NULL)
     lua_pushliteral(L, RSXLUA_ACCESSOR " (bundle closed)");
   else
-    lua_pushfstring(L, RSXLUA_ACCESSOR " %s of %s (%I vertices)",
-                    a->info->name, a->m->name, (lua_Integer)a->count);
+    lua_pushfstring(L, RSXLUA_ACCESSOR " %s of %s (%I %s)",
+                    a->info->name, a->m->name, (lua_Integer)a->count,
+                    rsxlua_plural(a->count, "vertex", "vertices"));
   return 1;
 }
 

@@ -146,10 +146,11 @@ static int b_tostring(lua_State *L)
   rl_bundle *b = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
   if (b->b == NULL)
     lua_pushliteral(L, RSXLUA_BUNDLE " (closed)");
-  else
-    lua_pushfstring(L, RSXLUA_BUNDLE " %s (%I meshes)",
-                    rsx_bundle_name(b->b),
-                    (lua_Integer)rsx_bundle_mesh_count(b->b));
+  else {
+    lua_Integer n = (lua_Integer)rsx_bundle_mesh_count(b->b);
+    lua_pushfstring(L, RSXLUA_BUNDLE " %s (%I %s)", rsx_bundle_name(b->b),
+                    n, rsxlua_plural(n, "mesh", "meshes"));
+  }
   return 1;
 }
 

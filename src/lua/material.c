@@ -44,8 +44,10 @@ static int mat_tostring(lua_State *L)
   if (ma->bundle->b == NULL)
     lua_pushliteral(L, RSXLUA_MATERIAL " (bundle closed)");
   else
-    lua_pushfstring(L, RSXLUA_MATERIAL " %s (%I samplers)", ma->mat->name,
-                    (lua_Integer)ma->mat->sampler_count);
+    lua_pushfstring(L, RSXLUA_MATERIAL " %s (%I %s)", ma->mat->name,
+                    (lua_Integer)ma->mat->sampler_count,
+                    rsxlua_plural(ma->mat->sampler_count, "sampler",
+                                  "samplers"));
   return 1;
 }
 

@@ -125,9 +125,12 @@ static int m_tostring(lua_State *L)
     return 1;
   }
   snprintf(mask, sizeof mask, "0x%08lx", (unsigned long)me->m->mask);
-  lua_pushfstring(L, RSXLUA_MESH " %s (mask %s, %I vertices, %I submeshes)",
+  lua_pushfstring(L, RSXLUA_MESH " %s (mask %s, %I %s, %I %s)",
                   me->m->name, mask, (lua_Integer)me->m->vertex_count,
-                  (lua_Integer)me->m->submesh_count);
+                  rsxlua_plural(me->m->vertex_count, "vertex", "vertices"),
+                  (lua_Integer)me->m->submesh_count,
+                  rsxlua_plural(me->m->submesh_count, "submesh",
+                                "submeshes"));
   return 1;
 }
 

@@ -173,6 +173,13 @@ int rsxlua_push_accessor(lua_State *L, int parent, rl_bundle *bundle,
 ** with it pushed, or 2 with nil and a message. fname names the caller. */
 int rsxlua_build_mesh(lua_State *L, int idx, const char *fname);
 
+/* The word for n things in a __tostring: "1 submesh", "2 submeshes". */
+static inline const char *rsxlua_plural(lua_Integer n, const char *one,
+                                        const char *many)
+{
+  return n == 1 ? one : many;
+}
+
 /* Each part of the module: registers its metatable (if any) and adds its
 ** functions (rsxmesh.open, rsxmesh.format, ...) to the module table at the
 ** top of the stack, which it leaves there. Called in turn by init.c. */

@@ -245,9 +245,10 @@ static int s_tostring(lua_State *L)
   if (sm->bundle != NULL && sm->bundle->b == NULL)
     lua_pushliteral(L, RSXLUA_SUBMESH " (bundle closed)");
   else
-    lua_pushfstring(L, RSXLUA_SUBMESH " %I of %s (%I indices)",
+    lua_pushfstring(L, RSXLUA_SUBMESH " %I of %s (%I %s)",
                     (lua_Integer)sm->index + 1, sm->m->name,
-                    (lua_Integer)sm->s->index_count);
+                    (lua_Integer)sm->s->index_count,
+                    rsxlua_plural(sm->s->index_count, "index", "indices"));
   return 1;
 }
 

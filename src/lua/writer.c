@@ -154,8 +154,11 @@ static int w_tostring(lua_State *L)
   if (w->w == NULL)
     lua_pushliteral(L, RSXLUA_WRITER " (closed)");
   else
-    lua_pushfstring(L, RSXLUA_WRITER " (%I meshes, %I materials)",
-                    (lua_Integer)w->meshes, (lua_Integer)w->materials);
+    lua_pushfstring(L, RSXLUA_WRITER " (%I %s, %I %s)",
+                    (lua_Integer)w->meshes,
+                    rsxlua_plural(w->meshes, "mesh", "meshes"),
+                    (lua_Integer)w->materials,
+                    rsxlua_plural(w->materials, "material", "materials"));
   return 1;
 }
 
