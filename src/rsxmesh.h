@@ -336,6 +336,96 @@ typedef struct rsx_decl {
 int rsx_declaration(const rsx_mesh *m, const rsx_submesh *s,
                     rsx_decl out[RSX_DECL_MAX]);
 
+/* -------------------------------------------------------------- vectors */
+/* Bulk maths over one attribute of a mesh (src/vectors.c). Each decodes
+** the attribute a run of vertices at a time, and fails, as
+** rsx_mesh_decode does, when the attribute cannot be decoded. */
+
+/* The research note's test for a unit vector: a length within this of 1.
+** Survey statistics and the glTF exporter's renormalising use it. */
+#define RSX_UNIT_TOLERANCE 0.005
+
+/* Below this length a vector has no direction: a CMP vector that is not
+** zero is at least 32/32767 long, so only true zeros fall under it. */
+#define RSX_TINY_LENGTH 1e-6
+
+/* Per-component bounds of an attribute. NaN has no place in an order: it
+** is left out of lo and hi and counted; a component whose every value is
+** NaN (or a mesh without vertices) has NaN in both. */
+typedef struct rsx_bounds {
+  int components;
+  int seen[4];          /* the component had a value that is not NaN */
+  float lo[4], hi[4];
+  uint64_t nans;        /* NaN values, over all components */
+  uint64_t non_finite;  /* NaN and infinite values, which glTF forbids */
+} rsx_bounds;
+
+int rsx_mesh_bounds(const rsx_mesh *m, int kind, rsx_bounds *out,
+                    rsx_error *err);
+
+/* Statistics of the Euclidean lengths of vectors, each sqrt(x*x + y*y +
+** z*z) in double from the decoded floats: zero vectors; those of NaN
+** length, left out of the rest; off, the others more than tolerance from
+** 1; and over the others, min, max and the largest |length - 1|
+** (meaningful when seen). */
+typedef struct rsx_lengths {
+  double tolerance;
+  uint64_t zero, off, nans;
+  int seen;
+  double min, max, deviation;
+} rsx_lengths;
+
+/* Adds one vector to t (zeroed, with its tolerance set). */
+void rsx_lengths_add(rsx_lengths *t, double x, double y, double z);
+
+/* The lengths of the first three components of kind (3 or more). */
+int rsx_mesh_lengths(const rsx_mesh *m, int kind, double tolerance,
+                     rsx_lengths *out, rsx_error *err);
+
+/* What rsx_mesh_unit_normals had to fix. */
+typedef struct rsx_normal_fixes {
+  uint32_t zero;          /* shorter than RSX_TINY_LENGTH: from_faces + up */
+  uint32_t from_faces;    /* zero, replaced by their faces' normal */
+  uint32_t up;            /* zero in no face with an area: (0, 1, 0) */
+  uint32_t renormalised;  /* off unit length by more than the tolerance */
+} rsx_normal_fixes;
+
+/* The mesh's normals made unit, 3 doubles per vertex into out: as decoded
+** when within RSX_UNIT_TOLERANCE of unit length (or NaN); divided by their
+** length when farther; a zero normal replaced by the normalised sum of the
+** cross products (b - a) x (c - a) of the triangles around it, over every
+** submesh whose triangles can be listed, or by (0, 1, 0) when that sum is
+** shorter than RSX_TINY_LENGTH. Zero normals need the positions. */
+int rsx_mesh_unit_normals(const rsx_mesh *m, double *out,
+                          rsx_normal_fixes *fixes, rsx_error *err);
+
+/* What rsx_tangent_frame could not take as stored. */
+enum rsx_tangent_how {
+  RSX_TANGENT_ZERO_A = 1,        /* A is zero: T from B x N, or any unit
+                                    vector across N */
+  RSX_TANGENT_NO_HANDEDNESS = 2  /* B gives no side (zero, or in the plane
+                                    of N and A): w is +1 */
+};
+
+/* A glTF tangent from normal n and the stored vectors a and b: t[0..2] is
+** a normalised, t[3] the handedness w, +1 when b points the way of
+** cross(n, t), -1 when dot(cross(n, t), b) <= -RSX_TINY_LENGTH (glTF
+** rebuilds the bitangent as cross(N, T.xyz) * w). Returns 0 or an enum
+** rsx_tangent_how. */
+int rsx_tangent_frame(const double n[3], const double a[3],
+                      const double b[3], double t[4]);
+
+typedef struct rsx_tangent_fixes {
+  uint32_t zero_a, no_handedness;
+} rsx_tangent_fixes;
+
+/* rsx_tangent_frame for every vertex, from normals (3 doubles a vertex,
+** as rsx_mesh_unit_normals gives them) and the mesh's tangent_a and
+** tangent_b: 4 floats per vertex into out. */
+int rsx_mesh_tangent_frames(const rsx_mesh *m, const double *normals,
+                            float *out, rsx_tangent_fixes *fixes,
+                            rsx_error *err);
+
 /* -------------------------------------------------------------- bundles */
 
 typedef struct rsx_bundle rsx_bundle;
