@@ -338,57 +338,45 @@ static int a_bounds(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:bounds");
   int n = a->info->components, k, t;
-  float lo[AC_MAXC], hi[AC_MAXC];
-  int seen[AC_MAXC] = {0};
-  uint32_t v, run, i;
-  lua_Integer nans = 0;
-  float c[AC_CHUNK * AC_MAXC];
-  for (v = 0; v < a->count; v += run) {
-    run = a->count - v < AC_CHUNK ? a->count - v : AC_CHUNK;
-    ac_decode_run(L, a, v, run, c);
-    for (i = 0; i < run; i++) {
-      for (k = 0; k < n; k++) {
-        float x = c[(size_t)i * n + k];
-        if (isnan(x)) { /* NaN has no place in an order: counted */
-          nans++;
-          continue;
-        }
-        if (!seen[k] || x < lo[k]) lo[k] = x;
-        if (!seen[k] || x > hi[k]) hi[k] = x;
-        seen[k] = 1;
-      }
-    }
-  }
+  rsx_bounds bd;
+  rsx_error err;
+  if (rsx_mesh_bounds(a->m, a->kind, &bd, &err) != 0)
+    return luaL_error(L, "%s", err.text);
   for (t = 0; t < 2; t++) {
-    const float *x = t == 0 ? lo : hi;
+    const float *x = t == 0 ? bd.lo : bd.hi;
     lua_createtable(L, n, 0);
     for (k = 0; k < n && a->count > 0; k++) {
-      if (!seen[k])
-        lua_pushnumber(L, (lua_Number)NAN);
-      else if (a->info->type == RSX_TYPE_S32K)
+      if (bd.seen[k] && a->info->type == RSX_TYPE_S32K)
         lua_pushinteger(L, (lua_Integer)x[k]);
       else
-        lua_pushnumber(L, (lua_Number)x[k]);
+        lua_pushnumber(L, (lua_Number)x[k]); /* NaN when never seen */
       lua_rawseti(L, -2, k + 1);
     }
   }
-  lua_pushinteger(L, nans);
+  lua_pushinteger(L, (lua_Integer)bd.nans);
   return 3;
 }
 
+static int a_non_finite(lua_State *L)
+{
+  rl_accessor *a = ac_check(L, 1, "accessor:non_finite");
+  rsx_bounds bd;
+  rsx_error err;
+  if (rsx_mesh_bounds(a->m, a->kind, &bd, &err) != 0)
+    return luaL_error(L, "%s", err.text);
+  lua_pushinteger(L, (lua_Integer)bd.non_finite);
+  return 1;
+}
+
 /* The lengths of the vectors made by the first three components: the
-** survey's normal and tangent statistics, without a Lua table of 16 M
-** vectors and a Lua loop over it. Each length is sqrt(x*x + y*y + z*z)
-** in double from the decoded floats, summed in that order, as the Lua
-** loop it replaces did. */
+** survey's normal and tangent statistics, measured by the core. */
 static int a_lengths(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:lengths");
-  int n = a->info->components, isnum, seen = 0;
-  double tol = 0.005, lo = 0.0, hi = 0.0, dev_max = 0.0;
-  lua_Integer zero = 0, off = 0, nans = 0;
-  uint32_t v, run, i;
-  float c[AC_CHUNK * AC_MAXC];
+  int n = a->info->components, isnum;
+  double tol = RSX_UNIT_TOLERANCE;
+  rsx_lengths l;
+  rsx_error err;
   if (n < 3)
     return luaL_error(L, "accessor:lengths: %s has %d component%s, "
                       "needs 3 or more", a->info->name, n,
@@ -401,42 +389,21 @@ static int a_lengths(lua_State *L)
                         isnum ? luaL_tolstring(L, 2, NULL)
                               : luaL_typename(L, 2));
   }
-  for (v = 0; v < a->count; v += run) {
-    run = a->count - v < AC_CHUNK ? a->count - v : AC_CHUNK;
-    ac_decode_run(L, a, v, run, c);
-    for (i = 0; i < run; i++) {
-      const float *p = c + (size_t)i * (size_t)n;
-      double x = p[0], y = p[1], z = p[2], len, dev;
-      len = sqrt(x * x + y * y + z * z);
-      if (len == 0.0) {
-        zero++;
-        continue;
-      }
-      if (isnan(len)) { /* in no order, as in acc:bounds: counted */
-        nans++;
-        continue;
-      }
-      dev = fabs(len - 1.0);
-      if (dev > tol) off++;
-      if (!seen || len < lo) lo = len;
-      if (!seen || len > hi) hi = len;
-      if (!seen || dev > dev_max) dev_max = dev;
-      seen = 1;
-    }
-  }
+  if (rsx_mesh_lengths(a->m, a->kind, tol, &l, &err) != 0)
+    return luaL_error(L, "%s", err.text);
   lua_createtable(L, 0, 6);
-  lua_pushinteger(L, zero);
+  lua_pushinteger(L, (lua_Integer)l.zero);
   lua_setfield(L, -2, "zero");
-  lua_pushinteger(L, off);
+  lua_pushinteger(L, (lua_Integer)l.off);
   lua_setfield(L, -2, "off");
-  lua_pushinteger(L, nans);
+  lua_pushinteger(L, (lua_Integer)l.nans);
   lua_setfield(L, -2, "nan");
-  if (seen) { /* min, max and deviation only over some nonzero length */
-    lua_pushnumber(L, (lua_Number)lo);
+  if (l.seen) { /* min, max and deviation only over some nonzero length */
+    lua_pushnumber(L, (lua_Number)l.min);
     lua_setfield(L, -2, "min");
-    lua_pushnumber(L, (lua_Number)hi);
+    lua_pushnumber(L, (lua_Number)l.max);
     lua_setfield(L, -2, "max");
-    lua_pushnumber(L, (lua_Number)dev_max);
+    lua_pushnumber(L, (lua_Number)l.deviation);
     lua_setfield(L, -2, "deviation");
   }
   return 1;
@@ -473,6 +440,7 @@ static const luaL_Reg a_methods[] = {
   {"raw", a_raw},
   {"bounds", a_bounds},
   {"lengths", a_lengths},
+  {"non_finite", a_non_finite},
   {NULL, NULL}
 };
 
