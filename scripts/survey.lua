@@ -15,8 +15,8 @@ local opts, args = cli.parse(arg, {
     .. "(folders are searched for *.rsxb), as Markdown on stdout.",
 })
 
--- The note: "within 0.005 of unit length"
-local UNIT_TOLERANCE = 0.005
+-- The note: "within 0.005 of unit length", as the core defines it
+local UNIT_TOLERANCE = rsxmesh.UNIT_TOLERANCE
 -- The note's letters for the MGP attributes; the extras carry their offset
 local LETTER = { colour = "C", tangent_a = "A", tangent_b = "B", uv0 = "U0",
   uv1 = "U1", uv2 = "U2", uv3 = "U3", extra_a = "X", extra_b = "Y",

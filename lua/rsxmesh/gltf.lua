@@ -27,13 +27,10 @@ local FLOAT, UNSIGNED_BYTE, UNSIGNED_INT = 5126, 5121, 5125
 local ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER = 34962, 34963
 
 -- A nonzero normal farther than this from unit length is renormalised:
--- the research note's own test for a unit normal. The validator accepts
--- 0.00674, so decoded normals within 0.005 go out as decoded.
-gltf.UNIT_TOLERANCE = 0.005
-
--- Below this length a vector has no direction: a CMP vector that is not
--- zero is at least 32/32767 long, so only true zeros fall under it.
-local TINY = 1e-6
+-- the research note's own test for a unit normal, defined by the core.
+-- The validator accepts 0.00674, so decoded normals within 0.005 go out
+-- as decoded.
+gltf.UNIT_TOLERANCE = rsxmesh.UNIT_TOLERANCE
 
 -- ------------------------------------------------------------------- JSON
 
@@ -53,95 +50,12 @@ function gltf.json(v)
   return json.encode(v, key_before)
 end
 
--- -------------------------------------------------------------- vectors
-
-local sqrt = math.sqrt
-
-local function vec_length(x, y, z)
-  return sqrt(x * x + y * y + z * z)
-end
-
--- The glTF tangent of one vertex: xyz is A normalised, w the handedness of
--- (N, A, B): +1 when B points the way of cross(N, A), -1 when it points
--- against it, since glTF rebuilds the bitangent as cross(N, T.xyz) * w.
--- The fifth result says what could not be taken as stored: nil when
--- nothing, "zero-a" (A is zero: xyz is cross(B, N) normalised, or any
--- unit vector across N when B is useless too) or "no-handedness" (B is
--- zero or lies in the plane of N and A: w is +1).
-function gltf.tangent(nx, ny, nz, ax, ay, az, bx, by, bz)
-  local tx, ty, tz
-  local how
-  local la = vec_length(ax, ay, az)
-  if la >= TINY then
-    tx, ty, tz = ax / la, ay / la, az / la
-  else
-    how = "zero-a"
-    tx, ty, tz = by * nz - bz * ny, bz * nx - bx * nz, bx * ny - by * nx
-    local lt = vec_length(tx, ty, tz)
-    if lt >= TINY then
-      tx, ty, tz = tx / lt, ty / lt, tz / lt
-    else
-      -- any direction across N: from the axis least along it
-      local ex, ey, ez = 1, 0, 0
-      if math.abs(nx) > 0.9 then ex, ey = 0, 1 end
-      tx, ty, tz = ey * nz - ez * ny, ez * nx - ex * nz, ex * ny - ey * nx
-      lt = vec_length(tx, ty, tz)
-      if lt < TINY then tx, ty, tz, lt = 1, 0, 0, 1 end
-      tx, ty, tz = tx / lt, ty / lt, tz / lt
-    end
-  end
-  local cx, cy, cz = ny * tz - nz * ty, nz * tx - nx * tz, nx * ty - ny * tx
-  local d = cx * bx + cy * by + cz * bz
-  local w = 1
-  if d <= -TINY then
-    w = -1
-  elseif d < TINY and how == nil then
-    how = "no-handedness"
-  end
-  return tx, ty, tz, w, how
-end
-
 -- ----------------------------------------------------------------- bytes
 
--- A flat table of n numbers as little-endian float32, in chunks so that
--- no call gets more arguments than Lua allows.
-local CHUNK = 240
-local CHUNK_FORMAT = "<" .. string.rep("f", CHUNK)
-
-local function pack_floats(t, n)
-  local parts = {}
-  for i = 1, n, CHUNK do
-    local j = math.min(i + CHUNK - 1, n)
-    local fmt = j - i + 1 == CHUNK and CHUNK_FORMAT
-      or "<" .. string.rep("f", j - i + 1)
-    parts[#parts + 1] = string.pack(fmt, table.unpack(t, i, j))
-  end
-  return table.concat(parts)
-end
-gltf.pack_floats = pack_floats
-
--- Where a float's stored bytes (big-endian) say NaN or infinity: every
--- exponent bit set, that is the first byte's low 7 bits and the second's
--- top bit for F, the first byte's bits 2..6 for SF. glTF forbids both.
-local NON_FINITE = {
-  F = { size = 4, pattern = "[\127\255][\128-\255]" },
-  SF = { size = 2, pattern = "[\124-\127\252-\255]" },
-}
-
--- True when accessor a holds a NaN or an infinity. The stored bytes are
--- searched, not the bounds, which pass over NaN; a hit counts only where
--- a component starts.
+-- True when accessor a holds a NaN or an infinity, which glTF forbids
+-- (the bounds pass over NaN; the core counts both).
 local function holds_non_finite(a)
-  local how = NON_FINITE[a.type]
-  if not how then return false end
-  local raw = a:raw()
-  local init = 1
-  while true do
-    local at = raw:find(how.pattern, init)
-    if not at then return false end
-    if (at - 1) % how.size == 0 then return true end
-    init = at + 1
-  end
+  return a:non_finite() > 0
 end
 gltf.holds_non_finite = holds_non_finite
 
@@ -252,115 +166,47 @@ end
 
 -- ------------------------------------------------------------------ mesh
 
--- Area-weighted face normals of the vertices listed in want (a set of
--- 0-based vertex numbers), from the triangles of every submesh.
-local function mesh_face_normals(m, P, want)
-  local sum = {}
-  for _, s in m:submeshes() do
-    local tri, count = s:triangles()
-    for t = 0, (tri and count or 0) - 1 do
-      local a, b, c =
-        tri[3 * t + 1] - 1, tri[3 * t + 2] - 1, tri[3 * t + 3] - 1
-      if want[a] or want[b] or want[c] then
-        local ux, uy, uz = P[3 * b + 1] - P[3 * a + 1],
-          P[3 * b + 2] - P[3 * a + 2], P[3 * b + 3] - P[3 * a + 3]
-        local vx, vy, vz = P[3 * c + 1] - P[3 * a + 1],
-          P[3 * c + 2] - P[3 * a + 2], P[3 * c + 3] - P[3 * a + 3]
-        local fx, fy, fz = uy * vz - uz * vy, uz * vx - ux * vz,
-          ux * vy - uy * vx
-        for _, v in ipairs{ a, b, c } do
-          if want[v] then
-            local s3 = sum[v] or { 0, 0, 0 }
-            s3[1], s3[2], s3[3] = s3[1] + fx, s3[2] + fy, s3[3] + fz
-            sum[v] = s3
-          end
-        end
-      end
-    end
+-- NORMAL: the decoded normals, with those glTF cannot take fixed by the
+-- core (m:unit_normals: zero ones from their faces, or (0, 1, 0), those
+-- off unit length renormalised), and the fixes noted. Returns the bytes.
+local function mesh_normals(m, note)
+  local bytes, fixed = m:unit_normals()
+  if not bytes then error(fixed, 0) end
+  if fixed.from_faces > 0 then
+    note("zero_normals", fixed.from_faces, plural(fixed.from_faces,
+      "zero normal") .. " replaced by the area-weighted normal of their"
+      .. " faces")
   end
-  return sum
-end
-
--- NORMAL: the decoded normals, with those glTF cannot take fixed in N (a
--- flat table, 0-based vertex v at 3v+1..3v+3). Returns the bytes.
-local function mesh_normals(m, nrm, pos, n, note)
-  local N = nrm:range()
-  local zero, off = {}, {}
-  local nzero, noff = 0, 0
-  for v = 0, n - 1 do
-    local x, y, z = N[3 * v + 1], N[3 * v + 2], N[3 * v + 3]
-    local len = vec_length(x, y, z)
-    if len < TINY then
-      zero[v] = true
-      nzero = nzero + 1
-    elseif math.abs(len - 1) > gltf.UNIT_TOLERANCE then
-      N[3 * v + 1], N[3 * v + 2], N[3 * v + 3] = x / len, y / len, z / len
-      off[v] = true
-      noff = noff + 1
-    end
-  end
-  if nzero == 0 and noff == 0 then return nrm:pack(), N end
-
-  local flat, up = 0, 0
-  if nzero > 0 then
-    local sums = mesh_face_normals(m, pos:range(), zero)
-    for v in pairs(zero) do
-      local s = sums[v]
-      local len = s and vec_length(s[1], s[2], s[3]) or 0
-      if len >= TINY then
-        N[3 * v + 1], N[3 * v + 2], N[3 * v + 3] =
-          s[1] / len, s[2] / len, s[3] / len
-        flat = flat + 1
-      else
-        -- in no triangle with an area: nothing says where it faces
-        N[3 * v + 1], N[3 * v + 2], N[3 * v + 3] = 0, 1, 0
-        up = up + 1
-      end
-    end
-  end
-  if flat > 0 then
-    note("zero_normals", flat, plural(flat, "zero normal")
-      .. " replaced by the area-weighted normal of their faces")
-  end
-  if up > 0 then
-    note("zero_normals", up, plural(up, "zero normal")
+  if fixed.up > 0 then
+    note("zero_normals", fixed.up, plural(fixed.up, "zero normal")
       .. " in no face with an area replaced by (0, 1, 0)")
   end
-  if noff > 0 then
-    note("renormalised", noff, plural(noff, "normal")
-      .. " off unit length by more than " .. gltf.UNIT_TOLERANCE
+  if fixed.renormalised > 0 then
+    note("renormalised", fixed.renormalised, plural(fixed.renormalised,
+      "normal") .. " off unit length by more than " .. gltf.UNIT_TOLERANCE
       .. " renormalised")
   end
-  -- NORMAL is written once from N, with the fixed vertices in it
-  return pack_floats(N, 3 * n), N
+  return bytes
 end
 
--- TANGENT from the final normals N and the raw vectors A and B.
-local function mesh_tangents(ta, tb, N, n, note)
-  local A, B = ta:range(), tb:range()
-  local T = {}
-  local zero_a, no_hand = 0, 0
-  local tangent = gltf.tangent
-  for v = 0, n - 1 do
-    local i3, i4 = 3 * v, 4 * v
-    local tx, ty, tz, w, how = tangent(N[i3 + 1], N[i3 + 2], N[i3 + 3],
-      A[i3 + 1], A[i3 + 2], A[i3 + 3], B[i3 + 1], B[i3 + 2], B[i3 + 3])
-    T[i4 + 1], T[i4 + 2], T[i4 + 3], T[i4 + 4] = tx, ty, tz, w
-    if how == "zero-a" then
-      zero_a = zero_a + 1
-    elseif how == "no-handedness" then
-      no_hand = no_hand + 1
-    end
+-- TANGENT from the final normals and the raw vectors A and B: xyz is A
+-- normalised, w the handedness, +1 when B points the way of cross(N, A),
+-- -1 against it, since glTF rebuilds the bitangent as cross(N, T.xyz) * w
+-- (m:tangent_frames). A zero A gives B x N normalised, or any unit vector
+-- across N; a B that is zero or in the plane of N and A gives w = +1.
+local function mesh_tangents(m, note)
+  local bytes, fixed = m:tangent_frames()
+  if not bytes then error(fixed, 0) end
+  if fixed.zero_a > 0 then
+    note("zero_a", fixed.zero_a, plural(fixed.zero_a, "tangent")
+      .. " with a zero A written as B x N normalised (or any direction"
+      .. " across N)")
   end
-  if zero_a > 0 then
-    note("zero_a", zero_a, plural(zero_a, "tangent") .. " with a zero"
-      .. " A written as B x N normalised (or any direction across N)")
+  if fixed.no_handedness > 0 then
+    note("no_handedness", fixed.no_handedness, plural(fixed.no_handedness,
+      "tangent") .. " whose B gives no handedness written with w = +1")
   end
-  if no_hand > 0 then
-    note("no_handedness", no_hand, plural(no_hand, "tangent")
-      .. " whose B gives no handedness written with w = +1")
-  end
-  return pack_floats(T, 4 * n)
+  return bytes
 end
 
 -- The attributes a mesh can carry as application-specific semantics:
@@ -463,15 +309,12 @@ function Doc:vertex_attributes(m, pos, acc, r)
   local attributes = {}
   attributes.POSITION = self:accessor(pos:pack(), { count = n,
     type = "VEC3", min = lo, max = hi })
-  local N
   if acc.normal then
-    local bytes
-    bytes, N = mesh_normals(m, acc.normal, pos, n, note)
-    attributes.NORMAL = self:accessor(bytes, { count = n, type = "VEC3" })
+    attributes.NORMAL = self:accessor(mesh_normals(m, note),
+      { count = n, type = "VEC3" })
   end
-  if acc.tangent_a and acc.tangent_b and N then
-    attributes.TANGENT = self:accessor(
-      mesh_tangents(acc.tangent_a, acc.tangent_b, N, n, note),
+  if acc.tangent_a and acc.tangent_b and acc.normal then
+    attributes.TANGENT = self:accessor(mesh_tangents(m, note),
       { count = n, type = "VEC4" })
   elseif acc.tangent_a or acc.tangent_b then
     note("no_tangent", 1, "no TANGENT: it needs vectors A and B and a"

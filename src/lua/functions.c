@@ -1,7 +1,7 @@
 /*
 ** functions.c - the module's plain functions and values: the number
 ** encoders (half, cmp and their inverses), float32, fmt, indices, isatty,
-** clock, and the kinds and BASE_COLOUR.
+** clock, and the kinds, BASE_COLOUR and UNIT_TOLERANCE.
 */
 #define _POSIX_C_SOURCE 200809L /* fileno, clock_gettime */
 
@@ -155,4 +155,6 @@ void rsxlua_open_functions(lua_State *L)
   lua_setfield(L, -2, "kinds");
   lua_pushinteger(L, (lua_Integer)RSX_BASE_COLOUR_SLOT);
   lua_setfield(L, -2, "BASE_COLOUR");
+  lua_pushnumber(L, RSX_UNIT_TOLERANCE);
+  lua_setfield(L, -2, "UNIT_TOLERANCE");
 }

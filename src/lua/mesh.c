@@ -56,6 +56,100 @@ static int m_attribute(lua_State *L)
   return rsxlua_push_accessor(L, 1, me->bundle, me->m, kind);
 }
 
+/* ------------------------------------------------------ vector maths */
+
+/* n floats as little-endian float32 bytes into b's buffer, whatever the
+** host's order. */
+static void me_put_floats(luaL_Buffer *b, const float *f, size_t n)
+{
+  size_t i, run, k;
+  for (i = 0; i < n; i += run) {
+    unsigned char *p;
+    run = n - i < 256 ? n - i : 256;
+    p = (unsigned char *)luaL_prepbuffsize(b, run * 4);
+    for (k = 0; k < run; k++, p += 4) {
+      uint32_t u;
+      memcpy(&u, &f[i + k], sizeof u);
+      p[0] = (unsigned char)(u & 0xFF);
+      p[1] = (unsigned char)((u >> 8) & 0xFF);
+      p[2] = (unsigned char)((u >> 16) & 0xFF);
+      p[3] = (unsigned char)(u >> 24);
+    }
+    luaL_addsize(b, run * 4);
+  }
+}
+
+/* Scratch space the GC reclaims, so an error leaks nothing. */
+static void *me_scratch(lua_State *L, size_t count, size_t size)
+{
+  if (count > (SIZE_MAX - 1) / size)
+    luaL_error(L, "mesh: %I vertices are too many", (lua_Integer)count);
+  return lua_newuserdatauv(L, count * size + 1, 0);
+}
+
+/* The unit normals in double (rsx_mesh_unit_normals) as a scratch
+** userdata pushed on the stack, or NULL with the message in err. */
+static double *me_normals(lua_State *L, const rsx_mesh *m,
+                          rsx_normal_fixes *fixes, rsx_error *err)
+{
+  double *n = me_scratch(L, (size_t)m->vertex_count * 3, sizeof *n);
+  return rsx_mesh_unit_normals(m, n, fixes, err) == 0 ? n : NULL;
+}
+
+static int m_unit_normals(lua_State *L)
+{
+  rl_mesh *me = me_check(L, 1, "mesh:unit_normals");
+  size_t n = (size_t)me->m->vertex_count * 3, i, run;
+  rsx_normal_fixes fx;
+  rsx_error err;
+  luaL_Buffer b;
+  float f[256];
+  const double *d = me_normals(L, me->m, &fx, &err);
+  if (d == NULL) return rsxlua_fail(L, err.text);
+  luaL_buffinit(L, &b);
+  for (i = 0; i < n; i += run) {
+    size_t k;
+    run = n - i < 256 ? n - i : 256;
+    for (k = 0; k < run; k++) f[k] = (float)d[i + k];
+    me_put_floats(&b, f, run);
+  }
+  luaL_pushresult(&b);
+  lua_createtable(L, 0, 4);
+  lua_pushinteger(L, fx.zero);
+  lua_setfield(L, -2, "zero");
+  lua_pushinteger(L, fx.from_faces);
+  lua_setfield(L, -2, "from_faces");
+  lua_pushinteger(L, fx.up);
+  lua_setfield(L, -2, "up");
+  lua_pushinteger(L, fx.renormalised);
+  lua_setfield(L, -2, "renormalised");
+  return 2;
+}
+
+static int m_tangent_frames(lua_State *L)
+{
+  rl_mesh *me = me_check(L, 1, "mesh:tangent_frames");
+  rsx_normal_fixes nf;
+  rsx_tangent_fixes tf;
+  rsx_error err;
+  luaL_Buffer b;
+  float *t;
+  const double *d = me_normals(L, me->m, &nf, &err);
+  if (d == NULL) return rsxlua_fail(L, err.text);
+  t = me_scratch(L, (size_t)me->m->vertex_count * 4, sizeof *t);
+  if (rsx_mesh_tangent_frames(me->m, d, t, &tf, &err) != 0)
+    return rsxlua_fail(L, err.text);
+  luaL_buffinit(L, &b);
+  me_put_floats(&b, t, (size_t)me->m->vertex_count * 4);
+  luaL_pushresult(&b);
+  lua_createtable(L, 0, 2);
+  lua_pushinteger(L, tf.zero_a);
+  lua_setfield(L, -2, "zero_a");
+  lua_pushinteger(L, tf.no_handedness);
+  lua_setfield(L, -2, "no_handedness");
+  return 2;
+}
+
 static int m_submesh(lua_State *L)
 {
   rl_mesh *me = me_check(L, 1, "mesh:submesh");
@@ -228,6 +322,8 @@ static const luaL_Reg m_methods[] = {
   {"record", m_record},
   {"triangles", m_triangles},
   {"triangle_bytes", m_triangle_bytes},
+  {"unit_normals", m_unit_normals},
+  {"tangent_frames", m_tangent_frames},
   {"index", m_index},
   {NULL, NULL}
 };
