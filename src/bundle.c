@@ -19,6 +19,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "rsxmesh.h"
+#include "rsxb.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,12 +29,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Sizes and offsets of rsxb.md */
-#define HDR_SIZE 64
-#define MESH_ENTRY 64
-#define SUBMESH_ENTRY 32
-#define MATERIAL_ENTRY 16
-#define SAMPLER_ENTRY 8
 #define WHO_MAX 200
 
 struct rsx_bundle {
@@ -108,42 +103,45 @@ static int rd_header(rd_state *r)
   size_t size = r->b->size;
   const char *file = r->b->name;
   uint32_t field;
-  if (size < 4 || memcmp(h, "RSXB", 4) != 0) {
-    if (size < 4)
+  if (size < RSXB_MAGIC_SIZE || memcmp(h, RSXB_MAGIC, RSXB_MAGIC_SIZE)) {
+    if (size < RSXB_MAGIC_SIZE)
       return rsx_fail(r->err, "%s: file is %lu bytes, too short for the "
-                      "magic RSXB", file, (unsigned long)size);
+                      "magic " RSXB_MAGIC, file, (unsigned long)size);
     return rsx_fail(r->err, "%s: header: magic %02x %02x %02x %02x is not "
-                    "RSXB", file, h[0], h[1], h[2], h[3]);
+                    RSXB_MAGIC, file, h[0], h[1], h[2], h[3]);
   }
-  if (size < HDR_SIZE)
+  if (size < RSXB_HEADER_SIZE)
     return rsx_fail(r->err, "%s: header: file is %lu bytes, shorter than the "
-                    "%d-byte header", file, (unsigned long)size, HDR_SIZE);
-  if (rsx_be16(h + 4) != 1)
-    return rsx_fail(r->err, "%s: header: version %u, not 1", file,
-                    (unsigned)rsx_be16(h + 4));
-  if (rsx_be16(h + 6) != HDR_SIZE)
+                    "%d-byte header", file, (unsigned long)size,
+                    RSXB_HEADER_SIZE);
+  if (rsx_be16(h + RSXB_H_VERSION) != RSXB_VERSION)
+    return rsx_fail(r->err, "%s: header: version %u, not %d", file,
+                    (unsigned)rsx_be16(h + RSXB_H_VERSION), RSXB_VERSION);
+  if (rsx_be16(h + RSXB_H_HEADER_SIZE) != RSXB_HEADER_SIZE)
     return rsx_fail(r->err, "%s: header: header size %u, not %d", file,
-                    (unsigned)rsx_be16(h + 6), HDR_SIZE);
-  field = rsx_be32(h + 8);
+                    (unsigned)rsx_be16(h + RSXB_H_HEADER_SIZE),
+                    RSXB_HEADER_SIZE);
+  field = rsx_be32(h + RSXB_H_FILE_SIZE);
   if (field != size)
     return rsx_fail(r->err, "%s: header: file size field 0x%lx differs from "
                     "the file's length 0x%llx", file, (unsigned long)field,
                     (unsigned long long)size);
-  r->b->mesh_count = rsx_be32(h + 0x0C);
-  r->b->submesh_count = rsx_be32(h + 0x14);
-  r->b->material_count = rsx_be32(h + 0x1C);
-  r->b->sampler_count = rsx_be32(h + 0x24);
-  if (rd_table(r, "mesh table", 0x10, r->b->mesh_count, MESH_ENTRY,
-               &r->mesh_table) ||
-      rd_table(r, "submesh table", 0x18, r->b->submesh_count,
-               SUBMESH_ENTRY, &r->submesh_table) ||
-      rd_table(r, "material table", 0x20, r->b->material_count,
-               MATERIAL_ENTRY, &r->material_table) ||
-      rd_table(r, "sampler table", 0x28, r->b->sampler_count,
-               SAMPLER_ENTRY, &r->sampler_table))
+  r->b->mesh_count = rsx_be32(h + RSXB_H_MESH_COUNT);
+  r->b->submesh_count = rsx_be32(h + RSXB_H_SUBMESH_COUNT);
+  r->b->material_count = rsx_be32(h + RSXB_H_MATERIAL_COUNT);
+  r->b->sampler_count = rsx_be32(h + RSXB_H_SAMPLER_COUNT);
+  if (rd_table(r, "mesh table", RSXB_H_MESH_TABLE, r->b->mesh_count,
+               RSXB_MESH_ENTRY, &r->mesh_table) ||
+      rd_table(r, "submesh table", RSXB_H_SUBMESH_TABLE,
+               r->b->submesh_count, RSXB_SUBMESH_ENTRY, &r->submesh_table) ||
+      rd_table(r, "material table", RSXB_H_MATERIAL_TABLE,
+               r->b->material_count, RSXB_MATERIAL_ENTRY,
+               &r->material_table) ||
+      rd_table(r, "sampler table", RSXB_H_SAMPLER_TABLE,
+               r->b->sampler_count, RSXB_SAMPLER_ENTRY, &r->sampler_table))
     return -1;
-  r->strings = rsx_be32(h + 0x2C);
-  r->string_size = rsx_be32(h + 0x30);
+  r->strings = rsx_be32(h + RSXB_H_STRINGS);
+  r->string_size = rsx_be32(h + RSXB_H_STRING_SIZE);
   if (rd_part(r, "header: ", "string table", r->strings, r->string_size))
     return -1;
   if (r->string_size == 0)
@@ -195,14 +193,15 @@ static int rd_materials(rd_state *r)
     return rsx_fail(r->err, "%s: out of memory", b->name);
   for (i = 0; i < b->material_count; i++) {
     const uint8_t *e =
-      b->data + r->material_table + (size_t)i * MATERIAL_ENTRY;
+      b->data + r->material_table + (size_t)i * RSXB_MATERIAL_ENTRY;
     rsx_material *mat = &b->materials[i];
     snprintf(who, sizeof who, "material %lu: ", (unsigned long)i + 1);
-    if (rd_string(r, who, "name", rsx_be32(e), &mat->name)) return -1;
+    if (rd_string(r, who, "name", rsx_be32(e + RSXB_MAT_NAME), &mat->name))
+      return -1;
     snprintf(who, sizeof who, "material %lu (%s): ", (unsigned long)i + 1,
              mat->name);
-    mat->first_sampler = rsx_be32(e + 4);
-    mat->sampler_count = rsx_be32(e + 8);
+    mat->first_sampler = rsx_be32(e + RSXB_MAT_FIRST_SAMPLER);
+    mat->sampler_count = rsx_be32(e + RSXB_MAT_SAMPLER_COUNT);
     if (mat->sampler_count > b->sampler_count ||
         mat->first_sampler > b->sampler_count - mat->sampler_count)
       return rsx_fail(r->err, "%s: %sfirst sampler field 0x%lx + count %lu "
@@ -216,14 +215,14 @@ static int rd_materials(rd_state *r)
                                        : NULL;
   }
   for (i = 0; i < b->sampler_count; i++) {
-    const uint8_t *e = b->data + r->sampler_table + (size_t)i * SAMPLER_ENTRY;
-    b->samplers[i].slot = rsx_be32(e);
-    if (rd_string(r, "", "texture", rsx_be32(e + 4),
-                  &b->samplers[i].texture)) {
+    const uint8_t *e =
+      b->data + r->sampler_table + (size_t)i * RSXB_SAMPLER_ENTRY;
+    uint32_t texture = rsx_be32(e + RSXB_SMP_TEXTURE);
+    b->samplers[i].slot = rsx_be32(e + RSXB_SMP_SLOT);
+    if (rd_string(r, "", "texture", texture, &b->samplers[i].texture)) {
       /* checked again to name the sampler in the message */
       rd_sampler_who(r, i, who, sizeof who);
-      return rd_string(r, who, "texture", rsx_be32(e + 4),
-                       &b->samplers[i].texture);
+      return rd_string(r, who, "texture", texture, &b->samplers[i].texture);
     }
   }
   return 0;
@@ -258,12 +257,14 @@ static int rd_submesh_records(rd_state *r)
   uint32_t i;
   for (i = 0; i < r->b->submesh_count; i++) {
     const uint8_t *e =
-      r->b->data + r->submesh_table + (size_t)i * SUBMESH_ENTRY;
-    if (rd_part(r, "", "record", rsx_be32(e), rsx_be32(e + 4)) == 0)
+      r->b->data + r->submesh_table + (size_t)i * RSXB_SUBMESH_ENTRY;
+    uint32_t at = rsx_be32(e + RSXB_S_RECORD);
+    uint32_t size = rsx_be32(e + RSXB_S_RECORD_SIZE);
+    if (rd_part(r, "", "record", at, size) == 0)
       continue;
     /* checked again to name the submesh in the message */
     rd_submesh_who(r, i, who, sizeof who);
-    return rd_part(r, who, "record", rsx_be32(e), rsx_be32(e + 4));
+    return rd_part(r, who, "record", at, size);
   }
   return 0;
 }
@@ -272,30 +273,31 @@ static int rd_submesh_records(rd_state *r)
 static int rd_mesh_parts(rd_state *r, rsx_mesh *m, uint32_t i)
 {
   rsx_bundle *b = r->b;
-  const uint8_t *e = b->data + r->mesh_table + (size_t)i * MESH_ENTRY;
+  const uint8_t *e = b->data + r->mesh_table + (size_t)i * RSXB_MESH_ENTRY;
   char who[WHO_MAX];
   uint32_t meta, mmp, mgp, idx;
   m->index = i;
   snprintf(who, sizeof who, "mesh %lu: ", (unsigned long)i + 1);
-  if (rd_string(r, who, "name", rsx_be32(e), &m->name)) return -1;
+  if (rd_string(r, who, "name", rsx_be32(e + RSXB_M_NAME), &m->name))
+    return -1;
   {
     char label[WHO_MAX - 2]; /* room for ": " */
     rsx_mesh_label(m, label, sizeof label);
     snprintf(who, sizeof who, "%s: ", label);
   }
-  meta = rsx_be32(e + 0x04);
-  m->meta_size = rsx_be32(e + 0x08);
-  m->vertex_count = rsx_be32(e + 0x0C);
-  mmp = rsx_be32(e + 0x10);
-  m->mmp_stride = rsx_be32(e + 0x14);
-  mgp = rsx_be32(e + 0x18);
-  m->mgp_stride = rsx_be32(e + 0x1C);
-  idx = rsx_be32(e + 0x20);
-  m->index_count = rsx_be32(e + 0x24);
-  m->index_size = e[0x28];
-  m->primitive = e[0x29];
-  m->first_submesh = rsx_be32(e + 0x2C);
-  m->submesh_count = rsx_be32(e + 0x30);
+  meta = rsx_be32(e + RSXB_M_META);
+  m->meta_size = rsx_be32(e + RSXB_M_META_SIZE);
+  m->vertex_count = rsx_be32(e + RSXB_M_VERTEX_COUNT);
+  mmp = rsx_be32(e + RSXB_M_MMP);
+  m->mmp_stride = rsx_be32(e + RSXB_M_MMP_STRIDE);
+  mgp = rsx_be32(e + RSXB_M_MGP);
+  m->mgp_stride = rsx_be32(e + RSXB_M_MGP_STRIDE);
+  idx = rsx_be32(e + RSXB_M_INDICES);
+  m->index_count = rsx_be32(e + RSXB_M_INDEX_COUNT);
+  m->index_size = e[RSXB_M_INDEX_SIZE];
+  m->primitive = e[RSXB_M_PRIMITIVE];
+  m->first_submesh = rsx_be32(e + RSXB_M_FIRST_SUBMESH);
+  m->submesh_count = rsx_be32(e + RSXB_M_SUBMESH_COUNT);
   if (rd_part(r, who, "metadata record", meta, m->meta_size) ||
       rd_part(r, who, "MMP stream", mmp,
               (uint64_t)m->vertex_count * m->mmp_stride) ||
@@ -337,7 +339,7 @@ static int rd_meshes(rd_state *r)
     views += b->meshes[i].submesh_count;
   }
   if (rd_submesh_records(r)) return -1;
-  if (views > b->size / SUBMESH_ENTRY)
+  if (views > b->size / RSXB_SUBMESH_ENTRY)
     return rsx_fail(r->err, "%s: the meshes' submesh ranges add up to %llu "
                     "entries, more than a file of 0x%llx bytes can hold",
                     b->name, (unsigned long long)views,
@@ -351,13 +353,13 @@ static int rd_meshes(rd_state *r)
     m->submeshes = next;
     for (j = 0; j < m->submesh_count; j++) {
       const uint8_t *e = b->data + r->submesh_table +
-                         (size_t)(m->first_submesh + j) * SUBMESH_ENTRY;
+                         (size_t)(m->first_submesh + j) * RSXB_SUBMESH_ENTRY;
       rsx_submesh *s = next++;
-      s->record = b->data + rsx_be32(e);
-      s->record_size = rsx_be32(e + 0x04);
-      s->first_index = rsx_be32(e + 0x08);
-      s->index_count = rsx_be32(e + 0x0C);
-      s->material = rsx_be32(e + 0x10);
+      s->record = b->data + rsx_be32(e + RSXB_S_RECORD);
+      s->record_size = rsx_be32(e + RSXB_S_RECORD_SIZE);
+      s->first_index = rsx_be32(e + RSXB_S_FIRST_INDEX);
+      s->index_count = rsx_be32(e + RSXB_S_INDEX_COUNT);
+      s->material = rsx_be32(e + RSXB_S_MATERIAL);
     }
     rsx_mesh_label(m, label, sizeof label);
     snprintf(where, sizeof where, "%s: %s", b->name, label);
@@ -469,6 +471,26 @@ rsx_bundle *rsx_bundle_open(const char *path, rsx_error *err)
   }
   close(fd);
   return bd_load(data, size, path, err);
+}
+
+int rsx_is_bundle(const char *path)
+{
+  static const char head[] = RSXB_MAGIC "\0"; /* + version 1's high byte */
+  char got[sizeof head - 1];
+  struct stat st;
+  ssize_t n;
+  /* non-blocking: a FIFO must not hang the sniff */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return 0;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return 0;
+  }
+  do {
+    n = read(fd, got, sizeof got);
+  } while (n < 0 && errno == EINTR);
+  close(fd);
+  return n == (ssize_t)sizeof got && memcmp(got, head, sizeof got) == 0;
 }
 
 void rsx_bundle_free(rsx_bundle *b)

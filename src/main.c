@@ -699,32 +699,26 @@ static void args_table(lua_State *L, char **argv, int argc, int script)
 enum { SCRIPT_NONE, SCRIPT_STDIN, SCRIPT_FILE, SCRIPT_DATA, SCRIPT_MISSING };
 
 /* "bundle" or "folder" when path is one, else NULL. Neither can be a Lua
-** script (a chunk cannot start with "RSXB" and a NUL, the magic and the
-** version's high byte of rsxb.md), so where the script would go they start
-** the arguments instead: rsxmesh -e CODE X.rsxb gives arg[1] = X.rsxb. */
+** script (a chunk cannot start with a bundle's first bytes: see
+** rsx_is_bundle), so where the script would go they start the arguments
+** instead: rsxmesh -e CODE X.rsxb gives arg[1] = X.rsxb. */
 static const char *args_data_kind(const char *path)
 {
   struct stat st;
-  char magic[5];
-  size_t n = 0;
-  FILE *f;
   if (stat(path, &st) != 0)
     return NULL;
   if (S_ISDIR(st.st_mode))
     return "folder";
-  if (!S_ISREG(st.st_mode) || (f = fopen(path, "rb")) == NULL)
-    return NULL;
-  n = fread(magic, 1, sizeof magic, f);
-  fclose(f);
-  return n == sizeof magic && memcmp(magic, "RSXB\0", 5) == 0 ? "bundle"
-                                                             : NULL;
+  return rsx_is_bundle(path) ? "bundle" : NULL;
 }
 
 /* Resolve argv[script]: "-" is stdin, NAME a standard script (unless
 ** there is none and NAME is a bundle or folder), a bundle or folder the
 ** first argument, anything else a file. Leaves the script's path on the
-** stack for SCRIPT_FILE, a message for SCRIPT_MISSING. */
-static int args_resolve(lua_State *L, char **argv, int script)
+** stack for SCRIPT_FILE, a message for SCRIPT_MISSING; *data says what
+** SCRIPT_DATA is. */
+static int args_resolve(lua_State *L, char **argv, int script,
+                        const char **data)
 {
   const char *a = argv[script];
   if (strcmp(a, "-") == 0 && strcmp(argv[script - 1], "--") != 0)
@@ -732,12 +726,12 @@ static int args_resolve(lua_State *L, char **argv, int script)
   if (std_is_name(a)) {
     if (std_find(L, a))
       return SCRIPT_FILE;
-    if (args_data_kind(a) == NULL)
+    if ((*data = args_data_kind(a)) == NULL)
       return SCRIPT_MISSING;
     lua_pop(L, 1);
     return SCRIPT_DATA;
   }
-  if (args_data_kind(a) != NULL)
+  if ((*data = args_data_kind(a)) != NULL)
     return SCRIPT_DATA;
   lua_pushstring(L, a);
   return SCRIPT_FILE;
@@ -790,6 +784,7 @@ static int host_main(lua_State *L)
   int argc = (int)lua_tointeger(L, 1);
   char **argv = (char **)lua_touserdata(L, 2);
   int script = 0, args = 0, kind, path, repl;
+  const char *data = NULL;
   luaL_checkversion(L);
   if (argc >= 2)
     args = args_collect(argv, &script);
@@ -814,7 +809,7 @@ static int host_main(lua_State *L)
     lua_pushboolean(L, 1);
     return 1;
   }
-  kind = script > 0 ? args_resolve(L, argv, script) : SCRIPT_NONE;
+  kind = script > 0 ? args_resolve(L, argv, script, &data) : SCRIPT_NONE;
   if (kind == SCRIPT_MISSING) {
     msg_report(L, LUA_ERRFILE);
     return 0;
@@ -822,7 +817,7 @@ static int host_main(lua_State *L)
   if (kind == SCRIPT_DATA && !(args & (ARG_E | ARG_I))) {
     lua_pushfstring(L, "%s is a %s, not a script: give a standard script "
                     "(" HOST_NAME " --list), -e code or -i",
-                    argv[script], args_data_kind(argv[script]));
+                    argv[script], data);
     msg_report(L, LUA_ERRFILE);
     return 0;
   }

@@ -430,6 +430,14 @@ int rsx_mesh_tangent_frames(const rsx_mesh *m, const double *normals,
 
 typedef struct rsx_bundle rsx_bundle;
 
+/* The four bytes every bundle starts with. */
+#define RSX_BUNDLE_MAGIC "RSXB"
+
+/* 1 when the file at path starts as a bundle does (the magic, then the
+** high byte of version 1, which no Lua chunk can start with), 0 when it
+** does not or cannot be read: a cheap sniff, not a check. */
+int rsx_is_bundle(const char *path);
+
 /* Read and check a file; NULL with err on any refusal. */
 rsx_bundle *rsx_bundle_open(const char *path, rsx_error *err);
 

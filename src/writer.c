@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "rsxmesh.h"
+#include "rsxb.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,11 +25,11 @@
 ** then each block straight from its copy.
 */
 
-#define WR_HEADER_SIZE 64u
-#define WR_MESH_ENTRY 64u
-#define WR_SUBMESH_ENTRY 32u
-#define WR_MATERIAL_ENTRY 16u
-#define WR_SAMPLER_ENTRY 8u
+#define WR_HEADER_SIZE ((unsigned)RSXB_HEADER_SIZE)
+#define WR_MESH_ENTRY ((unsigned)RSXB_MESH_ENTRY)
+#define WR_SUBMESH_ENTRY ((unsigned)RSXB_SUBMESH_ENTRY)
+#define WR_MATERIAL_ENTRY ((unsigned)RSXB_MATERIAL_ENTRY)
+#define WR_SAMPLER_ENTRY ((unsigned)RSXB_SAMPLER_ENTRY)
 #define WR_ALIGN 16u
 #define WR_LIMIT 0xFFFFFFFFu   /* 32-bit offsets and sizes */
 #define WR_ABSENT UINT32_MAX   /* a part of no bytes, inside a block */
@@ -514,21 +515,21 @@ static uint32_t out_at(uint64_t block, uint32_t at)
 
 static void out_mesh(uint8_t *e, const wr_mesh *m, uint64_t block)
 {
-  rsx_put_be32(e + 0x00, m->name);
-  rsx_put_be32(e + 0x04, out_at(block, m->meta_at));
-  rsx_put_be32(e + 0x08, m->meta_size);
-  rsx_put_be32(e + 0x0C, m->vertex_count);
-  rsx_put_be32(e + 0x10, out_at(block, m->mmp_at));
-  rsx_put_be32(e + 0x14, m->mmp_stride);
-  rsx_put_be32(e + 0x18, out_at(block, m->mgp_at));
-  rsx_put_be32(e + 0x1C, m->mgp_stride);
-  rsx_put_be32(e + 0x20, out_at(block, m->index_at));
-  rsx_put_be32(e + 0x24, m->index_count);
-  e[0x28] = m->index_size;
-  e[0x29] = m->primitive;
-  rsx_put_be32(e + 0x2C, m->first_submesh);
-  rsx_put_be32(e + 0x30, m->submesh_count);
-  /* 0x2A and 0x34..0x3F stay zero from calloc */
+  rsx_put_be32(e + RSXB_M_NAME, m->name);
+  rsx_put_be32(e + RSXB_M_META, out_at(block, m->meta_at));
+  rsx_put_be32(e + RSXB_M_META_SIZE, m->meta_size);
+  rsx_put_be32(e + RSXB_M_VERTEX_COUNT, m->vertex_count);
+  rsx_put_be32(e + RSXB_M_MMP, out_at(block, m->mmp_at));
+  rsx_put_be32(e + RSXB_M_MMP_STRIDE, m->mmp_stride);
+  rsx_put_be32(e + RSXB_M_MGP, out_at(block, m->mgp_at));
+  rsx_put_be32(e + RSXB_M_MGP_STRIDE, m->mgp_stride);
+  rsx_put_be32(e + RSXB_M_INDICES, out_at(block, m->index_at));
+  rsx_put_be32(e + RSXB_M_INDEX_COUNT, m->index_count);
+  e[RSXB_M_INDEX_SIZE] = m->index_size;
+  e[RSXB_M_PRIMITIVE] = m->primitive;
+  rsx_put_be32(e + RSXB_M_FIRST_SUBMESH, m->first_submesh);
+  rsx_put_be32(e + RSXB_M_SUBMESH_COUNT, m->submesh_count);
+  /* the reserved bytes between and after stay zero from calloc */
 }
 
 /* Plan the file and refuse it past 32 bits. add_material and add_mesh
@@ -556,20 +557,20 @@ static void out_head(const rsx_writer *w, const wr_plan *p, uint8_t *f)
   uint8_t *e;
   size_t i;
 
-  memcpy(f, "RSXB", 4);
-  rsx_put_be16(f + 0x04, 1);
-  rsx_put_be16(f + 0x06, WR_HEADER_SIZE);
-  rsx_put_be32(f + 0x08, (uint32_t)p->size);
-  rsx_put_be32(f + 0x0C, (uint32_t)w->mesh_count);
-  rsx_put_be32(f + 0x10, (uint32_t)p->mesh_table);
-  rsx_put_be32(f + 0x14, (uint32_t)w->submesh_count);
-  rsx_put_be32(f + 0x18, (uint32_t)p->submesh_table);
-  rsx_put_be32(f + 0x1C, (uint32_t)w->material_count);
-  rsx_put_be32(f + 0x20, (uint32_t)p->material_table);
-  rsx_put_be32(f + 0x24, (uint32_t)w->sampler_count);
-  rsx_put_be32(f + 0x28, (uint32_t)p->sampler_table);
-  rsx_put_be32(f + 0x2C, (uint32_t)p->strings);
-  rsx_put_be32(f + 0x30, (uint32_t)w->string_size);
+  memcpy(f, RSXB_MAGIC, RSXB_MAGIC_SIZE);
+  rsx_put_be16(f + RSXB_H_VERSION, RSXB_VERSION);
+  rsx_put_be16(f + RSXB_H_HEADER_SIZE, WR_HEADER_SIZE);
+  rsx_put_be32(f + RSXB_H_FILE_SIZE, (uint32_t)p->size);
+  rsx_put_be32(f + RSXB_H_MESH_COUNT, (uint32_t)w->mesh_count);
+  rsx_put_be32(f + RSXB_H_MESH_TABLE, (uint32_t)p->mesh_table);
+  rsx_put_be32(f + RSXB_H_SUBMESH_COUNT, (uint32_t)w->submesh_count);
+  rsx_put_be32(f + RSXB_H_SUBMESH_TABLE, (uint32_t)p->submesh_table);
+  rsx_put_be32(f + RSXB_H_MATERIAL_COUNT, (uint32_t)w->material_count);
+  rsx_put_be32(f + RSXB_H_MATERIAL_TABLE, (uint32_t)p->material_table);
+  rsx_put_be32(f + RSXB_H_SAMPLER_COUNT, (uint32_t)w->sampler_count);
+  rsx_put_be32(f + RSXB_H_SAMPLER_TABLE, (uint32_t)p->sampler_table);
+  rsx_put_be32(f + RSXB_H_STRINGS, (uint32_t)p->strings);
+  rsx_put_be32(f + RSXB_H_STRING_SIZE, (uint32_t)w->string_size);
 
   for (i = 0; i < w->mesh_count; i++)
     out_mesh(f + p->mesh_table + i * WR_MESH_ENTRY, &w->meshes[i],
@@ -578,23 +579,23 @@ static void out_head(const rsx_writer *w, const wr_plan *p, uint8_t *f)
     const wr_submesh *s = &w->submeshes[i];
     uint64_t block = p->body + w->meshes[s->mesh].block_at;
     e = f + p->submesh_table + i * WR_SUBMESH_ENTRY;
-    rsx_put_be32(e + 0x00, out_at(block, s->record_at));
-    rsx_put_be32(e + 0x04, s->record_size);
-    rsx_put_be32(e + 0x08, s->first_index);
-    rsx_put_be32(e + 0x0C, s->index_count);
-    rsx_put_be32(e + 0x10, s->material);
+    rsx_put_be32(e + RSXB_S_RECORD, out_at(block, s->record_at));
+    rsx_put_be32(e + RSXB_S_RECORD_SIZE, s->record_size);
+    rsx_put_be32(e + RSXB_S_FIRST_INDEX, s->first_index);
+    rsx_put_be32(e + RSXB_S_INDEX_COUNT, s->index_count);
+    rsx_put_be32(e + RSXB_S_MATERIAL, s->material);
   }
   for (i = 0; i < w->material_count; i++) {
     const wr_material *mat = &w->materials[i];
     e = f + p->material_table + i * WR_MATERIAL_ENTRY;
-    rsx_put_be32(e + 0x00, mat->name);
-    rsx_put_be32(e + 0x04, mat->first_sampler);
-    rsx_put_be32(e + 0x08, mat->sampler_count);
+    rsx_put_be32(e + RSXB_MAT_NAME, mat->name);
+    rsx_put_be32(e + RSXB_MAT_FIRST_SAMPLER, mat->first_sampler);
+    rsx_put_be32(e + RSXB_MAT_SAMPLER_COUNT, mat->sampler_count);
   }
   for (i = 0; i < w->sampler_count; i++) {
     e = f + p->sampler_table + i * WR_SAMPLER_ENTRY;
-    rsx_put_be32(e + 0x00, w->samplers[i].slot);
-    rsx_put_be32(e + 0x04, w->samplers[i].texture);
+    rsx_put_be32(e + RSXB_SMP_SLOT, w->samplers[i].slot);
+    rsx_put_be32(e + RSXB_SMP_TEXTURE, w->samplers[i].texture);
   }
   memcpy(f + p->strings, w->strings, w->string_size);
 }

@@ -8,10 +8,12 @@
 #include "rsxmesh.h"
 #include "tap.h"
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PATH "levels/CHARLIE.rsxb"
@@ -874,17 +876,36 @@ static void test_files(const tb_file *g)
     diag("%s", e.text);
   }
   rsx_bundle_free(b);
+  ok(rsx_is_bundle(path) == 1, "rsx_is_bundle: the valid bundle is one");
   if (truncate(path, (off_t)g->size - 1) != 0) bail_out("truncate");
   b = rsx_bundle_open(path, &e);
   ok(b == NULL, "a truncated file is refused");
   is_str(e.text, msg("%s: header: file size field 0x%lx differs from the "
          "file's length 0x%lx", path + 5, (unsigned long)g->size,
          (unsigned long)g->size - 1), "... by its base name");
+  ok(rsx_is_bundle(path) == 1, "rsx_is_bundle: a sniff, not a check: a "
+     "truncated bundle still starts as one");
+  if (truncate(path, 5) != 0) bail_out("truncate");
+  ok(rsx_is_bundle(path) == 1, "rsx_is_bundle: 5 bytes RSXB 00 suffice");
+  if (truncate(path, 4) != 0) bail_out("truncate");
+  ok(rsx_is_bundle(path) == 0, "rsx_is_bundle: RSXB alone is not one");
   if (truncate(path, 0) != 0) bail_out("truncate");
   b = rsx_bundle_open(path, &e);
   ok(b == NULL, "an empty file is refused");
   is_str(e.text, msg("%s: file is 0 bytes, too short for the magic RSXB",
          path + 5), "... with its message");
+  ok(rsx_is_bundle(path) == 0, "rsx_is_bundle: an empty file is not one");
+  fd = open(path, O_WRONLY | O_TRUNC);
+  if (fd < 0 || write(fd, "RSXB = 1\n", 9) != 9) bail_out("write: %s", path);
+  close(fd);
+  ok(rsx_is_bundle(path) == 0, "rsx_is_bundle: a Lua chunk starting RSXB "
+     "is not one");
+  unlink(path);
+  ok(rsx_is_bundle(path) == 0, "rsx_is_bundle: a missing file is not one");
+  ok(rsx_is_bundle(".") == 0, "rsx_is_bundle: a folder is not one");
+  if (mkfifo(path, 0600) != 0) bail_out("mkfifo: %s", path);
+  ok(rsx_is_bundle(path) == 0, "rsx_is_bundle: a FIFO is not one (and "
+     "does not block)");
   unlink(path);
 
   b = rsx_bundle_from_memory(g->data, 2, NULL, &e);
