@@ -511,6 +511,14 @@ const char *rsx_bundle_path(const rsx_bundle *b) { return b->path; }
 const char *rsx_bundle_name(const rsx_bundle *b) { return b->name; }
 size_t rsx_bundle_size(const rsx_bundle *b) { return b->size; }
 const uint8_t *rsx_bundle_bytes(const rsx_bundle *b) { return b->data; }
+
+/* The header's fields, checked when the bundle was opened. */
+const uint8_t *rsx_bundle_strings(const rsx_bundle *b, size_t *size)
+{
+  *size = rsx_be32(b->data + RSXB_H_STRING_SIZE);
+  return b->data + rsx_be32(b->data + RSXB_H_STRINGS);
+}
+
 uint32_t rsx_bundle_mesh_count(const rsx_bundle *b) { return b->mesh_count; }
 
 uint32_t rsx_bundle_material_count(const rsx_bundle *b)

@@ -152,3 +152,10 @@ void rsx_encode_value(const rsx_attr_info *info, const float *in,
     break;
   }
 }
+
+void rsx_encode_column(const rsx_attr_info *info, const float *in,
+                       size_t n, uint8_t *p, size_t stride)
+{
+  size_t i, k = info->components > 0 ? (size_t)info->components : 0;
+  for (i = 0; i < n; i++) rsx_encode_value(info, in + i * k, p + i * stride);
+}

@@ -151,6 +151,12 @@ void rsx_put_f32(uint8_t *p, float f);
 void rsx_encode_value(const rsx_attr_info *info, const float *in,
                       uint8_t *p);
 
+/* Encode n values of one attribute, info->components floats each in
+** order, into a stream: value i at p + i * stride. The other bytes of each
+** stride are left as they are. */
+void rsx_encode_column(const rsx_attr_info *info, const float *in,
+                       size_t n, uint8_t *p, size_t stride);
+
 /* --------------------------------------------------------------- meshes */
 
 #define RSX_NONE 0xFFFFFFFFu    /* no material */
@@ -452,6 +458,8 @@ const char *rsx_bundle_path(const rsx_bundle *b); /* as given */
 const char *rsx_bundle_name(const rsx_bundle *b); /* its base name */
 size_t rsx_bundle_size(const rsx_bundle *b);
 const uint8_t *rsx_bundle_bytes(const rsx_bundle *b);
+/* The string table's bytes (it starts with a NUL) and its size. */
+const uint8_t *rsx_bundle_strings(const rsx_bundle *b, size_t *size);
 
 uint32_t rsx_bundle_mesh_count(const rsx_bundle *b);
 const rsx_mesh *rsx_bundle_mesh(const rsx_bundle *b, uint32_t i);
@@ -470,6 +478,14 @@ typedef struct rsx_writer rsx_writer;
 
 rsx_writer *rsx_writer_new(void);
 void rsx_writer_free(rsx_writer *w);
+
+/* Start the string table of an empty writer as a copy of table (size
+** bytes, starting with a NUL, such as a bundle's): names and textures it
+** holds keep their offsets, so a copy of that bundle comes out byte for
+** byte. A table not ended by a NUL gets one. Fails once anything was added
+** or on a table that does not start with a NUL. */
+int rsx_writer_seed_strings(rsx_writer *w, const uint8_t *table,
+                            size_t size, rsx_error *err);
 
 /* Add a material with its samplers; returns its index, or RSX_NONE on
 ** failure. */

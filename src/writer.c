@@ -175,9 +175,13 @@ static void str_reindex(rsx_writer *w)
   memset(w->hash, 0, w->hash_cap * sizeof *w->hash);
   w->hash_used = 0;
   for (off = 1; off < w->string_size;) {
-    size_t n = strlen(w->strings + off);
-    w->hash[str_slot(w, w->strings + off, n)] = (uint32_t)off;
-    w->hash_used++;
+    size_t n = strlen(w->strings + off), slot;
+    /* a seeded table may repeat a string: its first offset stays */
+    slot = str_slot(w, w->strings + off, n);
+    if (n > 0 && w->hash[slot] == 0) {
+      w->hash[slot] = (uint32_t)off;
+      w->hash_used++;
+    }
     off += n + 1;
   }
 }
@@ -268,6 +272,41 @@ void rsx_writer_free(rsx_writer *w)
   free(w->strings);
   free(w->hash);
   free(w);
+}
+
+int rsx_writer_seed_strings(rsx_writer *w, const uint8_t *table,
+                            size_t size, rsx_error *err)
+{
+  size_t need, cap;
+  uint32_t *h;
+  if (w == NULL) return rsx_fail(err, "writer: no writer");
+  if (w->mesh_count > 0 || w->material_count > 0 || w->string_size > 1)
+    return rsx_fail(err, "writer: the string table can be seeded only "
+                         "before anything is added");
+  if (size == 0 || table[0] != '\0')
+    return rsx_fail(err, "writer: a seed string table must start with a "
+                         "NUL");
+  need = size + (table[size - 1] != '\0');
+  if (need > WR_LIMIT)
+    return rsx_fail(err, "writer: a seed string table of %llu bytes "
+                         "passes 32 bits", (unsigned long long)need);
+  /* a hash at most half full, as str_add keeps it: one slot per byte
+  ** pair is more than the strings can need */
+  for (cap = w->hash_cap; cap < need; cap *= 2) {}
+  h = calloc(cap, sizeof *h);
+  if (h == NULL ||
+      aux_grow((void **)&w->strings, &w->string_cap, need, 1) != 0) {
+    free(h);
+    return rsx_fail(err, "writer: out of memory for the string table");
+  }
+  free(w->hash);
+  w->hash = h;
+  w->hash_cap = cap;
+  memcpy(w->strings, table, size);
+  w->strings[need - 1] = '\0';
+  w->string_size = need;
+  str_reindex(w);
+  return 0;
 }
 
 /* Does the file still fit 32-bit offsets with these counts? */

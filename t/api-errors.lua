@@ -26,8 +26,8 @@ raises("bad argument #1 to 'mesh' %(number expected, got table%)",
        "b:mesh({})", function() return b:mesh({}) end)
 raises("number has no integer representation",
        "b:mesh(1.5)", function() return b:mesh(1.5) end)
-raises("bad argument #1 to 'material'", "b:material('x')",
-       function() return b:material("x") end)
+raises("bad argument #1 to 'material'", "b:material({})",
+       function() return b:material({}) end)
 raises("rsxmesh%.bundle expected, got table", "bundle method on a table",
        function() return b.mesh({}, 1) end)
 raises("rsxmesh%.mesh expected, got rsxmesh%.bundle",

@@ -312,8 +312,28 @@ static void test_value_round_trip(void)
     }
 }
 
+
+/* A column into a stream of stride 6: value i at 6i, the other bytes of
+** each stride untouched. F with one component would not show the
+** order; UB4 (colour) does: 0, 1, 0.5 and 0.2 -> 00 FF 80 33. */
+static void test_column(void)
+{
+  const rsx_attr_info *colour = rsx_attr(RSX_COLOUR, 1);
+  const float in[8] = {0.0f, 1.0f, 0.5f, 0.2f, 1.0f, 1.0f, 1.0f, 1.0f};
+  uint8_t buf[12];
+  static const uint8_t want[12] = {0x00, 0xFF, 0x80, 0x33, 0xAA, 0xAA,
+                                   0xFF, 0xFF, 0xFF, 0xFF, 0xAA, 0xAA};
+  memset(buf, 0xAA, sizeof buf);
+  rsx_encode_column(colour, in, 2, buf, 6);
+  cmp_mem(buf, want, sizeof buf, "column: two UB4 values at stride 6");
+  memset(buf, 0xAA, sizeof buf);
+  rsx_encode_column(colour, in, 0, buf, 6);
+  ok(buf[0] == 0xAA && buf[11] == 0xAA, "column: no values, no bytes");
+}
+
 int main(void)
 {
+  test_column();
   test_half_corners();
   test_half_round_trip();
   test_half_midpoints();

@@ -875,9 +875,66 @@ static void test_save(void)
   rsx_writer_free(w);
 }
 
+
+/* A seeded string table: the seed's strings keep their offsets, a new one
+** goes after them, a repeated one takes its first offset, and the table
+** reads back through rsx_bundle_strings. Offsets worked out by hand:
+** seed "\0t.png\0m\0m\0" is 11 bytes: "t.png" at 1, "m" at 7 (and 9). */
+static void test_seed(void)
+{
+  static const uint8_t seed[11] = {0, 't', '.', 'p', 'n', 'g', 0, 'm', 0,
+                                   'm', 0};
+  static const uint8_t unended[3] = {0, 'x', 'y'};
+  static const uint8_t want[13] = {0, 't', '.', 'p', 'n', 'g', 0, 'm', 0,
+                                   'm', 0, 'a', 0};
+  rsx_sampler smp = {RSX_BASE_COLOUR_SLOT, "t.png"};
+  rsx_writer *w = rsx_writer_new();
+  rsx_bundle *b;
+  rsx_error err;
+  uint8_t *f;
+  size_t n, size = 0;
+  const uint8_t *table;
+
+  ok(rsx_writer_seed_strings(w, (const uint8_t *)"x", 1, &err) != 0,
+     "seed: a table not starting with a NUL is refused");
+  like(err.text, "must start with a NUL", "seed: ... with a message");
+  ok(rsx_writer_seed_strings(w, seed, sizeof seed, &err) == 0, "seed: ok");
+  is_int(rsx_writer_add_material(w, "a", &smp, 1, &err), 0,
+         "seed: then a material");
+  ok(rsx_writer_seed_strings(w, seed, sizeof seed, &err) != 0,
+     "seed: refused once something was added");
+  like(err.text, "only before anything is added", "seed: ... saying so");
+  ok(rsx_writer_bytes(w, &f, &n, &err) == 0, "seed: bytes");
+  b = rsx_bundle_from_memory(f, n, "seed.rsxb", &err);
+  ok(b != NULL, "seed: reads back");
+  if (b != NULL) {
+    table = rsx_bundle_strings(b, &size);
+    is_int((long long)size, 13, "seed: 11 bytes seeded and \"a\\0\"");
+    if (size == 13) cmp_mem(table, want, 13, "seed: the table's bytes");
+    /* material entry: name at its first u32, sampler texture at +4 */
+    is_int(get32(f + get32(f + 0x20)), 11, "seed: \"a\" at offset 11");
+    is_int(get32(f + get32(f + 0x28) + 4), 1, "seed: \"t.png\" kept at 1");
+    rsx_bundle_free(b);
+  }
+  free(f);
+  rsx_writer_free(w);
+
+  w = rsx_writer_new();
+  ok(rsx_writer_seed_strings(w, unended, sizeof unended, &err) == 0,
+     "seed: a table without its last NUL");
+  is_int(rsx_writer_add_material(w, "xy", NULL, 0, &err), 0,
+         "seed: a material named as the unended string");
+  ok(rsx_writer_bytes(w, &f, &n, &err) == 0, "seed: bytes");
+  is_int(get32(f + 0x30), 4, "seed: the NUL was added, nothing else");
+  is_int(get32(f + get32(f + 0x20)), 1, "seed: \"xy\" found at 1");
+  free(f);
+  rsx_writer_free(w);
+}
+
 int main(void)
 {
   test_empty();
+  test_seed();
   test_tiny();
   test_round_trip();
   test_refusals();

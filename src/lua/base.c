@@ -209,3 +209,55 @@ void rsxlua_close_tracked(lua_State *L, int owner, const char *why)
   }
   lua_pop(L, 2);
 }
+
+/* ------------------------------------------------------------ caching */
+
+void rsxlua_new_cache(lua_State *L)
+{
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "v");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+}
+
+int rsxlua_cached(lua_State *L, int owner, const void *key)
+{
+  lua_getiuservalue(L, owner, 2);
+  if (lua_rawgetp(L, -1, key) != LUA_TNIL) {
+    lua_remove(L, -2);
+    return 1;
+  }
+  lua_pop(L, 2);
+  return 0;
+}
+
+void rsxlua_cache(lua_State *L, int owner, const void *key)
+{
+  owner = lua_absindex(L, owner);
+  lua_getiuservalue(L, owner, 2);
+  lua_pushvalue(L, -2);
+  lua_rawsetp(L, -2, key);
+  lua_pop(L, 1);
+}
+
+/* ------------------------------------------------------------ columns */
+
+float *rsxlua_floats(lua_State *L, int idx, size_t n, const char *fname,
+                     const char *what)
+{
+  float *out;
+  size_t i;
+  idx = lua_absindex(L, idx);
+  out = lua_newuserdatauv(L, n * sizeof *out + 1, 0);
+  for (i = 0; i < n; i++) {
+    int isnum;
+    lua_rawgeti(L, idx, (lua_Integer)i + 1);
+    out[i] = (float)lua_tonumberx(L, -1, &isnum);
+    lua_pop(L, 1);
+    if (!isnum)
+      luaL_error(L, "%s: %s[%I] is not a number", fname, what,
+                 (lua_Integer)i + 1);
+  }
+  return out;
+}

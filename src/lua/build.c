@@ -1,7 +1,8 @@
 /*
 ** build.c - a mesh userdata from a Lua table in rsxmesh.mesh's form: the
 ** caller's strings are the mesh's streams (bring your own container).
-** rsxmesh.mesh and writer:mesh both build through here.
+** rsxmesh.mesh and writer:mesh both build through here, and m:with
+** builds its copies beside them.
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -230,5 +231,243 @@ int rsxlua_build_mesh(lua_State *L, int idx, const char *fname)
   if (rsx_mesh_check(m, RSX_NONE, where, &err) != 0)
     return rsxlua_fail(L, err.text);
   lua_pop(L, 1); /* the anchor: the mesh is on top */
+  return 1;
+}
+
+/* ------------------------------------------------------------ m:with */
+
+/* A copy of n bytes at p owned by the anchor table at anchor: a userdata
+** (writable, and it never moves), appended to the table. */
+static uint8_t *with_bytes(lua_State *L, int anchor, const void *p,
+                           size_t n)
+{
+  uint8_t *q = lua_newuserdatauv(L, n + 1, 0);
+  if (p != NULL) memcpy(q, p, n);
+  else memset(q, 0, n);
+  lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
+  return q;
+}
+
+/* The fields m:with knows besides the kind names. */
+static const char *const with_fields[] = {
+  "name", "vertex_count", "indices", "index_size", "primitive",
+  "submeshes", NULL
+};
+
+/* Every key of t at idx is a kind of the mask or a field: a typo must
+** not pass for a copy. */
+static void with_check_keys(lua_State *L, int idx, const rsx_mesh *m)
+{
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    const char *key;
+    int kind, i;
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING)
+      luaL_error(L, "mesh:with: a key must be a string, got %s",
+                 luaL_typename(L, -1));
+    key = lua_tostring(L, -1);
+    kind = rsx_kind_from_name(key);
+    if (kind >= 0) {
+      if (m->format.attr[kind] == NULL) {
+        char mask[16];
+        snprintf(mask, sizeof mask, "0x%08lx", (unsigned long)m->mask);
+        luaL_error(L, "mesh:with: mesh %s has no %s (mask %s)", m->name,
+                   key, mask);
+      }
+      continue;
+    }
+    for (i = 0; with_fields[i] != NULL; i++)
+      if (strcmp(with_fields[i], key) == 0) break;
+    if (with_fields[i] == NULL)
+      luaL_error(L, "mesh:with: unknown field '%s'", key);
+  }
+}
+
+/* Replace kind in the copy c (streams mmp, mgp writable) from t[kind] on
+** top of the stack: raw bytes (acc:raw's form) or a flat table of
+** numbers. */
+static void with_attribute(lua_State *L, rsx_mesh *c, uint8_t *mmp,
+                           uint8_t *mgp, int kind)
+{
+  const rsx_attr_info *a = c->format.attr[kind];
+  uint32_t n = c->vertex_count, v;
+  uint8_t *base = (a->stream == RSX_MMP ? mmp : mgp) + c->format.offset[kind];
+  size_t stride = a->stream == RSX_MMP ? c->mmp_stride : c->mgp_stride;
+  int top = lua_gettop(L);
+  if (lua_type(L, top) == LUA_TSTRING) {
+    size_t len, want = (size_t)n * (size_t)a->size;
+    const char *raw = lua_tolstring(L, top, &len);
+    if (len != want)
+      luaL_error(L, "mesh:with: %s is %I bytes, expected %I (%I vertices "
+                 "x %d)", a->name, (lua_Integer)len, (lua_Integer)want,
+                 (lua_Integer)n, a->size);
+    for (v = 0; v < n; v++)
+      memcpy(base + (size_t)v * stride, raw + (size_t)v * a->size,
+             (size_t)a->size);
+  } else if (lua_type(L, top) == LUA_TTABLE) {
+    size_t want = (size_t)n * (size_t)a->components;
+    size_t have = lua_rawlen(L, top);
+    float *in;
+    if (have != want)
+      luaL_error(L, "mesh:with: %s has %I values, expected %I (%I "
+                 "vertices x %d)", a->name, (lua_Integer)have,
+                 (lua_Integer)want, (lua_Integer)n, a->components);
+    in = rsxlua_floats(L, top, want, "mesh:with", a->name);
+    rsx_encode_column(a, in, n, base, stride);
+  } else {
+    luaL_error(L, "mesh:with: %s must be a table or a string, got %s",
+               a->name, luaL_typename(L, top));
+  }
+  lua_settop(L, top - 1);
+}
+
+/* Submesh ranges from t.submeshes (at top) over the copies in subs. */
+static void with_submeshes(lua_State *L, rsx_submesh *subs, uint32_t n)
+{
+  int t = lua_gettop(L);
+  uint32_t i;
+  luaL_checktype(L, t, LUA_TTABLE);
+  if (lua_rawlen(L, t) != n)
+    luaL_error(L, "mesh:with: submeshes has %I entries, the mesh %I",
+               (lua_Integer)lua_rawlen(L, t), (lua_Integer)n);
+  for (i = 0; i < n; i++) {
+    char label[64];
+    snprintf(label, sizeof label, "mesh:with: submeshes[%lu]",
+             (unsigned long)i + 1);
+    if (lua_rawgeti(L, t, (lua_Integer)i + 1) != LUA_TTABLE)
+      luaL_error(L, "%s must be a table, got %s", label,
+                 luaL_typename(L, -1));
+    subs[i].first_index = (uint32_t)bld_integer(L, t + 1, "first_index",
+      subs[i].first_index, UINT32_MAX, label);
+    subs[i].index_count = (uint32_t)bld_integer(L, t + 1, "index_count",
+      subs[i].index_count, UINT32_MAX, label);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+int rsxlua_mesh_with(lua_State *L)
+{
+  static const char *const prims[] = {"triangles", "strip", NULL};
+  rl_mesh *me = rsxlua_check(L, 1, RSXLUA_MESH, "mesh:with");
+  const rsx_mesh *src = me->m;
+  rl_mesh *cp;
+  rsx_mesh *c;
+  rsx_submesh *subs;
+  uint8_t *mmp, *mgp = NULL;
+  size_t len, i;
+  int anchor, k, resized;
+  char where[256];
+  rsx_error err;
+
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lua_settop(L, 2);
+  with_check_keys(L, 2, src);
+
+  cp = lua_newuserdatauv(L, sizeof *cp, 1); /* 3 */
+  memset(cp, 0, sizeof *cp);
+  cp->m = c = &cp->own;
+  luaL_setmetatable(L, RSXLUA_MESH);
+  lua_newtable(L); /* 4: the anchors */
+  lua_pushvalue(L, -1);
+  lua_setiuservalue(L, 3, 1);
+  anchor = 4;
+
+  *c = *src;
+  c->index = RSX_NONE; /* a built mesh: in no bundle */
+  cp->materials = me->materials;
+  if (me->materials != NULL) {
+    /* the bundle of the material numbers, for s.material and writers */
+    lua_getiuservalue(L, 1, 1);
+    if (me->bundle == NULL) lua_getfield(L, -1, "materials");
+    lua_setfield(L, anchor, "materials");
+    lua_settop(L, anchor);
+  }
+
+  if (lua_getfield(L, 2, "name") == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_pushstring(L, src->name);
+  } else if (!lua_isstring(L, -1)) {
+    return luaL_error(L, "mesh:with: field 'name' must be a string, got %s",
+                      luaL_typename(L, -1));
+  }
+  c->name = lua_tostring(L, -1); /* anchored with the string */
+  lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
+  c->meta = with_bytes(L, anchor, src->meta, src->meta_size);
+
+  c->vertex_count = (uint32_t)bld_integer(L, 2, "vertex_count",
+    src->vertex_count, UINT32_MAX, "mesh:with");
+  resized = c->vertex_count != src->vertex_count;
+  if ((uint64_t)c->vertex_count * c->mmp_stride > SIZE_MAX / 2 ||
+      (uint64_t)c->vertex_count * c->mgp_stride > SIZE_MAX / 2)
+    return luaL_error(L, "mesh:with: %I vertices are too many",
+                      (lua_Integer)c->vertex_count);
+  /* a new vertex count starts from zero bytes: every attribute is given */
+  mmp = with_bytes(L, anchor, resized ? NULL : src->mmp,
+                   (size_t)c->vertex_count * c->mmp_stride);
+  c->mmp = mmp;
+  if (c->mgp_stride > 0) {
+    mgp = with_bytes(L, anchor, resized ? NULL : src->mgp,
+                     (size_t)c->vertex_count * c->mgp_stride);
+    c->mgp = mgp;
+  }
+  for (k = 0; k < RSX_KIND_COUNT; k++) {
+    const rsx_attr_info *a = c->format.attr[k];
+    if (a == NULL) continue;
+    if (lua_getfield(L, 2, a->name) == LUA_TNIL) {
+      if (resized)
+        return luaL_error(L, "mesh:with: vertex_count %I is not the "
+                          "mesh's %I, so every attribute is needed: %s "
+                          "is missing", (lua_Integer)c->vertex_count,
+                          (lua_Integer)src->vertex_count, a->name);
+      lua_pop(L, 1);
+      continue;
+    }
+    /* a finding on its stream leaves nowhere to put it */
+    if (rsx_mesh_can_decode(src, k, &err) != 0)
+      return rsxlua_fail(L, err.text);
+    with_attribute(L, c, mmp, mgp, k);
+  }
+
+  if (lua_getfield(L, 2, "indices") != LUA_TNIL) {
+    const char *idx = luaL_checklstring(L, -1, &len);
+    c->index_size = (uint8_t)bld_integer(L, 2, "index_size",
+      src->index_size, 255, "mesh:with");
+    if (c->index_size != 2 && c->index_size != 4)
+      return luaL_error(L, "mesh:with: index size %d is not 2 or 4",
+                        (int)c->index_size);
+    if (len % c->index_size != 0 || len / c->index_size > UINT32_MAX)
+      return luaL_error(L, "mesh:with: indices is %I bytes, not a whole "
+                        "number of %d-byte indices", (lua_Integer)len,
+                        (int)c->index_size);
+    c->index_count = (uint32_t)(len / c->index_size);
+    c->indices = with_bytes(L, anchor, idx, len);
+  } else {
+    if (lua_getfield(L, 2, "index_size") != LUA_TNIL)
+      return luaL_error(L, "mesh:with: index_size needs indices");
+    c->indices = with_bytes(L, anchor, src->indices,
+                            (size_t)src->index_count * src->index_size);
+  }
+  lua_settop(L, anchor);
+  if (lua_getfield(L, 2, "primitive") != LUA_TNIL)
+    c->primitive = luaL_checkoption(L, -1, NULL, prims) == 0
+                     ? RSX_TRIANGLES : RSX_STRIP;
+  lua_settop(L, anchor);
+
+  subs = (rsx_submesh *)with_bytes(L, anchor, src->submeshes,
+    (size_t)src->submesh_count * sizeof *subs);
+  for (i = 0; i < src->submesh_count; i++)
+    subs[i].record = with_bytes(L, anchor, src->submeshes[i].record,
+                                src->submeshes[i].record_size);
+  if (lua_getfield(L, 2, "submeshes") != LUA_TNIL)
+    with_submeshes(L, subs, src->submesh_count);
+  lua_settop(L, anchor);
+  c->submeshes = subs;
+
+  snprintf(where, sizeof where, "mesh:with: mesh (%s)", c->name);
+  if (rsx_mesh_check(c, RSX_NONE, where, &err) != 0)
+    return rsxlua_fail(L, err.text);
+  lua_settop(L, 3);
   return 1;
 }

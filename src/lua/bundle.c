@@ -14,15 +14,18 @@ static rl_bundle *bun_check(lua_State *L, int idx, const char *fname)
 }
 
 /* A closed bundle first, then the file: an error in between leaves a
-** consistent object for __gc. Its user value tracks the metatables of
-** its accessors, which closing it empties (rsxlua_track). */
+** consistent object for __gc. Its user value 1 tracks the metatables of
+** its accessors, which closing it empties (rsxlua_track); 2 caches the
+** userdata of its entries (rsxlua_cached). */
 static rl_bundle *bun_new(lua_State *L)
 {
-  rl_bundle *b = lua_newuserdatauv(L, sizeof *b, 1);
+  rl_bundle *b = lua_newuserdatauv(L, sizeof *b, 2);
   b->b = NULL;
   luaL_setmetatable(L, RSXLUA_BUNDLE);
   rsxlua_new_tracker(L);
   lua_setiuservalue(L, -2, 1);
+  rsxlua_new_cache(L);
+  lua_setiuservalue(L, -2, 2);
   return b;
 }
 
@@ -99,11 +102,24 @@ static int b_meshes(lua_State *L)
 static int b_material(lua_State *L)
 {
   rl_bundle *b = bun_check(L, 1, "bundle:material");
-  lua_Integer k = luaL_checkinteger(L, 2);
-  if (k >= 1 && k <= (lua_Integer)rsx_bundle_material_count(b->b))
-    rsxlua_push_material(L, 1, b, (uint32_t)(k - 1));
-  else
-    lua_pushnil(L);
+  uint32_t n = rsx_bundle_material_count(b->b);
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    const char *name = lua_tostring(L, 2);
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+      if (strcmp(rsx_bundle_material(b->b, i)->name, name) == 0) {
+        rsxlua_push_material(L, 1, b, i);
+        return 1;
+      }
+    }
+  } else {
+    lua_Integer k = luaL_checkinteger(L, 2);
+    if (k >= 1 && k <= (lua_Integer)n) {
+      rsxlua_push_material(L, 1, b, (uint32_t)(k - 1));
+      return 1;
+    }
+  }
+  lua_pushnil(L);
   return 1;
 }
 

@@ -116,8 +116,7 @@ static int f_encode(lua_State *L)
   int kinds[RSX_KIND_COUNT], nk, i, col;
   uint32_t stride = stream == RSX_MMP ? fo->f.mmp_stride
                                       : fo->f.mgp_stride;
-  size_t total, v;
-  luaL_Buffer b;
+  size_t total;
   uint8_t *p;
 
   luaL_argcheck(L, n >= 0 && n <= 0xFFFFFFFF, 3, "vertex count out of range");
@@ -146,27 +145,20 @@ static int f_encode(lua_State *L)
                         a->components);
   }
 
-  p = (uint8_t *)luaL_buffinitsize(L, &b, total);
+  /* the stream in a userdata, a column at a time by the core's encoder */
+  p = lua_newuserdatauv(L, total + 1, 0);
   memset(p, 0, total); /* the gaps a stride leaves are zero bytes */
-  for (v = 0; v < (size_t)n; v++) {
-    for (i = 0; i < nk; i++) {
-      const rsx_attr_info *a = fo->f.attr[kinds[i]];
-      float vals[8];
-      int c;
-      for (c = 0; c < a->components; c++) {
-        lua_Integer at = (lua_Integer)(v * (size_t)a->components) + c + 1;
-        int isnum;
-        lua_rawgeti(L, col + i, at);
-        vals[c] = (float)lua_tonumberx(L, -1, &isnum);
-        lua_pop(L, 1);
-        if (!isnum)
-          return luaL_error(L, "format:encode: columns.%s[%I] is not a "
-                            "number", a->name, at);
-      }
-      rsx_encode_value(a, vals, p + v * stride + fo->f.offset[kinds[i]]);
-    }
+  for (i = 0; i < nk; i++) {
+    const rsx_attr_info *a = fo->f.attr[kinds[i]];
+    char what[32];
+    float *in;
+    snprintf(what, sizeof what, "columns.%s", a->name);
+    in = rsxlua_floats(L, col + i, (size_t)n * (size_t)a->components,
+                       "format:encode", what);
+    rsx_encode_column(a, in, (size_t)n, p + fo->f.offset[kinds[i]], stride);
+    lua_pop(L, 1);
   }
-  luaL_pushresultsize(&b, total);
+  lua_pushlstring(L, (const char *)p, total);
   return 1;
 }
 

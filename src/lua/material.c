@@ -12,14 +12,17 @@ void rsxlua_push_material(lua_State *L, int parent, rl_bundle *bundle,
                           uint32_t index)
 {
   rl_material *ma;
-  parent = lua_absindex(L, parent);
+  const rsx_material *mat = rsx_bundle_material(bundle->b, index);
+  parent = lua_absindex(L, parent); /* the bundle */
+  if (rsxlua_cached(L, parent, mat)) return;
   ma = lua_newuserdatauv(L, sizeof *ma, 1);
   ma->bundle = bundle;
-  ma->mat = rsx_bundle_material(bundle->b, index);
+  ma->mat = mat;
   ma->index = index;
   luaL_setmetatable(L, RSXLUA_MATERIAL);
   lua_pushvalue(L, parent);
   lua_setiuservalue(L, -2, 1);
+  rsxlua_cache(L, parent, mat);
 }
 
 static int mat_samplers(lua_State *L)

@@ -16,14 +16,17 @@ void rsxlua_push_mesh(lua_State *L, int parent, rl_bundle *bundle,
                       const rsx_mesh *m)
 {
   rl_mesh *me;
-  parent = lua_absindex(L, parent);
+  parent = lua_absindex(L, parent); /* the bundle */
+  if (rsxlua_cached(L, parent, m)) return;
   me = lua_newuserdatauv(L, sizeof *me, 1);
   memset(me, 0, sizeof *me);
   me->bundle = bundle;
   me->m = m;
+  me->materials = bundle;
   luaL_setmetatable(L, RSXLUA_MESH);
   lua_pushvalue(L, parent);
   lua_setiuservalue(L, -2, 1);
+  rsxlua_cache(L, parent, m);
 }
 
 /* ------------------------------------------------------------- methods */
@@ -210,6 +213,27 @@ static int m_index(lua_State *L)
   return 1;
 }
 
+/* m:stream("mmp"|"mgp"): the stream's bytes as stored */
+static int m_stream(lua_State *L)
+{
+  static const char *const streams[] = {"mmp", "mgp", NULL};
+  rl_mesh *me = me_check(L, 1, "mesh:stream");
+  const rsx_mesh *m = me->m;
+  int mgp = luaL_checkoption(L, 2, NULL, streams);
+  const uint8_t *p = mgp ? m->mgp : m->mmp;
+  size_t n = (size_t)m->vertex_count * (mgp ? m->mgp_stride : m->mmp_stride);
+  lua_pushlstring(L, p != NULL ? (const char *)p : "", p != NULL ? n : 0);
+  return 1;
+}
+
+static int m_index_bytes(lua_State *L)
+{
+  rl_mesh *me = me_check(L, 1, "mesh:index_bytes");
+  lua_pushlstring(L, (const char *)me->m->indices,
+                  (size_t)me->m->index_count * me->m->index_size);
+  return 1;
+}
+
 static int m_tostring(lua_State *L)
 {
   rl_mesh *me = luaL_checkudata(L, 1, RSXLUA_MESH);
@@ -325,6 +349,9 @@ static const luaL_Reg m_methods[] = {
   {"unit_normals", m_unit_normals},
   {"tangent_frames", m_tangent_frames},
   {"index", m_index},
+  {"stream", m_stream},
+  {"index_bytes", m_index_bytes},
+  {"with", rsxlua_mesh_with},
   {NULL, NULL}
 };
 

@@ -43,6 +43,9 @@ typedef struct rl_mesh {
   rl_bundle *bundle;   /* NULL for a built mesh */
   const rsx_mesh *m;   /* into the bundle, or &own */
   rsx_mesh own;        /* a built mesh: views of anchored Lua strings */
+  rl_bundle *materials; /* whose material table the submeshes' numbers
+                        ** index: the bundle, the bundle of a copy's
+                        ** source (m:with), NULL for a writer's numbers */
 } rl_mesh;
 
 typedef struct rl_submesh {
@@ -50,6 +53,7 @@ typedef struct rl_submesh {
   const rsx_mesh *m;
   const rsx_submesh *s;
   uint32_t index;      /* 0-based in its mesh */
+  rl_bundle *materials; /* as its mesh's */
 } rl_submesh;
 
 typedef struct rl_material {
@@ -138,6 +142,23 @@ void rsxlua_new_tracker(lua_State *L);
 void rsxlua_track(lua_State *L, int owner, int mt);
 void rsxlua_close_tracked(lua_State *L, int owner, const char *why);
 
+/* One userdata per entry of an owner (a bundle's meshes, submeshes and
+** materials), so that == and table keys work: the owner keeps a cache in
+** its user value 2, made by rsxlua_new_cache (pushed on the stack; it
+** holds its values weakly); rsxlua_cached pushes the value cached under
+** key (the entry's address) by the owner at index owner and returns 1,
+** or pushes nothing and returns 0; rsxlua_cache caches the value on top
+** of the stack (left there). */
+void rsxlua_new_cache(lua_State *L);
+int rsxlua_cached(lua_State *L, int owner, const void *key);
+void rsxlua_cache(lua_State *L, int owner, const void *key);
+
+/* The numbers of the flat table at idx, n of them (the caller checked its
+** length), as floats in a scratch userdata pushed on the stack; raises
+** "fname: what[i] is not a number". */
+float *rsxlua_floats(lua_State *L, int idx, size_t n, const char *fname,
+                     const char *what);
+
 /* ------------------------------------------------------- triangles.c */
 
 /* The triangles of count indices from first of m (s names the submesh in
@@ -172,6 +193,11 @@ int rsxlua_push_accessor(lua_State *L, int parent, rl_bundle *bundle,
 /* rsxmesh.mesh{...}: the mesh table at idx to a mesh userdata; returns 1
 ** with it pushed, or 2 with nil and a message. fname names the caller. */
 int rsxlua_build_mesh(lua_State *L, int idx, const char *fname);
+
+/* m:with(t), the method: a built copy of the mesh at 1 with what the
+** table at 2 names replaced, every other byte as the mesh has it. */
+int rsxlua_mesh_with(lua_State *L);
+
 
 /* The word for n things in a __tostring: "1 submesh", "2 submeshes". */
 static inline const char *rsxlua_plural(lua_Integer n, const char *one,

@@ -18,15 +18,28 @@ void rsxlua_push_submesh(lua_State *L, int parent, const rl_mesh *mesh,
                          uint32_t index)
 {
   rl_submesh *sm;
-  parent = lua_absindex(L, parent);
+  const rsx_submesh *s = &mesh->m->submeshes[index];
+  parent = lua_absindex(L, parent); /* the mesh */
+  if (mesh->bundle != NULL) {
+    lua_getiuservalue(L, parent, 1); /* its bundle holds the cache */
+    if (rsxlua_cached(L, -1, s)) {
+      lua_remove(L, -2);
+      return;
+    }
+  }
   sm = lua_newuserdatauv(L, sizeof *sm, 1);
   sm->bundle = mesh->bundle;
   sm->m = mesh->m;
-  sm->s = &mesh->m->submeshes[index];
+  sm->s = s;
   sm->index = index;
+  sm->materials = mesh->materials;
   luaL_setmetatable(L, RSXLUA_SUBMESH);
   lua_pushvalue(L, parent);
   lua_setiuservalue(L, -2, 1);
+  if (mesh->bundle != NULL) {
+    rsxlua_cache(L, -2, s);
+    lua_remove(L, -2);
+  }
 }
 
 /* A logical or stored UV number at arg: 0..3. */
@@ -286,13 +299,15 @@ static int sp_material(lua_State *L)
 {
   rl_submesh *sm = sm_check(L, 1, "submesh.material");
   /* a built mesh's material numbers belong to a writer, not a bundle */
-  if (sm->bundle == NULL || sm->s->material == RSX_NONE) {
+  if (sm->materials == NULL || sm->s->material == RSX_NONE) {
     lua_pushnil(L);
     return 1;
   }
+  rsxlua_checkopen(L, sm->materials, "submesh.material");
   lua_getiuservalue(L, 1, 1); /* the mesh */
-  lua_getiuservalue(L, -1, 1); /* its bundle */
-  rsxlua_push_material(L, -1, sm->bundle, sm->s->material);
+  lua_getiuservalue(L, -1, 1); /* its bundle, or a copy's anchors */
+  if (sm->bundle == NULL) lua_getfield(L, -1, "materials");
+  rsxlua_push_material(L, -1, sm->materials, sm->s->material);
   return 1;
 }
 
@@ -321,8 +336,19 @@ static int sp_findings(lua_State *L)
   return 1;
 }
 
+/* Submeshes of a bundle are cached, so they are raw-equal; those of a
+** built mesh are equal when they are the same entry. */
+static int s_eq(lua_State *L)
+{
+  rl_submesh *a = luaL_testudata(L, 1, RSXLUA_SUBMESH);
+  rl_submesh *b = luaL_testudata(L, 2, RSXLUA_SUBMESH);
+  lua_pushboolean(L, a != NULL && b != NULL && a->s == b->s);
+  return 1;
+}
+
 static const luaL_Reg s_meta[] = {
   {"__tostring", s_tostring},
+  {"__eq", s_eq},
   {NULL, NULL}
 };
 

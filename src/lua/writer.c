@@ -2,7 +2,9 @@
 ** writer.c - the writer userdata: rsxmesh.writer() wraps the core's
 ** rsx_writer (materials with samplers, meshes, the file's bytes).
 */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rsxlua.h"
 
@@ -19,15 +21,32 @@ static rl_writer *wr_check(lua_State *L, int idx, const char *fname)
   return w;
 }
 
-/* rsxmesh.writer() */
+/* rsxmesh.writer([base]): base, a bundle, seeds the string table. The
+** user value maps each material name to the number of its first
+** material, for w:mesh's mapping. */
 static int wr_new(lua_State *L)
 {
-  rl_writer *w = lua_newuserdatauv(L, sizeof *w, 0);
+  rl_bundle *base = NULL;
+  rl_writer *w;
+  if (!lua_isnoneornil(L, 1)) {
+    base = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
+    rsxlua_checkopen(L, base, "rsxmesh.writer");
+  }
+  w = lua_newuserdatauv(L, sizeof *w, 1);
   w->w = NULL;
   w->meshes = w->materials = 0;
   luaL_setmetatable(L, RSXLUA_WRITER);
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 1);
   w->w = rsx_writer_new();
   if (w->w == NULL) return luaL_error(L, "rsxmesh.writer: out of memory");
+  if (base != NULL) {
+    size_t size;
+    const uint8_t *table = rsx_bundle_strings(base->b, &size);
+    rsx_error err;
+    if (rsx_writer_seed_strings(w->w, table, size, &err) != 0)
+      return luaL_error(L, "rsxmesh.writer: %s", err.text);
+  }
   return 1;
 }
 
@@ -74,8 +93,52 @@ static int w_material(lua_State *L)
   index = rsx_writer_add_material(w->w, name, smp, (uint32_t)n, &err);
   if (index == RSX_NONE) return rsxlua_fail(L, err.text);
   w->materials++;
+  lua_getiuservalue(L, 1, 1);
+  if (lua_getfield(L, -1, name) == LUA_TNIL) {
+    lua_pushinteger(L, (lua_Integer)index + 1);
+    lua_setfield(L, -3, name);
+  }
   lua_pushinteger(L, (lua_Integer)index + 1);
   return 1;
+}
+
+/* The submeshes of me with their materials, numbers of the bundle
+** me->materials, mapped by name to this writer's (the writer at 1): a
+** scratch copy pushed on the stack, or NULL and a message in buf when the
+** writer lacks a material. */
+static rsx_submesh *wr_map_materials(lua_State *L, const rl_mesh *me,
+                                     char *buf, size_t size)
+{
+  const rsx_mesh *m = me->m;
+  rsx_submesh *subs;
+  uint32_t i;
+  subs = lua_newuserdatauv(L, (size_t)m->submesh_count * sizeof *subs + 1,
+                           0);
+  if (m->submesh_count > 0)
+    memcpy(subs, m->submeshes, (size_t)m->submesh_count * sizeof *subs);
+  lua_getiuservalue(L, 1, 1);
+  for (i = 0; i < m->submesh_count; i++) {
+    const rsx_material *mat;
+    int isint;
+    lua_Integer k;
+    if (subs[i].material == RSX_NONE) continue;
+    mat = rsx_bundle_material(me->materials->b, subs[i].material);
+    lua_getfield(L, -1, mat->name);
+    k = lua_tointegerx(L, -1, &isint);
+    lua_pop(L, 1);
+    if (!isint) {
+      char label[160];
+      rsx_mesh_label(m, label, sizeof label);
+      snprintf(buf, size, "writer:mesh: %s: submesh %lu: material %s is "
+               "not in this writer (w:material adds it)", label,
+               (unsigned long)i + 1, mat->name);
+      lua_pop(L, 1);
+      return NULL;
+    }
+    subs[i].material = (uint32_t)(k - 1);
+  }
+  lua_pop(L, 1);
+  return subs;
 }
 
 /* w:mesh(m): a mesh userdata, or a table in rsxmesh.mesh's form */
@@ -83,6 +146,7 @@ static int w_mesh(lua_State *L)
 {
   rl_writer *w = wr_check(L, 1, "writer:mesh");
   rl_mesh *me;
+  rsx_mesh c;
   rsx_error err;
   lua_settop(L, 2);
   if (lua_istable(L, 2)) {
@@ -91,7 +155,15 @@ static int w_mesh(lua_State *L)
   } else {
     me = rsxlua_check(L, 2, RSXLUA_MESH, "writer:mesh");
   }
-  if (rsx_writer_add_mesh(w->w, me->m, &err) != 0)
+  c = *me->m;
+  if (me->materials != NULL) {
+    /* numbers of another bundle's table: by name to this writer's */
+    char buf[512];
+    rsxlua_checkopen(L, me->materials, "writer:mesh");
+    c.submeshes = wr_map_materials(L, me, buf, sizeof buf);
+    if (c.submeshes == NULL) return rsxlua_fail(L, buf);
+  }
+  if (rsx_writer_add_mesh(w->w, &c, &err) != 0)
     return rsxlua_fail(L, err.text);
   w->meshes++;
   lua_pushboolean(L, 1);
