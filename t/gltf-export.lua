@@ -725,5 +725,44 @@ do
   t.ok(not err2:find("NaN", 1, true), "... and no word of NaN")
 end
 
+-- A stored set that no logical UV reads goes out as _UV_SET_n, for
+-- gltf-import. Mask 0x00080065: U0 at MGP +0, U1 at +4; selectors 01 01
+-- 01 01 route every logical UV to set 1, so set 0 feeds none. Halves by
+-- hand: 0x3C00 1, 0x4000 2, 0x4200 3, 0x4400 4, 0x4500 5, 0x4600 6;
+-- 0x3800 0.5, 0xB800 -0.5, 0x0000 0, 0xBC00 -1.
+do
+  local set0 = { 0x3C00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600 }
+  local set1 = { 0x3800, 0xB800, 0x0000, 0xBC00, 0x3800, 0x3800 }
+  local mgp = {}
+  for v = 1, 3 do
+    mgp[v] = string.pack(">HHHH", set0[2 * v - 1], set0[2 * v],
+      set1[2 * v - 1], set1[2 * v])
+  end
+  local w = rsxmesh.writer()
+  assert(w:mesh(assert(rsxmesh.mesh{
+    name = "lightmapped", meta = meta(0x00080065), vertex_count = 3,
+    mmp = string.pack(">fffI4fffI4fffI4", 0, 0, 0, N_UP, 1, 0, 0, N_UP,
+      0, 1, 0, N_UP), mmp_stride = 16,
+    mgp = table.concat(mgp), mgp_stride = 8,
+    indices = rsxmesh.indices(2, { 1, 2, 3 }),
+    index_size = 2, primitive = "triangles",
+    submeshes = { { record = record("\1\1\1\1"), first_index = 0,
+      index_count = 3 } },
+  })))
+  assert(w:save(at("lightmapped.rsxb")))
+  local code3 = export(sh_quote(at("lightmapped.rsxb")) .. " -o "
+    .. sh_quote(at("out-lm")))
+  t.is(code3, 0, "a set that no logical UV reads: exported")
+  local ldoc, lbin = load(at("out-lm/lightmapped.gltf"))
+  local attrs = ldoc.meshes[1].primitives[1].attributes
+  t.is_deeply(values(ldoc, lbin, attrs._UV_SET_0), { 1, 2, 3, 4, 5, 6 },
+    "_UV_SET_0: stored set 0, which no logical UV reads")
+  t.is(attrs._UV_SET_1, nil, "no _UV_SET_1: set 1 is every TEXCOORD_n")
+  t.is_deeply(values(ldoc, lbin, attrs.TEXCOORD_3),
+    { 0.5, -0.5, 0, -1, 0.5, 0.5 }, "TEXCOORD_3: stored set 1")
+  t.is(frame.primitives[1].attributes._UV_SET_0, nil,
+    "frame: every stored set is some TEXCOORD_n: no _UV_SET_n")
+end
+
 os.execute("rm -rf " .. sh_quote(tmp))
 t.done_testing()

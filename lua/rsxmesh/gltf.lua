@@ -390,6 +390,31 @@ function Doc:primitive_uvs(p, attrs, n, uv_accessor, r)
   return sets
 end
 
+-- The stored UV sets of the mask that no primitive's TEXCOORD_n carries
+-- (no selector routes them, or only after an absent logical UV): each as
+-- application-specific _UV_SET_n on every primitive, so that gltf-import
+-- can restore them. A set holding NaN or infinity is left out (noted).
+function Doc:unrouted_uv_sets(m, primitives, uv_accessor, r)
+  for set = 0, 3 do
+    local kind = "uv" .. set
+    if m:has(kind) and uv_accessor[set] == nil then
+      local a, why = m:attribute(kind)
+      if not a then
+        add_error(r, why)
+      elseif holds_non_finite(a) then
+        add_note(r, "non_finite", 1, "stored UV set " .. set .. " holds"
+          .. " NaN or infinity, which glTF forbids: left out")
+      else
+        local index = self:accessor(a:pack(), { count = m.vertex_count,
+          type = "VEC2" })
+        for _, prim in ipairs(primitives) do
+          prim.attributes["_UV_SET_" .. set] = index
+        end
+      end
+    end
+  end
+end
+
 -- The glTF primitive of submesh p (from mesh_primitive_list): the shared
 -- attributes, its own UVs, its indices and its material.
 function Doc:primitive(p, attributes, n, uv_accessor, r)
@@ -443,6 +468,7 @@ function Doc:add_mesh(m)
       self:primitive(p, attributes, n, uv_accessor, r)
     r.triangles = r.triangles + p.count
   end
+  self:unrouted_uv_sets(m, primitives, uv_accessor, r)
 
   local notes = r.notes
   self.meshes[#self.meshes + 1] = { name = m.name, primitives = primitives,
