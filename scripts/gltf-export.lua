@@ -57,9 +57,17 @@ local function mesh_file_name(m, k, used)
   return name
 end
 
-local function save(doc, path, input)
-  local ok, err = run:claim(path, input.path)
-  if ok then ok, err = doc:save(path, opts.glb) end
+-- A new document for file: the buffer goes there as it is made, once
+-- the run has claimed the file (its folder made, a name two inputs would
+-- share refused).
+local function new_doc(name, bundle_dir, file, input)
+  return gltf.new{ name = name, bundle_dir = bundle_dir,
+    out_dir = cli.dirname(file), file = file, glb = opts.glb,
+    prepare = function() return run:claim(file, input.path) end }
+end
+
+local function save(doc, input)
+  local ok, err = doc:save()
   if not ok then
     run:fail(input.path, err)
     return
@@ -108,17 +116,19 @@ run:each(inputs, function(bundle, input)
       run:progress(string.format("%s: mesh %d of %d", run.label, k,
         #bundle))
       if not opts.mesh or m.name:find(opts.mesh) then
-        local doc = gltf.new{ name = m.name, bundle_dir = bundle_dir,
-          out_dir = dir }
+        local name = mesh_file_name(m, k, used)
+        local doc <close> = new_doc(m.name, bundle_dir,
+          cli.join(dir, name .. ext), input)
         if add(doc, m, k, input) then
-          save(doc, cli.join(dir, mesh_file_name(m, k, used) .. ext), input)
+          save(doc, input)
+        else
+          used[name] = nil -- a mesh not written takes no name
         end
       end
     end
   else
-    local path = cli.join(opts.out, input.stem .. ext)
-    local doc = gltf.new{ name = input.stem:match("([^/]+)$"),
-      bundle_dir = bundle_dir, out_dir = cli.dirname(path) }
+    local doc <close> = new_doc(input.stem:match("([^/]+)$"), bundle_dir,
+      cli.join(opts.out, input.stem .. ext), input)
     -- every material of the bundle, in its order, used or not
     for _, mat in bundle:materials() do doc:material(mat) end
     local written = 0
@@ -132,7 +142,7 @@ run:each(inputs, function(bundle, input)
     end
     -- a bundle none of whose meshes is wanted gives no file
     if written > 0 or (#bundle == 0 and not opts.mesh) then
-      save(doc, path, input)
+      save(doc, input)
     end
   end
 end)

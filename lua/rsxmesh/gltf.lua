@@ -74,7 +74,15 @@ Doc.__index = Doc
 
 -- A new, empty document. opts: name (the scene's name), bundle_dir (the
 -- folder texture paths are relative to), out_dir (the folder the file
--- will be written to, for the images' relative URIs), generator.
+-- will be written to, for the images' relative URIs), generator; file and
+-- glb, the file save will write (a .glb when glb is true), and prepare, a
+-- function called once before anything is written there (it makes the
+-- folder, say), returning true or nil and a message.
+--
+-- The buffer is written as it is made, never held whole: a .gltf's
+-- straight into its .bin's temporary name, a .glb's (whose JSON comes
+-- first) or one whose file is not known yet into an anonymous temporary
+-- file that save copies into place.
 function gltf.new(opts)
   opts = opts or {}
   return setmetatable({
@@ -82,7 +90,8 @@ function gltf.new(opts)
     bundle_dir = opts.bundle_dir or ".",
     out_dir = opts.out_dir or ".",
     generator = opts.generator or rsxmesh._VERSION .. " gltf-export",
-    chunks = {}, size = 0,
+    file = opts.file, glb = opts.glb, prepare = opts.prepare,
+    size = 0,
     accessors = {}, views = {}, meshes = {}, nodes = {},
     materials = {}, textures = {}, images = {},
     material_of = {}, untextured_of = {}, image_of = {},
@@ -90,17 +99,47 @@ function gltf.new(opts)
   }, Doc)
 end
 
+-- The .bin beside a .gltf.
+local function bin_path(file)
+  return file:gsub("%.gltf$", "") .. ".bin"
+end
+
+-- Call opts.prepare, once. true, or nil and a message.
+function Doc:prepared()
+  if self.prepare then
+    local ok, err = self.prepare()
+    if not ok then return nil, err end
+    self.prepare = nil
+  end
+  return true
+end
+
+-- The file the buffer is written to, opened on first use; raises on
+-- failure (add_mesh's caller reports it for the input).
+function Doc:sink()
+  if self.out then return self.out end
+  local f, err = self:prepared()
+  if f and self.file and not self.glb then
+    self.part = bin_path(self.file) .. ".part"
+    f, err = io.open(self.part, "w+b")
+  elseif f then
+    f, err = io.tmpfile()
+  end
+  if not f then error(err, 0) end
+  self.out = f
+  return f
+end
+
 -- Append bytes to the buffer on a 4-byte boundary (glTF 2.0, data
 -- alignment); returns the new buffer view's index.
 function Doc:view(bytes, target)
+  local out = self:sink()
   local pad = (4 - self.size % 4) % 4
-  if pad > 0 then
-    self.chunks[#self.chunks + 1] = string.rep("\0", pad)
-    self.size = self.size + pad
-  end
+  local ok, err = out:write(string.rep("\0", pad), bytes)
+  if not ok then error(err, 0) end
+  self.size = self.size + pad
   self.views[#self.views + 1] = { buffer = 0, byteOffset = self.size,
     byteLength = #bytes, target = target }
-  self.chunks[#self.chunks + 1] = bytes
   self.size = self.size + #bytes
   return #self.views - 1
 end
@@ -498,42 +537,34 @@ function Doc:tree(buffer)
   }
 end
 
--- The buffer's bytes (a string).
-function Doc:bin()
-  return table.concat(self.chunks)
-end
+-- Copy the buffer from the anonymous temporary file to f, a chunk at a
+-- time. true, or nil and a message.
+local COPY_CHUNK = 1 << 20
 
--- The .glb bytes: the JSON chunk, padded with spaces, then the binary
--- chunk, padded with zeros, each to 4 bytes (glTF 2.0, GLB file format).
-function Doc:glb()
-  local bin = self:bin()
-  local text = gltf.json(self:tree({ byteLength = #bin }))
-  text = text .. string.rep(" ", (4 - #text % 4) % 4)
-  local parts = { "", string.pack("<I4c4", #text, "JSON"), text }
-  if #bin > 0 then
-    parts[#parts + 1] = string.pack("<I4c4", #bin + (4 - #bin % 4) % 4,
-      "BIN\0")
-    parts[#parts + 1] = bin .. string.rep("\0", (4 - #bin % 4) % 4)
+function Doc:copy_buffer(f)
+  local src = self.out
+  if not src then return true end
+  local ok, err = src:seek("set", 0)
+  while ok do
+    local bytes = src:read(COPY_CHUNK)
+    if not bytes then break end
+    ok, err = f:write(bytes)
   end
-  local length = 12
-  for i = 2, #parts do length = length + #parts[i] end
-  parts[1] = string.pack("<c4I4I4", "glTF", 2, length)
-  return table.concat(parts)
+  return ok, err
 end
 
--- Write bytes to path through a temporary file renamed into place, so a
--- failed run leaves no half-written file. true, or nil and a message.
-local function write_file(path, bytes)
-  local tmp = path .. ".part"
+-- Write to tmp with write(f), then rename it to file, so a failed run
+-- leaves no half-written file. true, or nil and a message.
+local function write_via(tmp, file, write)
   local f, err = io.open(tmp, "wb")
   if not f then return nil, err end
-  local ok, werr = f:write(bytes)
+  local ok, werr = write(f)
   local closed, cerr = f:close()
   if not ok or not closed then
     os.remove(tmp)
-    return nil, path .. ": " .. tostring(werr or cerr)
+    return nil, file .. ": " .. tostring(werr or cerr)
   end
-  local renamed, rerr = os.rename(tmp, path)
+  local renamed, rerr = os.rename(tmp, file)
   if not renamed then
     os.remove(tmp)
     return nil, rerr
@@ -541,29 +572,100 @@ local function write_file(path, bytes)
   return true
 end
 
--- Save as file: a .glb when glb is true, else a .gltf beside a .bin of the
--- same base name. Returns the bytes written, or nil and a message.
-function Doc:save(file, glb)
-  if glb then
-    local bytes = self:glb()
-    local ok, err = write_file(file, bytes)
-    if not ok then return nil, err end
-    return #bytes
-  end
-  local bin = self:bin()
-  local written = 0
-  local buffer = { byteLength = #bin }
-  if #bin > 0 then
-    local bin_path = file:gsub("%.gltf$", "") .. ".bin"
-    buffer.uri = gltf.uri(path.basename(bin_path))
-    local ok, err = write_file(bin_path, bin)
-    if not ok then return nil, err end
-    written = #bin
-  end
-  local text = gltf.json(self:tree(buffer)) .. "\n"
-  local ok, err = write_file(file, text)
+-- The .glb: the JSON chunk, padded with spaces, then the binary chunk,
+-- padded with zeros, each to 4 bytes (glTF 2.0, GLB file format).
+-- Returns the bytes written, or nil and a message.
+function Doc:save_glb(file)
+  local size = self.size
+  local text = gltf.json(self:tree({ byteLength = size }))
+  text = text .. string.rep(" ", (4 - #text % 4) % 4)
+  local bin_pad = (4 - size % 4) % 4
+  local length = 12 + 8 + #text + (size > 0 and 8 + size + bin_pad or 0)
+  local ok, err = write_via(file .. ".part", file, function(f)
+    local ok, err = f:write(string.pack("<c4I4I4", "glTF", 2, length),
+      string.pack("<I4c4", #text, "JSON"), text)
+    if ok and size > 0 then
+      ok, err = f:write(string.pack("<I4c4", size + bin_pad, "BIN\0"))
+      if ok then ok, err = self:copy_buffer(f) end
+      if ok then ok, err = f:write(string.rep("\0", bin_pad)) end
+    end
+    return ok, err
+  end)
   if not ok then return nil, err end
-  return written + #text
+  return length
+end
+
+-- Close the buffer's file and put the .bin in place (or remove it when
+-- the buffer is empty). true, or nil and a message.
+function Doc:save_bin(file)
+  local out, part = self.out, self.part
+  local dest = bin_path(file)
+  self.out, self.part = nil, nil
+  if part and dest .. ".part" == part then
+    -- written in place as it was made
+    local closed, cerr = out:close()
+    if not closed then
+      os.remove(part)
+      return nil, dest .. ": " .. tostring(cerr)
+    end
+    if self.size == 0 then
+      os.remove(part)
+      return true
+    end
+    local renamed, rerr = os.rename(part, dest)
+    if not renamed then
+      os.remove(part)
+      return nil, rerr
+    end
+    return true
+  end
+  if self.size == 0 then return true end
+  self.out = out
+  local ok, err = write_via(dest .. ".part", dest, function(f)
+    return self:copy_buffer(f)
+  end)
+  if out then out:close() end
+  if part then os.remove(part) end
+  self.out = nil
+  return ok, err
+end
+
+-- Drop what was written of the buffer, if anything: a document that is
+-- not saved leaves no file behind. Also its __close, so that a document
+-- held in a to-be-closed variable is discarded when an error ends it.
+function Doc:discard()
+  if self.out then self.out:close() end
+  if self.part then os.remove(self.part) end
+  self.out, self.part = nil, nil
+end
+Doc.__close = Doc.discard
+
+-- Save as file (default the file given to gltf.new): a .glb when glb is
+-- true, else a .gltf beside a .bin of the same base name. Returns the
+-- bytes written, or nil and a message. A document is saved once.
+function Doc:save(file, glb)
+  file = file or self.file
+  if glb == nil then glb = self.glb end
+  local ok, err = self:prepared()
+  if not ok then return nil, err end
+  if glb then
+    local written
+    written, err = self:save_glb(file)
+    self:discard()
+    return written, err
+  end
+  local buffer = { byteLength = self.size }
+  if self.size > 0 then
+    buffer.uri = gltf.uri(path.basename(bin_path(file)))
+  end
+  ok, err = self:save_bin(file)
+  if not ok then return nil, err end
+  local text = gltf.json(self:tree(buffer)) .. "\n"
+  ok, err = write_via(file .. ".part", file, function(f)
+    return f:write(text)
+  end)
+  if not ok then return nil, err end
+  return self.size + #text
 end
 
 return gltf

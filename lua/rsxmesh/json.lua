@@ -40,8 +40,9 @@ local function encode_string(s)
   end) .. '"'
 end
 
+-- An integer is kept as a number: table.concat writes it as "%d" would.
 local function encode_number(x)
-  if math.type(x) == "integer" then return string.format("%d", x) end
+  if math.type(x) == "integer" then return x end
   assert(x == x and x ~= math.huge and x ~= -math.huge,
     "json: a JSON number must be finite")
   -- the shortest text that reads back as the same float32 (rsxmesh.fmt):
@@ -80,22 +81,66 @@ local function encode_array(v, indent, out, before)
   out[#out + 1] = indent .. "]"
 end
 
-local function encode_object(v, indent, out, before)
+-- Documents repeat a few shapes of object many times (a glTF has an
+-- accessor per attribute of every mesh): the sorted keys of each shape
+-- (its keys in the order pairs gives them) and each key's text are kept,
+-- up to a bound, rather than sorted and escaped again.
+local SHAPES_MAX = 1024
+local shapes = setmetatable({}, { __mode = "k" }) -- before -> shapes
+local key_text = {}
+local key_texts = 0
+
+local function sorted_keys(v, before)
   local keys = {}
   for k in pairs(v) do
     assert(type(k) == "string", "json: a JSON object key must be a string")
     keys[#keys + 1] = k
   end
-  if #keys == 0 then out[#out + 1] = "{}"; return end
-  table.sort(keys, before)
-  local inner = indent .. "  "
-  out[#out + 1] = "{\n"
-  for i, k in ipairs(keys) do
-    out[#out + 1] = inner .. encode_string(k) .. ": "
-    encode_value(v[k], inner, out, before)
-    out[#out + 1] = i < #keys and ",\n" or "\n"
+  local known = shapes[before or json]
+  if not known then
+    known = { count = 0, sorted = {} }
+    shapes[before or json] = known
   end
-  out[#out + 1] = indent .. "}"
+  local shape = table.concat(keys, "\0")
+  local sorted = known.sorted[shape]
+  if sorted then return sorted end
+  table.sort(keys, before)
+  if known.count < SHAPES_MAX then
+    known.sorted[shape] = keys
+    known.count = known.count + 1
+  end
+  return keys
+end
+
+-- The text before a key: "{\n" or ",\n" (first or not), the indent, the
+-- key and ": ", kept per indent for the keys seen most.
+local function key_prefix(k, inner, first)
+  local by_indent = key_text[inner]
+  if not by_indent then
+    by_indent = { [true] = {}, [false] = {} }
+    key_text[inner] = by_indent
+  end
+  local text = by_indent[first][k]
+  if text then return text end
+  text = (first and "{\n" or ",\n") .. inner .. encode_string(k) .. ": "
+  if key_texts < SHAPES_MAX then
+    by_indent[first][k] = text
+    key_texts = key_texts + 1
+  end
+  return text
+end
+
+local function encode_object(v, indent, out, before)
+  local keys = sorted_keys(v, before)
+  local n = #keys
+  if n == 0 then out[#out + 1] = "{}"; return end
+  local inner = indent .. "  "
+  for i = 1, n do
+    local k = keys[i]
+    out[#out + 1] = key_prefix(k, inner, i == 1)
+    encode_value(v[k], inner, out, before)
+  end
+  out[#out + 1] = "\n" .. indent .. "}"
 end
 
 encode_value = function(v, indent, out, before)
