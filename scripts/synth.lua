@@ -1,5 +1,6 @@
--- synth.lua - rsxmesh synth: a deterministic synthetic disc of RSXB levels
--- whose counts reproduce the research note's statistics.
+-- synth.lua - a deterministic synthetic disc of RSXB levels
+--
+-- Its counts reproduce the research note's statistics.
 --
 --   rsxmesh synth -o DIR [--scale S] [--seed N]
 --

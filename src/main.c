@@ -5,11 +5,12 @@
 ** Modelled on Lua 5.4's lua.c: main() runs everything in host_main under
 ** lua_pcall; options are validated first (args_collect) and run in
 ** command-line order later (args_run); errors go through a message handler
-** that appends a traceback.
+** that appends a traceback. Standard scripts are found by Lua's own
+** package.searchpath, and listed by a Lua helper (rsxmesh.scripts).
 */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 
-#include <dirent.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ int luaopen_rsxmesh(lua_State *L);
 #define HOST_PATH_VAR "RSXMESH_PATH"
 #define HOST_PROMPT "> "
 #define HOST_PROMPT2 ">> "
-#define HOST_DESC_MAX 200 /* longest description --list shows */
+#define HOST_PATH_KEY "rsxmesh.path" /* registry: the scripts' path */
 
 /* What args_collect found. */
 enum {
@@ -243,271 +244,153 @@ static int std_is_name(const char *s)
          !(n >= 4 && strcmp(s + n - 4, ".lua") == 0);
 }
 
-static int std_is_file(const char *path)
+/* Push the path of standard scripts, as host_setup made it. */
+static void std_pushpath(lua_State *L)
 {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+  lua_getfield(L, LUA_REGISTRYINDEX, HOST_PATH_KEY);
 }
 
-/* Push the folders searched, in order: RSXMESH_PATH's (colon-separated,
-** empty entries skipped), then the installed one. */
-static void std_folders(lua_State *L)
-{
-  const char *p = getenv(HOST_PATH_VAR);
-  int n = 0;
-  lua_newtable(L);
-  while (p != NULL && *p != '\0') {
-    const char *end = strchr(p, ':');
-    size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
-    if (len > 0) {
-      lua_pushlstring(L, p, len);
-      lua_rawseti(L, -2, ++n);
-    }
-    p = end != NULL ? end + 1 : NULL;
-  }
-  lua_pushstring(L, RSXMESH_SCRIPTDIR);
-  lua_rawseti(L, -2, ++n);
-}
-
-/* Push the path of standard script name and return 1, or push a message
-** naming the folders searched and return 0. */
+/* Push the file of standard script name and return 1, or push a message
+** listing the places tried and return 0: package.searchpath's work. */
 static int std_find(lua_State *L, const char *name)
 {
-  int i, n, t;
-  luaL_Buffer b;
-  std_folders(L);
-  t = lua_gettop(L);
-  n = (int)lua_rawlen(L, t);
-  for (i = 1; i <= n; i++) {
-    const char *path;
-    lua_rawgeti(L, t, i);
-    path = lua_pushfstring(L, "%s/%s.lua", lua_tostring(L, -1), name);
-    if (std_is_file(path)) {
-      lua_replace(L, t); /* the path takes the folders' place */
-      lua_pop(L, 1);
-      return 1;
-    }
-    lua_pop(L, 2);
+  struct stat st;
+  int here = stat(name, &st) == 0 && S_ISREG(st.st_mode);
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "searchpath");
+  lua_remove(L, -2);
+  lua_pushstring(L, name);
+  std_pushpath(L);
+  lua_pushliteral(L, ""); /* no separator: a '.' in NAME stays a '.' */
+  lua_call(L, 3, 2);
+  if (!lua_isnil(L, -2)) {
+    lua_pop(L, 1);
+    return 1;
   }
-  luaL_buffinit(L, &b);
-  luaL_addstring(&b, "no standard script '");
-  luaL_addstring(&b, name);
-  luaL_addstring(&b, "' in ");
-  for (i = 1; i <= n; i++) {
-    if (i > 1)
-      luaL_addchar(&b, ':');
-    lua_rawgeti(L, t, i);
-    luaL_addvalue(&b);
-  }
-  if (std_is_file(name)) {
-    luaL_addstring(&b, " (to run the file, write ./");
-    luaL_addstring(&b, name);
-    luaL_addchar(&b, ')');
-  }
-  luaL_pushresult(&b);
-  lua_replace(L, t);
+  lua_pushfstring(L, "no standard script '%s'%s%s%s:\n\t%s", name,
+                  here ? " (to run the file, write ./" : "",
+                  here ? name : "", here ? ")" : "", lua_tostring(L, -1));
+  lua_replace(L, -3);
+  lua_pop(L, 1);
   return 0;
 }
 
-/* Read a line of f into buf without its end of line and trailing blanks;
-** the rest of a line too long for buf is skipped. 0 at end of file. */
-static int std_readline(FILE *f, char *buf, int size)
+/* rsxmesh --list, and the list after the usage: the Lua helper
+** rsxmesh.scripts writes it. Fails when there is nothing to list. */
+static int std_list(lua_State *L, const char *indent)
 {
-  size_t n;
-  if (fgets(buf, size, f) == NULL)
+  int status, n = 0;
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "rsxmesh.scripts");
+  status = run_call(L, 1, 1);
+  if (status == LUA_OK) {
+    lua_getfield(L, -1, "list");
+    std_pushpath(L);
+    lua_pushstring(L, indent);
+    status = run_call(L, 2, 1);
+    n = (int)lua_tointeger(L, -1);
+    if (status == LUA_OK && n == 0) {
+      std_pushpath(L);
+      lua_pushfstring(L, "no standard scripts in %s", lua_tostring(L, -1));
+      status = LUA_ERRFILE;
+    }
+  }
+  msg_report(L, status);
+  lua_settop(L, 0);
+  return status == LUA_OK;
+}
+
+/* ========================================================= the paths */
+
+/* 1 when this program is the one in the tree it was built in: it then
+** uses that tree's scripts and helpers, never silently an installed copy.
+** Its own file (Linux's /proc/self/exe) lies in the build folder, or in
+** the .libs folder in it where libtool may keep it. */
+static int host_in_build_tree(void)
+{
+#ifdef RSXMESH_BUILDDIR
+  char self[PATH_MAX], build[PATH_MAX], *slash;
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0 || realpath(RSXMESH_BUILDDIR, build) == NULL)
     return 0;
-  n = strlen(buf);
-  if (n > 0 && buf[n - 1] == '\n')
-    buf[--n] = '\0';
-  else {
-    int c;
-    while ((c = getc(f)) != EOF && c != '\n')
-      ;
-  }
-  while (n > 0 && strchr(" \t\r", buf[n - 1]) != NULL)
-    buf[--n] = '\0';
-  return 1;
-}
-
-/* p less a leading "NAME:", "rsxmesh NAME:" or "NAME.lua - " and blanks
-** (the ways a script's first line names it), else p. */
-static const char *std_unname(const char *p, const char *name)
-{
-  size_t n = strlen(name);
-  const char *q = p;
-  if (strncmp(q, HOST_NAME " ", sizeof HOST_NAME) == 0)
-    q += sizeof HOST_NAME;
-  if (strncmp(q, name, n) != 0)
-    return p;
-  q += n;
-  if (strncmp(q, ".lua", 4) == 0)
-    q += 4;
-  if (*q == ':')
-    q++;
-  else if (strncmp(q, " - ", 3) == 0 || strncmp(q, " -- ", 4) == 0)
-    q += strspn(q, " -");
-  else
-    return p;
-  return q + strspn(q, " \t");
-}
-
-/* The description of a script: its first comment line, after a #! line
-** and blank lines, less the name in front ("-- NAME: what it does",
-** "-- rsxmesh NAME: ..." or "-- NAME.lua - ..."). Empty if the script
-** starts with code. */
-static void std_describe(const char *path, const char *name, char *desc,
-                         size_t size)
-{
-  char line[HOST_DESC_MAX + 1];
-  int first = 1;
-  FILE *f = fopen(path, "r");
-  desc[0] = '\0';
-  if (f == NULL)
-    return;
-  while (std_readline(f, line, (int)sizeof line)) {
-    const char *p = line;
-    if (first && line[0] == '#') { /* #!/usr/bin/env rsxmesh */
-      first = 0;
-      continue;
-    }
-    first = 0;
-    p += strspn(p, " \t");
-    if (*p == '\0')
-      continue;
-    if (strncmp(p, "--", 2) == 0) {
-      p += strspn(p, "-");
-      p += strspn(p, " \t");
-      p = std_unname(std_unname(p, name), name);
-      snprintf(desc, size, "%s", p);
-    }
-    break;
-  }
-  fclose(f);
-}
-
-/* An open folder, in a userdata so that an error raised while listing
-** (out of memory) still closes it. */
-#define HOST_DIR_META "rsxmesh host folder"
-
-static int std_dir_close(lua_State *L)
-{
-  DIR **d = (DIR **)luaL_checkudata(L, 1, HOST_DIR_META);
-  if (*d != NULL) {
-    closedir(*d);
-    *d = NULL;
-  }
+  self[n] = '\0';
+  if ((slash = strrchr(self, '/')) == NULL)
+    return 0;
+  *slash = '\0';
+  if (strcmp(self, build) == 0)
+    return 1;
+  if ((slash = strrchr(self, '/')) == NULL || strcmp(slash, "/.libs") != 0)
+    return 0;
+  *slash = '\0';
+  return strcmp(self, build) == 0;
+#else
   return 0;
+#endif
 }
 
-static DIR **std_dir_open(lua_State *L, const char *path)
+/* Append (or, first, prepend) entries to package[field] unless they are
+** in it already. */
+static void host_addpath(lua_State *L, const char *field, const char *more,
+                         int first)
 {
-  DIR **d = (DIR **)lua_newuserdatauv(L, sizeof *d, 0);
-  *d = NULL; /* closed until opendir succeeds */
-  if (luaL_newmetatable(L, HOST_DIR_META)) {
-    lua_pushcfunction(L, std_dir_close);
-    lua_setfield(L, -2, "__gc");
-  }
-  lua_setmetatable(L, -2);
-  *d = opendir(path);
-  return d;
-}
-
-static int std_compare(const void *a, const void *b)
-{
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Print the standard scripts, one line each, sorted by name; a name found
-** in an earlier folder hides the same name in a later one. */
-static void std_list(lua_State *L, const char *indent)
-{
-  int folders, seen, i, nfolders, n = 0;
-  size_t width = 0;
-  const char **names;
-  std_folders(L);
-  folders = lua_gettop(L);
-  lua_newtable(L); /* name -> description */
-  seen = lua_gettop(L);
-  nfolders = (int)lua_rawlen(L, folders);
-  for (i = 1; i <= nfolders; i++) {
-    struct dirent *e;
-    const char *dir;
-    DIR **d;
-    lua_rawgeti(L, folders, i);
-    dir = lua_tostring(L, -1);
-    d = std_dir_open(L, dir);
-    while (*d != NULL && (e = readdir(*d)) != NULL) {
-      size_t len = strlen(e->d_name);
-      const char *name, *path;
-      if (len <= 4 || e->d_name[0] == '.' ||
-          strcmp(e->d_name + len - 4, ".lua") != 0)
-        continue;
-      lua_pushlstring(L, e->d_name, len - 4);
-      if (lua_rawget(L, seen) != LUA_TNIL) { /* an earlier folder's */
-        lua_pop(L, 1);
-        continue;
-      }
-      lua_pop(L, 1);
-      path = lua_pushfstring(L, "%s/%s", dir, e->d_name);
-      name = lua_pushlstring(L, e->d_name, len - 4);
-      if (std_is_file(path)) {
-        char desc[HOST_DESC_MAX + 1];
-        std_describe(path, name, desc, sizeof desc);
-        lua_pushstring(L, desc);
-        lua_rawset(L, seen);
-        n++;
-        if (len - 4 > width)
-          width = len - 4;
-      } else
-        lua_pop(L, 1);
-      lua_pop(L, 1); /* the path */
-    }
-    if (*d != NULL) {
-      closedir(*d);
-      *d = NULL;
-    }
-    lua_pop(L, 2); /* the folder and its userdata */
-  }
-  names = (const char **)lua_newuserdatauv(L, (size_t)n * sizeof *names, 0);
-  i = 0;
-  lua_pushnil(L);
-  while (lua_next(L, seen) != 0) {
-    lua_pop(L, 1);
-    names[i++] = lua_tostring(L, -1); /* anchored in seen */
-  }
-  qsort(names, (size_t)n, sizeof *names, std_compare);
-  for (i = 0; i < n; i++) {
-    const char *desc;
-    lua_getfield(L, seen, names[i]);
-    desc = lua_tostring(L, -1);
-    if (*desc != '\0')
-      printf("%s%-*s  %s\n", indent, (int)width, names[i], desc);
+  const char *cur;
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, field);
+  cur = lua_tostring(L, -1);
+  if (cur != NULL && strstr(cur, more) == NULL) {
+    if (first)
+      lua_pushfstring(L, "%s;%s", more, cur);
     else
-      printf("%s%s\n", indent, names[i]);
-    lua_pop(L, 1);
+      lua_pushfstring(L, "%s;%s", cur, more);
+    lua_setfield(L, -3, field);
   }
-  if (n == 0)
-    printf("%s(none found)\n", indent);
-  fflush(stdout);
-  lua_settop(L, folders - 1);
+  lua_pop(L, 2);
+}
+
+/* The module through package.preload (linit.c's recipe); the project's
+** Lua helpers, and the path of standard scripts (in the registry), from
+** the build tree or the install folders. */
+static void host_setup(lua_State *L)
+{
+  const char *scripts = RSXMESH_SCRIPTDIR "/?.lua";
+  const char *env = getenv(HOST_PATH_VAR);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  lua_pushcfunction(L, luaopen_rsxmesh);
+  lua_setfield(L, -2, "rsxmesh");
+  lua_pop(L, 1);
+#ifdef RSXMESH_SRCDIR
+  if (host_in_build_tree()) {
+    scripts = RSXMESH_SRCDIR "/scripts/?.lua";
+    host_addpath(L, "path", RSXMESH_SRCDIR "/lua/?.lua;"
+                 RSXMESH_SRCDIR "/lua/?/init.lua", 1);
+  } else
+#endif
+  {
+    host_addpath(L, "path",
+                 RSXMESH_LUADIR "/?.lua;" RSXMESH_LUADIR "/?/init.lua", 0);
+    host_addpath(L, "cpath", RSXMESH_LUAEXECDIR "/?.so", 0);
+  }
+  if (env == NULL)
+    lua_pushstring(L, scripts);
+  else {
+    luaL_gsub(L, env, ";;", lua_pushfstring(L, ";%s;", scripts));
+    lua_remove(L, -2);
+  }
+  lua_setfield(L, LUA_REGISTRYINDEX, HOST_PATH_KEY);
 }
 
 /* =============================================================== REPL */
 
-/* Prompt, then push a line of stdin without its newline; 0 at end of
-** input. Read through a luaL_Buffer: no line length limit, no leak. */
-static int repl_pushline(lua_State *L, int firstline)
+/* Write prompt, then push a line of stdin without its newline; 0 at end
+** of input. The one place the REPL reads, through a luaL_Buffer: no line
+** length limit, no leak. */
+static int repl_readline(lua_State *L, const char *prompt)
 {
   luaL_Buffer b;
   int c;
   size_t n = 0;
-  const char *prompt;
-  lua_getglobal(L, firstline ? "_PROMPT" : "_PROMPT2");
-  prompt = lua_tostring(L, -1);
-  fputs(prompt != NULL ? prompt : firstline ? HOST_PROMPT : HOST_PROMPT2,
-        stdout);
+  fputs(prompt, stdout);
   fflush(stdout);
-  lua_pop(L, 1);
   luaL_buffinit(L, &b);
   while ((c = getchar()) != EOF && c != '\n') {
     luaL_addchar(&b, (char)c);
@@ -519,6 +402,20 @@ static int repl_pushline(lua_State *L, int firstline)
     return 0;
   }
   return 1;
+}
+
+/* Push a line read after _PROMPT (or _PROMPT2 within a chunk); 0 at end
+** of input. */
+static int repl_pushline(lua_State *L, int firstline)
+{
+  const char *prompt;
+  int got;
+  lua_getglobal(L, firstline ? "_PROMPT" : "_PROMPT2");
+  prompt = lua_tostring(L, -1);
+  got = repl_readline(L, prompt != NULL ? prompt
+                         : firstline ? HOST_PROMPT : HOST_PROMPT2);
+  lua_remove(L, got ? -2 : -1); /* the prompt */
+  return got;
 }
 
 /* Try the line as "return <line>;", so expressions print their values. */
@@ -739,33 +636,6 @@ static int args_resolve(lua_State *L, char **argv, int script,
 
 /* ================================================================ host */
 
-/* Append entries to package[field] unless they are in it already. */
-static void host_addpath(lua_State *L, const char *field, const char *more)
-{
-  const char *cur;
-  lua_getglobal(L, "package");
-  lua_getfield(L, -1, field);
-  cur = lua_tostring(L, -1);
-  if (cur != NULL && strstr(cur, more) == NULL) {
-    lua_pushfstring(L, "%s;%s", cur, more);
-    lua_setfield(L, -3, field);
-  }
-  lua_pop(L, 2);
-}
-
-/* The module through package.preload (linit.c's recipe), and the install
-** folders of the project's Lua helpers after LUA_PATH's. */
-static void host_preload(lua_State *L)
-{
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-  lua_pushcfunction(L, luaopen_rsxmesh);
-  lua_setfield(L, -2, "rsxmesh");
-  lua_pop(L, 1);
-  host_addpath(L, "path",
-               RSXMESH_LUADIR "/?.lua;" RSXMESH_LUADIR "/?/init.lua");
-  host_addpath(L, "cpath", RSXMESH_LUAEXECDIR "/?.so");
-}
-
 /* The global rsxmesh = require "rsxmesh", for -e one-liners and -i. */
 static int host_global(lua_State *L)
 {
@@ -778,13 +648,55 @@ static int host_global(lua_State *L)
   return msg_report(L, status);
 }
 
-/* Everything, in protected mode: returns true on success. */
+/* --list, or no arguments at all: the usage, then the list. */
+static int host_list(lua_State *L, int with_usage)
+{
+  if (with_usage) {
+    msg_usage(NULL);
+    std_pushpath(L);
+    printf("\nStandard scripts (%s):\n", lua_tostring(L, -1));
+    lua_pop(L, 1);
+  }
+  return std_list(L, with_usage ? "  " : "");
+}
+
+/* Resolve the script argument and make the global arg; returns its kind,
+** or -1 after reporting why nothing can run. For SCRIPT_FILE, the file's
+** path is left at the top of the stack. */
+static int host_script(lua_State *L, char **argv, int argc, int script,
+                       int args)
+{
+  const char *data = NULL;
+  int kind = script > 0 ? args_resolve(L, argv, script, &data)
+                        : SCRIPT_NONE;
+  if (kind == SCRIPT_MISSING) {
+    msg_report(L, LUA_ERRFILE);
+    return -1;
+  }
+  if (kind == SCRIPT_DATA && !(args & (ARG_E | ARG_I))) {
+    lua_pushfstring(L, "%s is a %s, not a script: give a standard script "
+                    "(" HOST_NAME " --list), -e code or -i",
+                    argv[script], data);
+    msg_report(L, LUA_ERRFILE);
+    return -1;
+  }
+  args_table(L, argv, argc, kind == SCRIPT_DATA ? script - 1 : script);
+  if (kind == SCRIPT_FILE) { /* a standard script's arg[0] is its path */
+    lua_getglobal(L, "arg");
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, 0);
+    lua_pop(L, 1);
+  }
+  return kind;
+}
+
+/* Everything, in protected mode, as lua.c's pmain: returns true on
+** success. */
 static int host_main(lua_State *L)
 {
   int argc = (int)lua_tointeger(L, 1);
   char **argv = (char **)lua_touserdata(L, 2);
-  int script = 0, args = 0, kind, path, repl;
-  const char *data = NULL;
+  int script = 0, args = 0, kind, repl, path, ok = 1;
   luaL_checkversion(L);
   if (argc >= 2)
     args = args_collect(argv, &script);
@@ -798,37 +710,14 @@ static int host_main(lua_State *L)
     return 1;
   }
   luaL_openlibs(L);
-  host_preload(L);
+  host_setup(L);
   if (argc < 2 || (args & ARG_LIST)) {
-    if (argc < 2) {
-      msg_usage(NULL);
-      printf("\nStandard scripts (" HOST_PATH_VAR ", then %s):\n",
-             RSXMESH_SCRIPTDIR);
-    }
-    std_list(L, argc < 2 ? "  " : "");
-    lua_pushboolean(L, 1);
+    lua_pushboolean(L, host_list(L, argc < 2));
     return 1;
   }
-  kind = script > 0 ? args_resolve(L, argv, script, &data) : SCRIPT_NONE;
-  if (kind == SCRIPT_MISSING) {
-    msg_report(L, LUA_ERRFILE);
+  if ((kind = host_script(L, argv, argc, script, args)) < 0)
     return 0;
-  }
-  if (kind == SCRIPT_DATA && !(args & (ARG_E | ARG_I))) {
-    lua_pushfstring(L, "%s is a %s, not a script: give a standard script "
-                    "(" HOST_NAME " --list), -e code or -i",
-                    argv[script], data);
-    msg_report(L, LUA_ERRFILE);
-    return 0;
-  }
-  path = lua_gettop(L); /* the script's path, for SCRIPT_FILE */
-  args_table(L, argv, argc, kind == SCRIPT_DATA ? script - 1 : script);
-  if (kind == SCRIPT_FILE) { /* a standard script's arg[0] is its path */
-    lua_getglobal(L, "arg");
-    lua_pushvalue(L, path);
-    lua_rawseti(L, -2, 0);
-    lua_pop(L, 1);
-  }
+  path = lua_gettop(L); /* the file, for SCRIPT_FILE */
   lua_gc(L, LUA_GCRESTART);
   lua_gc(L, LUA_GCGEN, 0, 0);
   /* Without a script, -e or -v: a prompt on a terminal, else stdin. */
@@ -840,16 +729,14 @@ static int host_main(lua_State *L)
     return 0;
   if (!args_run(L, argv, script > 0 ? script : argc))
     return 0;
-  if ((kind == SCRIPT_FILE || kind == SCRIPT_STDIN) &&
-      run_script(L, kind == SCRIPT_FILE ? lua_tostring(L, path) : NULL) !=
-        LUA_OK)
-    return 0;
-  if (repl)
+  if (kind == SCRIPT_FILE)
+    ok = run_script(L, lua_tostring(L, path)) == LUA_OK;
+  else if (kind == SCRIPT_STDIN ||
+           (kind == SCRIPT_NONE && !repl && !(args & (ARG_E | ARG_V))))
+    ok = run_script(L, NULL) == LUA_OK;
+  if (ok && repl)
     repl_run(L);
-  else if (kind == SCRIPT_NONE && !(args & (ARG_E | ARG_V)) &&
-           run_script(L, NULL) != LUA_OK)
-    return 0;
-  lua_pushboolean(L, 1);
+  lua_pushboolean(L, ok);
   return 1;
 }
 

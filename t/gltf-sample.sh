@@ -18,11 +18,8 @@ if ! test -f "$top_srcdir/node_modules/gltf-validator/package.json"; then
   skip_all "node_modules absent: run 'npm ci' at the top of the tree"
 fi
 command -v node >/dev/null 2>&1 || skip_all "no node on PATH"
-synth=
-for dir in $(echo "${RSXMESH_PATH:-$top_srcdir/scripts}" | tr ':' ' '); do
-  test -f "$dir/synth.lua" && synth=yes
-done
-test -n "$synth" || skip_all "no synth script yet"
+"$RSXMESH" --list 2>/dev/null | grep -q '^synth ' ||
+  skip_all "no synth script yet"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

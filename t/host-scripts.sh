@@ -1,6 +1,8 @@
 #!/bin/sh
-# t/host-scripts.sh - standard scripts: found by name in RSXMESH_PATH's
-# folders, listed by --list with their descriptions, run with arguments.
+# t/host-scripts.sh - standard scripts: found by name with
+# package.searchpath over RSXMESH_PATH's ? templates, listed by --list
+# with their descriptions, run with arguments; the host in the build tree
+# uses that tree's scripts and helpers with no variable set.
 . "$top_srcdir/t/host-lib.sh"
 
 tab=$(printf '\t')
@@ -10,100 +12,134 @@ mkdir "$d1" "$d2" "$d2/folder.lua"
 cat >"$d1/alpha.lua" <<'LUA'
 #!/usr/bin/env rsxmesh
 
--- alpha: the first test script
+-- alpha.lua - the first test script
 print("alpha", arg[0], #arg, ...)
 LUA
 cat >"$d2/alpha.lua" <<'LUA'
--- alpha: hidden by the alpha of the first folder
+-- alpha.lua - hidden by the alpha of the first folder
 print("second alpha")
 LUA
 cat >"$d2/beta.lua" <<'LUA'
---   beta:   the second one, from the second folder
+--   beta.lua - the second one, from the second folder
 print("beta", ...)
 LUA
 cat >"$d2/gamma.lua" <<'LUA'
 print("gamma has no comment line")
 -- not its description
 LUA
-cat >"$d2/eps.lua" <<'LUA'
--- eps.lua - the house style's first line: name, dash, purpose
-LUA
-cat >"$d1/eta.lua" <<'LUA'
--- rsxmesh eta: as the command line reads
-LUA
 cat >"$d1/zeta.lua" <<'LUA'
--- zeta-function: a name that only starts like the script's
+-- zeta-function.lua - a name that only starts like the script's
 LUA
 cat >"$d2/delta.lua" <<'LUA'
--- a description without the name in front
+-- a description in no header form, shown as it is
 LUA
 echo "not a script" >"$d1/notes.txt"
 echo "print('hidden file')" >"$d1/.hidden.lua"
+P="$d1/?.lua;$d2/?.lua"
 
-# --- --list: one line each, sorted, the first folder's alpha wins. The
-# installed folder may add scripts of its own: keep only these names.
-RSXMESH_PATH="$d1:$d2" run --list
+# --- --list: one line each, sorted, the first template's alpha wins
+RSXMESH_PATH="$P" run --list
 is "$status" 0 "--list: exit status 0"
-names='(alpha|beta|gamma|delta|eps|eta|zeta|folder)'
-mine=$(printf '%s\n' "$out" | grep -E "^$names( |\$)" |
-  sed 's/   */  /')
-is "$mine" "alpha  the first test script
+is "$(printf '%s\n' "$out" | sed 's/   */  /')" "alpha  the first test script
 beta  the second one, from the second folder
-delta  a description without the name in front
-eps  the house style's first line: name, dash, purpose
-eta  as the command line reads
+delta  a description in no header form, shown as it is
 gamma
-zeta  zeta-function: a name that only starts like the script's" \
-  "--list: names and descriptions from the first comment line"
-is "$(printf '%s\n' "$out" | grep -c '^alpha')" 1 \
-  "... a name found twice is listed once"
+zeta  zeta-function.lua - a name that only starts like the script's" \
+  "--list: names, and the first comment line less 'FILE - '"
 col=$(printf '%s\n' "$out" | grep -E '^(alpha|beta|delta) ' |
   awk '{ match($0, /^[^ ]+ +/); print RLENGTH }' | sort -u | wc -l)
 is "$col" 1 "... the descriptions start in one column"
 
-# empty entries of RSXMESH_PATH are skipped
-RSXMESH_PATH=":$d1::$d2:" run --list
-is "$(printf '%s\n' "$out" | grep -cE "^$names( |\$)")" 7 \
-  "empty entries in RSXMESH_PATH are skipped"
+# templates: any text around the ?, empty entries skipped
+mkdir "$tmp/pre"
+echo '-- x-one.lua - with a prefix' >"$tmp/pre/x-one.lua"
+echo '-- other.lua - not matching the prefix' >"$tmp/pre/other.lua"
+RSXMESH_PATH=";$tmp/pre/x-?.lua;;" run --list
+like "$out" "*
+one *with a prefix*" "a template's text before ? is kept out"
+RSXMESH_PATH="$tmp/pre/x-?.lua" run --list
+is "$out" "one  with a prefix" "... and files not matching it are left out"
+
+# ';;' stands for the default path: the source tree's scripts here
+RSXMESH_PATH="$d1/?.lua;;" run --list
+like "$out" "alpha *the first test script*
+obj-export *" "';;' in RSXMESH_PATH adds the default path"
+
+# nothing to list is a failure, never an empty list with exit 0
+RSXMESH_PATH="$tmp/empty/?.lua" run --list
+is "$status" 1 "--list with no scripts: exit status 1"
+is "$err" "rsxmesh: no standard scripts in $tmp/empty/?.lua" \
+  "... and a message naming the path"
+is "$out" "" "... and nothing on stdout"
 
 # --- no arguments at all: the usage, then the list
-RSXMESH_PATH="$d1:$d2" run
+RSXMESH_PATH="$P" run
 is "$status" 0 "no arguments: exit status 0"
 is "$(line 1 "$out")" "usage: rsxmesh [options] [script [args]]" \
   "... the usage first"
 like "$out" "*
-Standard scripts (RSXMESH_PATH, then /*):
+Standard scripts ($P):
   alpha  *the first test script
-*" "... then the standard scripts, indented"
+*" "... then the standard scripts, indented, under their path"
 
 # --- running one by name: arg[0] is the file found, args as in lua
-RSXMESH_PATH="$d1:$d2" run alpha x "y z"
+RSXMESH_PATH="$P" run alpha x "y z"
 is "$status" 0 "a standard script by name: exit status 0"
 is "$out" "alpha${tab}$d1/alpha.lua${tab}2${tab}x${tab}y z" \
-  "... the first folder's alpha, arg[0] its path, the arguments"
-RSXMESH_PATH="$d1:$d2" run -e 'io.write("e ")' beta 1
+  "... the first template's alpha, arg[0] its path, the arguments"
+RSXMESH_PATH="$P" run -e 'io.write("e ")' beta 1
 is "$out" "e beta${tab}1" "options before the name run first; beta found \
-in the second folder"
+by the second template"
 
-# --- a name not found
-RSXMESH_PATH="$d1:$d2" run nope 1
+# --- a name not found: searchpath's list of the places tried
+RSXMESH_PATH="$P" run nope 1
 is "$status" 1 "an unknown name: exit status 1"
-like "$err" "rsxmesh: no standard script 'nope' in $d1:$d2:/*" \
-  "... the message names the folders searched"
+is "$err" "rsxmesh: no standard script 'nope':
+${tab}no file '$d1/nope.lua'
+${tab}no file '$d2/nope.lua'" "... the message lists the files tried"
 echo 'print("local file")' >"$tmp/nope"
-(cd "$tmp" && RSXMESH_PATH="$d1" run nope && echo "$err") >"$tmp/hint"
-like "$(cat "$tmp/hint")" \
-  "rsxmesh: no standard script 'nope' in *(to run the file, write ./nope)" \
+(cd "$tmp" && RSXMESH_PATH="$d1/?.lua" run nope && echo "$err") >"$tmp/hint"
+is "$(line 1 "$(cat "$tmp/hint")")" \
+  "rsxmesh: no standard script 'nope' (to run the file, write ./nope):" \
   "... and hints at ./NAME when a file of that name is here"
-(cd "$tmp" && RSXMESH_PATH="$d1" run ./nope && echo "$out") >"$tmp/hint"
+(cd "$tmp" && RSXMESH_PATH="$d1/?.lua" run ./nope && echo "$out") >"$tmp/hint"
 is "$(cat "$tmp/hint")" "local file" "./NAME runs the file"
+RSXMESH_PATH="$d2/?.lua" run folder
+is "$err" "rsxmesh: cannot read $d2/folder.lua: Is a directory" \
+  "a folder named like a script: found, as package.searchpath does, and \
+refused"
 
 # a name ending in .lua, or with a slash, is a file, not a standard script
-(cd "$d1" && RSXMESH_PATH="$d2" run alpha.lua && echo "$out") >"$tmp/file"
+(cd "$d1" && RSXMESH_PATH="$d2/?.lua" run alpha.lua && echo "$out") \
+  >"$tmp/file"
 is "$(cat "$tmp/file")" "alpha${tab}alpha.lua${tab}0" \
   "NAME.lua runs the file, not the standard script"
-RSXMESH_PATH="$d2" run "$d1/alpha"
+RSXMESH_PATH="$d2/?.lua" run "$d1/alpha"
 like "$(line 1 "$err")" "rsxmesh: cannot open $d1/alpha*" \
   "a path with a slash is a file even without .lua"
+
+# --- the host in the build tree, no variable set: the source tree's
+# standard scripts and Lua helpers, never an installed copy
+(unset RSXMESH_PATH LUA_PATH LUA_CPATH; run --list)
+plain_status=$status
+(unset RSXMESH_PATH LUA_PATH LUA_CPATH; run --list; echo "$out") \
+  >"$tmp/list"
+for name in gltf-export info obj-export survey synth uv-selectors; do
+  like "$(cat "$tmp/list")" "*$name  *" "build tree, no variables: --list \
+shows $name"
+done
+(unset RSXMESH_PATH LUA_PATH LUA_CPATH; run no-such-script; echo "$err") \
+  >"$tmp/tried"
+is "$(cat "$tmp/tried")" "rsxmesh: no standard script 'no-such-script':
+${tab}no file '$top_srcdir/scripts/no-such-script.lua'" \
+  "... the one place searched is the source tree's scripts/"
+(unset RSXMESH_PATH LUA_PATH LUA_CPATH
+ run -e 'print(package.searchpath("rsxmesh.cli", package.path))'
+ echo "$out") >"$tmp/helper"
+is "$(cat "$tmp/helper")" "$top_srcdir/lua/rsxmesh/cli.lua" \
+  "... and the Lua helpers are the source tree's"
+(unset RSXMESH_PATH LUA_PATH LUA_CPATH; run info --help; echo "$status") \
+  >"$tmp/info"
+is "$(tail -n 1 "$tmp/info")" 0 "... so 'rsxmesh info --help' runs"
 
 done_testing
