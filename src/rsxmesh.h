@@ -35,6 +35,19 @@ int rsx_fail(rsx_error *err, const char *fmt, ...)
 #endif
   ;
 
+/* ---------------------------------------------------------------- files */
+
+/* Write n bytes to fd, retrying short writes; -1 with errno on failure. */
+int rsx_write_all(int fd, const void *data, size_t n);
+
+/* Write path whole or not at all: fill writes the content to a new file
+** beside it (returning 0, or -1 with errno), which is then renamed over
+** path; on failure the temporary file is removed. */
+int rsx_save_file(const char *path, int (*fill)(int fd, void *ctx),
+                  void *ctx, rsx_error *err);
+int rsx_save_bytes(const char *path, const void *data, size_t size,
+                   rsx_error *err);
+
 /* ---------------------------------------------------- the format table */
 
 /* The 13 attribute kinds, one per mask bit (kind k is mask bit 1<<k). */

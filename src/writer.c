@@ -667,20 +667,6 @@ int rsx_writer_bytes(rsx_writer *w, uint8_t **out, size_t *size,
 }
 
 /* Write n bytes to fd, through short writes and interruptions. */
-static int save_all(int fd, const uint8_t *p, size_t n)
-{
-  while (n > 0) {
-    ssize_t k = write(fd, p, n);
-    if (k < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    p += k;
-    n -= (size_t)k;
-  }
-  return 0;
-}
-
 /* Write the file to fd: the head, then each block after its padding,
 ** straight from the writer's copies. Building the whole file in memory
 ** first would touch as many fresh pages again as the meshes hold, and
@@ -696,7 +682,7 @@ static int save_file(const rsx_writer *w, const wr_plan *p, int fd)
     return -1;
   }
   out_head(w, p, f);
-  if (save_all(fd, f, head) != 0) {
+  if (rsx_write_all(fd, f, head) != 0) {
     free(f);
     return -1;
   }
@@ -704,62 +690,34 @@ static int save_file(const rsx_writer *w, const wr_plan *p, int fd)
   for (i = 0; i < w->mesh_count; i++) {
     const wr_mesh *m = &w->meshes[i];
     uint64_t at = p->body + m->block_at;
-    if (save_all(fd, zeros, (size_t)(at - pos)) != 0 ||
-        save_all(fd, m->block, m->block_size) != 0)
+    if (rsx_write_all(fd, zeros, (size_t)(at - pos)) != 0 ||
+        rsx_write_all(fd, m->block, m->block_size) != 0)
       return -1;
     pos = at + m->block_size;
   }
   return 0;
 }
 
+typedef struct save_ctx {
+  const rsx_writer *w;
+  const wr_plan *p;
+} save_ctx;
+
+static int save_fill(int fd, void *ctx)
+{
+  const save_ctx *c = ctx;
+  return save_file(c->w, c->p, fd);
+}
+
 int rsx_writer_save(rsx_writer *w, const char *path, rsx_error *err)
 {
   wr_plan p;
-  size_t tmp_size;
-  char *tmp;
-  int fd = -1, attempt, e;
+  save_ctx c;
 
   if (w == NULL || path == NULL)
     return rsx_fail(err, "writer: no %s", w == NULL ? "writer" : "path");
   if (out_plan(w, &p, err) != 0) return -1;
-
-  /* a new name beside path, so the rename stays in one file system and a
-  ** failed write never leaves a half file under path. O_EXCL with the
-  ** process id and a counter avoids both a race and mkstemp's 0600 mode */
-  tmp_size = strlen(path) + 40;
-  tmp = malloc(tmp_size);
-  if (tmp == NULL) return rsx_fail(err, "%s: out of memory", path);
-  for (attempt = 0; attempt < 100 && fd < 0; attempt++) {
-    snprintf(tmp, tmp_size, "%s.tmp-%ld-%d", path, (long)getpid(),
-             attempt);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  if (fd < 0) {
-    e = errno;
-    rsx_fail(err, "%s: cannot create %s: %s", path, tmp, strerror(e));
-    free(tmp);
-    return -1;
-  }
-  if (save_file(w, &p, fd) != 0) {
-    e = errno;
-    close(fd);
-    goto fail;
-  }
-  if (close(fd) != 0) {
-    e = errno;
-    goto fail;
-  }
-  if (rename(tmp, path) != 0) {
-    e = errno;
-    goto fail;
-  }
-  free(tmp);
-  return 0;
-
-fail:
-  unlink(tmp);
-  rsx_fail(err, "%s: %s", path, strerror(e));
-  free(tmp);
-  return -1;
+  c.w = w;
+  c.p = &p;
+  return rsx_save_file(path, save_fill, &c, err);
 }
