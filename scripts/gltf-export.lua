@@ -46,16 +46,6 @@ local function say(text)
   io.stderr:write(run.name, ": ", text, "\n")
 end
 
--- A file name for a mesh, as obj-export makes it: no folder separators,
--- nothing hidden, made unique within its bundle by the mesh's number k.
--- (The loop's number, not m.index: on a mesh, index is also a method.)
-local function mesh_file_name(m, k, used)
-  local name = m.name:gsub("[^%w%-_.]", "_")
-  if name == "" or name:sub(1, 1) == "." then name = "_" .. name end
-  while used[name] do name = name .. "-" .. k end
-  used[name] = true
-  return name
-end
 
 -- A new document for file: the buffer goes there as it is made, once
 -- the run has claimed the file (its folder made, a name two inputs would
@@ -77,11 +67,9 @@ local function save(doc, input)
   for _, text in ipairs(doc.notes) do say(input.path .. ": " .. text) end
 end
 
--- Add mesh k of the bundle to doc and account for what happened.
-local function add(doc, m, k, input)
-  -- named as the module's own messages name it: b:mesh(k)
-  local where = m.name ~= "" and string.format("mesh %d (%s)", k, m.name)
-    or "mesh " .. k
+-- Add mesh m to doc and account for what happened.
+local function add(doc, m, input)
+  local where = m.label -- as the module's own messages name it
   local r = doc:add_mesh(m)
   for _, e in ipairs(r.errors) do
     -- the module's messages name the mesh already; the exporter's do not
@@ -116,10 +104,10 @@ run:each(inputs, function(bundle, input)
       run:progress(string.format("%s: mesh %d of %d", run.label, k,
         #bundle))
       if not opts.mesh or m.name:find(opts.mesh) then
-        local name = mesh_file_name(m, k, used)
+        local name = cli.mesh_file_name(m.name, k, used)
         local doc <close> = new_doc(m.name, bundle_dir,
           cli.join(dir, name .. ext), input)
-        if add(doc, m, k, input) then
+        if add(doc, m, input) then
           save(doc, input)
         else
           used[name] = nil -- a mesh not written takes no name
@@ -135,7 +123,7 @@ run:each(inputs, function(bundle, input)
     for k, m in bundle:meshes() do
       run:progress(string.format("%s: mesh %d of %d", run.label, k,
         #bundle))
-      if (not opts.mesh or m.name:find(opts.mesh)) and add(doc, m, k, input)
+      if (not opts.mesh or m.name:find(opts.mesh)) and add(doc, m, input)
       then
         written = written + 1
       end

@@ -43,13 +43,6 @@ local function token(name)
   return name ~= "" and name or "_"
 end
 
--- A file name for a mesh: no folder separators, nothing hidden.
-local function file_name(name)
-  name = name:gsub("[^%w%-_.]", "_")
-  if name == "" or name:sub(1, 1) == "." then name = "_" .. name end
-  return name
-end
-
 -- MTL names for the bundle's materials, unique within the file; and one
 -- more, for submeshes that have no material.
 local function material_names(bundle)
@@ -204,9 +197,7 @@ run:each(args, function(bundle, input)
   end
   local taken = {}
   for _, mesh in ipairs(list) do
-    local name = file_name(mesh.name)
-    if taken[name] then name = name .. "-" .. number[mesh] end
-    taken[name] = true
+    local name = cli.mesh_file_name(mesh.name, number[mesh], taken)
     export(bundle, input, { mesh },
       cli.join(cli.join(opts.out, input.stem), name .. ".obj"), names)
   end

@@ -85,11 +85,8 @@ local LENGTH_KINDS = { normal = true, tangent_a = true, tangent_b = true }
 local RANGE_KINDS = { uv0 = true, uv1 = true, uv2 = true, uv3 = true,
   colour = true, extra_a = true, extra_b = true }
 
-local function survey_mesh(file, number, mesh)
-  -- named as the module's messages name it: b:mesh(number)
-  local where = mesh.name ~= ""
-    and string.format("mesh %d (%s)", number, mesh.name)
-    or "mesh " .. number
+local function survey_mesh(file, mesh)
+  local where = mesh.label -- as the module's messages name it
   masks[mesh.mask] = (masks[mesh.mask] or 0) + 1
   if mesh.format.packed then total.packed = total.packed + 1 end
   total.vertices = total.vertices + mesh.vertex_count
@@ -130,7 +127,7 @@ end
 run:each(args, function(bundle, input)
   for k, mesh in bundle:meshes() do
     run:progress(string.format("%s: mesh %d of %d", run.label, k, #bundle))
-    survey_mesh(input.path, k, mesh)
+    survey_mesh(input.path, mesh)
   end
   total.bundles = total.bundles + 1
   total.meshes = total.meshes + #bundle

@@ -12,6 +12,8 @@
 ** - A submesh entry no mesh refers to must lie in the file, but is not
 **   checked further: nothing reads it, and rsx_mesh_check, the one place
 **   of the submesh rules, sees only the submeshes of meshes.
+** - Messages name the file by its path as given, as an OS error does, so
+**   that two bundles of one name in two folders are told apart.
 ** - Messages number entries as Lua does ("mesh 13" is b:mesh(13)). A
 **   submesh or sampler entry is named through the first mesh or material
 **   that reaches it ("mesh 2 (road): submesh 1: "), and by its 1-based
@@ -62,11 +64,11 @@ static int rd_part(rd_state *r, const char *who, const char *what,
   uint64_t end = off + len; /* both below 2^40: no overflow */
   if (end > 0xFFFFFFFFu)
     return rsx_fail(r->err, "%s: %s%s 0x%llx+0x%llx overflows 32 bits",
-                    r->b->name, who, what, (unsigned long long)off,
+                    r->b->path, who, what, (unsigned long long)off,
                     (unsigned long long)len);
   if (end > r->b->size)
     return rsx_fail(r->err, "%s: %s%s 0x%llx+0x%llx runs past end of file "
-                    "(0x%llx bytes)", r->b->name, who, what,
+                    "(0x%llx bytes)", r->b->path, who, what,
                     (unsigned long long)off, (unsigned long long)len,
                     (unsigned long long)r->b->size);
   return 0;
@@ -87,12 +89,12 @@ static int rd_string(rd_state *r, const char *who, const char *what,
 {
   if (off >= r->string_size)
     return rsx_fail(r->err, "%s: %s%s 0x%lx lies outside the string table "
-                    "(0x%lx bytes)", r->b->name, who, what,
+                    "(0x%lx bytes)", r->b->path, who, what,
                     (unsigned long)off, (unsigned long)r->string_size);
   /* the last NUL of the table ends every string that starts before it */
   if (off > r->last_nul)
     return rsx_fail(r->err, "%s: %s%s 0x%lx has no NUL before the string "
-                    "table ends", r->b->name, who, what, (unsigned long)off);
+                    "table ends", r->b->path, who, what, (unsigned long)off);
   *out = (const char *)r->b->data + r->strings + off;
   return 0;
 }
@@ -101,7 +103,7 @@ static int rd_header(rd_state *r)
 {
   const uint8_t *h = r->b->data;
   size_t size = r->b->size;
-  const char *file = r->b->name;
+  const char *file = r->b->path; /* as the user gave it */
   uint32_t field;
   if (size < RSXB_MAGIC_SIZE || memcmp(h, RSXB_MAGIC, RSXB_MAGIC_SIZE)) {
     if (size < RSXB_MAGIC_SIZE)
@@ -190,7 +192,7 @@ static int rd_materials(rd_state *r)
   b->materials = calloc(b->material_count ? b->material_count : 1,
                         sizeof *b->materials);
   if (!b->samplers || !b->materials)
-    return rsx_fail(r->err, "%s: out of memory", b->name);
+    return rsx_fail(r->err, "%s: out of memory", b->path);
   for (i = 0; i < b->material_count; i++) {
     const uint8_t *e =
       b->data + r->material_table + (size_t)i * RSXB_MATERIAL_ENTRY;
@@ -206,7 +208,7 @@ static int rd_materials(rd_state *r)
         mat->first_sampler > b->sampler_count - mat->sampler_count)
       return rsx_fail(r->err, "%s: %sfirst sampler field 0x%lx + count %lu "
                       "lie outside the sampler table (%lu %s)",
-                      b->name, who, (unsigned long)mat->first_sampler,
+                      b->path, who, (unsigned long)mat->first_sampler,
                       (unsigned long)mat->sampler_count,
                       (unsigned long)b->sampler_count,
                       b->sampler_count == 1 ? "entry" : "entries");
@@ -315,7 +317,7 @@ static int rd_mesh_parts(rd_state *r, rsx_mesh *m, uint32_t i)
   if (m->submesh_count > b->submesh_count ||
       m->first_submesh > b->submesh_count - m->submesh_count)
     return rsx_fail(r->err, "%s: %sfirst submesh field 0x%lx + count %lu "
-                    "lie outside the submesh table (%lu %s)", b->name,
+                    "lie outside the submesh table (%lu %s)", b->path,
                     who, (unsigned long)m->first_submesh,
                     (unsigned long)m->submesh_count,
                     (unsigned long)b->submesh_count,
@@ -333,7 +335,7 @@ static int rd_meshes(rd_state *r)
   uint32_t i, j;
   rsx_submesh *next;
   b->meshes = calloc(b->mesh_count ? b->mesh_count : 1, sizeof *b->meshes);
-  if (!b->meshes) return rsx_fail(r->err, "%s: out of memory", b->name);
+  if (!b->meshes) return rsx_fail(r->err, "%s: out of memory", b->path);
   for (i = 0; i < b->mesh_count; i++) {
     if (rd_mesh_parts(r, &b->meshes[i], i)) return -1;
     views += b->meshes[i].submesh_count;
@@ -342,10 +344,10 @@ static int rd_meshes(rd_state *r)
   if (views > b->size / RSXB_SUBMESH_ENTRY)
     return rsx_fail(r->err, "%s: the meshes' submesh ranges add up to %llu "
                     "entries, more than a file of 0x%llx bytes can hold",
-                    b->name, (unsigned long long)views,
+                    b->path, (unsigned long long)views,
                     (unsigned long long)b->size);
   b->views = calloc(views ? (size_t)views : 1, sizeof *b->views);
-  if (!b->views) return rsx_fail(r->err, "%s: out of memory", b->name);
+  if (!b->views) return rsx_fail(r->err, "%s: out of memory", b->path);
   next = b->views;
   for (i = 0; i < b->mesh_count; i++) {
     rsx_mesh *m = &b->meshes[i];
@@ -362,7 +364,7 @@ static int rd_meshes(rd_state *r)
       s->material = rsx_be32(e + RSXB_S_MATERIAL);
     }
     rsx_mesh_label(m, label, sizeof label);
-    snprintf(where, sizeof where, "%s: %s", b->name, label);
+    snprintf(where, sizeof where, "%s: %s", b->path, label);
     if (rsx_mesh_check(m, b->material_count, where, r->err)) return -1;
   }
   return 0;

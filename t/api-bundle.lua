@@ -424,6 +424,47 @@ do
   t.like(msg, "magic%.rsxb", "... the message names the file")
 end
 
+-- A refused file is named by its path as given: two bundles of one name
+-- in two folders are told apart --------------------------------------------
+do
+  local dir = os.tmpname()
+  os.remove(dir)
+  local lfs = require "lfs"
+  assert(lfs.mkdir(dir))
+  assert(lfs.mkdir(dir .. "/a"))
+  assert(lfs.mkdir(dir .. "/b"))
+  for _, sub in ipairs{ "a", "b" } do
+    local f = assert(io.open(dir .. "/" .. sub .. "/X.rsxb", "wb"))
+    f:write(bytes:sub(1, -2)) -- one byte short: refused
+    f:close()
+  end
+  for _, sub in ipairs{ "a", "b" } do
+    local path = dir .. "/" .. sub .. "/X.rsxb"
+    local none, msg = rsxmesh.open(path)
+    t.is(none, nil, sub .. "/X.rsxb: refused")
+    t.is(msg, string.format("%s: header: file size field 0x%x differs from"
+      .. " the file's length 0x%x", path, #bytes, #bytes - 1),
+      "... the message names it by its path as given")
+    os.remove(path)
+    lfs.rmdir(dir .. "/" .. sub)
+  end
+  lfs.rmdir(dir)
+  local none, msg = rsxmesh.load(bytes:sub(1, 3), "disc/levels/X.rsxb")
+  t.is(msg, "disc/levels/X.rsxb: file is 3 bytes, too short for the magic"
+    .. " RSXB", "rsxmesh.load: the name as given, folders and all")
+end
+
+-- mesh.label: the mesh as messages name it ------------------------------------
+t.is(b:mesh(1).label, "mesh 1 (crate)", "mesh.label: number and name")
+t.is(b:mesh("strip").label, "mesh 2 (strip)", "... of another mesh")
+do
+  local m = b:mesh(1)
+  local built = assert(rsxmesh.mesh{ meta = m:record():bytes(),
+    vertex_count = 0, mmp = "", mmp_stride = m.mmp_stride, indices = "",
+    index_size = 2 })
+  t.is(built.label, "mesh", "... a built mesh without a name: 'mesh'")
+end
+
 b:close()
 t.is(b.closed, true, "bundle.closed after close")
 t.is(tostring(b), "rsxmesh.bundle (closed)", "tostring of a closed bundle")

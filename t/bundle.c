@@ -485,24 +485,24 @@ static void br_no_strings(tb_file *f)
 
 static void test_refusals(const tb_file *g)
 {
-  const char *F = FILE_ ": ";
+  const char *F = PATH ": ";
   unsigned long sz = (unsigned long)g->size;
   tb_file c;
 
   /* the header */
-  try(g, br_magic, FILE_ ": header: magic 52 53 58 43 is not RSXB", "magic");
-  try(g, br_version, FILE_ ": header: version 2, not 1", "version");
-  try(g, br_header_size, FILE_ ": header: header size 80, not 64",
+  try(g, br_magic, PATH ": header: magic 52 53 58 43 is not RSXB", "magic");
+  try(g, br_version, PATH ": header: version 2, not 1", "version");
+  try(g, br_header_size, PATH ": header: header size 80, not 64",
       "header size");
   try(g, br_file_size, msg("%sheader: file size field 0x%lx differs from "
       "the file's length 0x%lx", F, sz + 1, sz), "file size field");
   tb_copy(&c, g);
   c.size = 3;
-  refused(&c, FILE_ ": file is 3 bytes, too short for the magic RSXB",
+  refused(&c, PATH ": file is 3 bytes, too short for the magic RSXB",
           "a 3-byte file");
   c.size = 63;
   tb_set_header(&c, TB_HDR_FILE_SIZE, 63);
-  refused(&c, FILE_ ": header: file is 63 bytes, shorter than the 64-byte "
+  refused(&c, PATH ": header: file is 63 bytes, shorter than the 64-byte "
           "header", "a 63-byte file");
   tb_free(&c);
 
@@ -740,7 +740,7 @@ static void test_sharing_bound(void)
   tb_set_header(&f, TB_HDR_MESH_TABLE, table);
   tb_set_header(&f, TB_HDR_MESH_COUNT, 64);
   tb_seal(&f);
-  snprintf(want, sizeof want, FILE_ ": the meshes' submesh ranges add up to "
+  snprintf(want, sizeof want, PATH ": the meshes' submesh ranges add up to "
            "512 entries, more than a file of 0x%lx bytes can hold",
            (unsigned long)f.size);
   ok(f.size / 32 < 512, "the file is below 512 * 32 bytes (0x%zx)", f.size);
@@ -766,14 +766,14 @@ static void test_prefixes(const tb_file *g, const char *layout)
     rsx_bundle *b =
       rsx_bundle_from_memory(g->data, len, PATH, &e);
     if (b) accepted++;
-    else if (strncmp(e.text, FILE_ ": ", sizeof FILE_ + 1) != 0) unnamed++;
+    else if (strncmp(e.text, PATH ": ", sizeof PATH + 1) != 0) unnamed++;
     rsx_bundle_free(b);
     /* with the size field telling the truth, the deeper checks refuse */
     memcpy(buf, g->data, len);
     if (len >= 12) put32(buf + TB_HDR_FILE_SIZE, (uint32_t)len);
     b = rsx_bundle_from_memory(buf, len, PATH, &e);
     if (b) accepted_sealed++;
-    else if (strncmp(e.text, FILE_ ": ", sizeof FILE_ + 1) != 0) unnamed++;
+    else if (strncmp(e.text, PATH ": ", sizeof PATH + 1) != 0) unnamed++;
     rsx_bundle_free(b);
   }
   is_int((long long)accepted, 0, "%s: all %zu prefixes refused", layout,
@@ -881,8 +881,8 @@ static void test_files(const tb_file *g)
   b = rsx_bundle_open(path, &e);
   ok(b == NULL, "a truncated file is refused");
   is_str(e.text, msg("%s: header: file size field 0x%lx differs from the "
-         "file's length 0x%lx", path + 5, (unsigned long)g->size,
-         (unsigned long)g->size - 1), "... by its base name");
+         "file's length 0x%lx", path, (unsigned long)g->size,
+         (unsigned long)g->size - 1), "... by its path as given");
   ok(rsx_is_bundle(path) == 1, "rsx_is_bundle: a sniff, not a check: a "
      "truncated bundle still starts as one");
   if (truncate(path, 5) != 0) bail_out("truncate");
@@ -893,7 +893,7 @@ static void test_files(const tb_file *g)
   b = rsx_bundle_open(path, &e);
   ok(b == NULL, "an empty file is refused");
   is_str(e.text, msg("%s: file is 0 bytes, too short for the magic RSXB",
-         path + 5), "... with its message");
+         path), "... with its message");
   ok(rsx_is_bundle(path) == 0, "rsx_is_bundle: an empty file is not one");
   fd = open(path, O_WRONLY | O_TRUNC);
   if (fd < 0 || write(fd, "RSXB = 1\n", 9) != 9) bail_out("write: %s", path);

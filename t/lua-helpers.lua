@@ -58,4 +58,18 @@ t.error_like(function() json.encode(0 / 0) end, "must be finite",
 t.error_like(function() json.encode({ [true] = 1 }) end,
   "key must be a string", "encode: a key that is not a string refused")
 
+-- cli.mesh_file_name: the one rule of per-mesh output names
+local used = {}
+t.is(cli.mesh_file_name("wall", 1, used), "wall", "mesh file name: as is")
+t.is(cli.mesh_file_name("wall", 4, used), "wall-4",
+  "... a name taken in the bundle gets -NUMBER")
+t.is(cli.mesh_file_name("a/b c", 5, used), "a_b_c",
+  "... no folder separators, no blanks")
+t.is(cli.mesh_file_name(".hid", 6, used), "_.hid", "... nothing hidden")
+t.is(cli.mesh_file_name("", 7, used), "_", "... no name: _")
+t.is(cli.mesh_file_name("", 8, used), "_-8", "... twice: _-8")
+used["wall-9"] = true
+t.is(cli.mesh_file_name("wall", 9, used), "wall-9-9",
+  "... -NUMBER again while still taken")
+
 t.done_testing()

@@ -218,6 +218,22 @@ function cli.expand(args)
   return inputs, failures
 end
 
+-- ---------------------------------------------------------------- outputs
+
+-- The file name (without extension) of a mesh's own output file, one rule
+-- for every exporter's --per-mesh: the mesh's name with every byte but
+-- letters, digits, "-", "_" and "." made "_", never hidden ("_" before a
+-- leading "."; "_" for no name), and "-NUMBER" (the mesh's number in its
+-- bundle) added while used[name] says another mesh of the bundle has it.
+-- Records the name in used.
+function cli.mesh_file_name(name, number, used)
+  name = name:gsub("[^%w%-_.]", "_")
+  if name == "" or name:sub(1, 1) == "." then name = "_" .. name end
+  while used[name] do name = name .. "-" .. number end
+  used[name] = true
+  return name
+end
+
 -- -------------------------------------------------------------------- run
 
 local Run = {}
@@ -253,13 +269,10 @@ end
 
 -- One line on stderr about a problem with file; counts the failure. The
 -- message names the file once, by the path given, whether or not it
--- already starts with the file's name.
+-- already starts with it (the module's messages do).
 function Run:fail(file, message)
   message = tostring(message)
-  local base = path.basename(file)
-  if message:sub(1, #base + 1) == base .. ":" then
-    message = file .. message:sub(#base + 1) -- the path, as it was given
-  elseif message:sub(1, #file + 1) ~= file .. ":" then
+  if message:sub(1, #file + 1) ~= file .. ":" then
     message = file .. ": " .. message
   end
   self:clear()

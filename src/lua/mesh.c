@@ -276,6 +276,19 @@ static int mp_name(lua_State *L)
   return 1;
 }
 
+/* "mesh 3 (wall)", as the core's messages name it: "mesh (NAME)" for a
+** built mesh, which has no number. */
+static int mp_label(lua_State *L)
+{
+  const rsx_mesh *m = me_check(L, 1, "mesh.label")->m;
+  size_t size = strlen(m->name) + 48; /* the name whole, and a number */
+  luaL_Buffer b;
+  char *p = luaL_buffinitsize(L, &b, size);
+  rsx_mesh_label(m, p, size);
+  luaL_pushresultsize(&b, strlen(p));
+  return 1;
+}
+
 /* m.number, not m.index: index is the method m:index(i) */
 static int mp_number(lua_State *L)
 {
@@ -358,6 +371,7 @@ static const luaL_Reg m_methods[] = {
 static const rl_member m_members[] = {
   {"name", mp_name},
   {"number", mp_number},
+  {"label", mp_label},
   {"bundle", mp_bundle},
   {"mask", mp_mask},
   {"vertex_count", mp_vertex_count},
