@@ -11,9 +11,11 @@
 
 local cli = require "rsxmesh.cli"
 local gltf = require "rsxmesh.gltf"
+local jobs = require "rsxmesh.jobs"
 
 local opts, inputs = cli.parse(arg, {
   name = "gltf-export",
+  jobs = true,
   usage = "rsxmesh gltf-export [options] BUNDLE|FOLDER... -o DIR",
   about = "Write glTF 2.0: a node and a mesh per mesh, a primitive per"
     .. " submesh,\nTEXCOORD_0..3 from the submesh's logical UVs, COLOR_0,"
@@ -133,7 +135,11 @@ run:each(inputs, function(bundle, input)
       save(doc, input)
     end
   end
-end)
+end, { state = function() return { totals, handled } end,
+       merge = function(t)
+         jobs.add(totals, t[1])
+         jobs.add(handled, t[2])
+       end })
 
 -- What was handled, in one line, when anything was.
 local KINDS = {

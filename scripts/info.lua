@@ -9,6 +9,7 @@ local cli = require "rsxmesh.cli"
 
 local opts, args = cli.parse(arg, {
   name = "info",
+  jobs = true,
   usage = "rsxmesh info [options] BUNDLE|FOLDER...",
   about = "A line per mesh: name, mask, vertex count, stored MMP and MGP\n"
     .. "strides, submesh count and findings.",
@@ -97,7 +98,8 @@ run:each(args, function(bundle, input)
   end
   io.write(table.concat(out))
   meshes = meshes + #list
-end)
+end, { state = function() return meshes end,
+       merge = function(n) meshes = meshes + n end })
 
 run:finish(cli.plural(run.ok, "bundle") .. ", "
   .. cli.plural(meshes, "mesh", "meshes"))

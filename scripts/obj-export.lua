@@ -7,9 +7,11 @@
 
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
+local jobs = require "rsxmesh.jobs"
 
 local opts, args = cli.parse(arg, {
   name = "obj-export",
+  jobs = true,
   usage = "rsxmesh obj-export [options] BUNDLE|FOLDER... -o DIR",
   about = "Export the meshes of RSXB bundles (folders are searched for\n"
     .. "*.rsxb) as Wavefront OBJ files, with their materials in MTL files.",
@@ -201,7 +203,8 @@ run:each(args, function(bundle, input)
     export(bundle, input, { mesh },
       cli.join(cli.join(opts.out, input.stem), name .. ".obj"), names)
   end
-end)
+end, { state = function() return total end,
+       merge = function(t) jobs.add(total, t) end })
 
 run:finish(string.format("%s, %s, %s, %s, %s written",
   cli.plural(run.ok, "bundle"), cli.plural(total.meshes, "mesh", "meshes"),

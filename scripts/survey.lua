@@ -7,9 +7,11 @@
 
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
+local jobs = require "rsxmesh.jobs"
 
 local opts, args = cli.parse(arg, {
   name = "survey",
+  jobs = true,
   usage = "rsxmesh survey [options] BUNDLE|FOLDER...",
   about = "Print the research note's statistics over all the bundles given\n"
     .. "(folders are searched for *.rsxb), as Markdown on stdout.",
@@ -54,6 +56,19 @@ local function tally_lengths(kind, acc)
   t.max_len = math.max(t.max_len, l.max or 0)
 end
 
+-- The smaller (larger) of a and b where b may be NaN, a nil or NaN: NaN
+-- only when nothing else was seen, so that the extremes do not depend on
+-- the order the meshes come in (nor on which process saw which).
+local function least(a, b)
+  if a == nil or a ~= a or b < a then return b end
+  return a
+end
+
+local function greatest(a, b)
+  if a == nil or a ~= a or b > a then return b end
+  return a
+end
+
 -- Per-component extremes of an accessor, over all meshes.
 local function tally_range(kind, acc, mask)
   local r = ranges[kind]
@@ -66,14 +81,64 @@ local function tally_range(kind, acc, mask)
   r.masks[mask] = true
   if #acc == 0 then return end
   local lo, hi = acc:bounds()
-  if not r.min then
-    r.min, r.max = lo, hi
-  else
-    for c = 1, #lo do
-      r.min[c] = math.min(r.min[c], lo[c])
-      r.max[c] = math.max(r.max[c], hi[c])
+  r.min, r.max = r.min or {}, r.max or {}
+  for c = 1, #lo do
+    r.min[c] = least(r.min[c], lo[c])
+    r.max[c] = greatest(r.max[c], hi[c])
+  end
+end
+
+-- A worker's statistics (see rsxmesh.jobs) added to these: sums added,
+-- lists appended, sets joined, extremes compared.
+local function set_join(into, from)
+  for k in pairs(from) do into[k] = true end
+end
+
+local function list_append(into, from)
+  for _, x in ipairs(from) do into[#into + 1] = x end
+end
+
+local function merge(w)
+  jobs.add(total, w.total)
+  jobs.add(masks, w.masks)
+  list_append(strides, w.strides)
+  list_append(findings, w.findings)
+  jobs.add(combos, w.combos)
+  combo_count = combo_count + w.combo_count
+  set_join(bytes, w.bytes)
+  for kind, l in pairs(w.lengths) do
+    local t = lengths[kind]
+    if not t then
+      lengths[kind] = l
+    else
+      t.count, t.zero, t.off = t.count + l.count, t.zero + l.zero,
+        t.off + l.off
+      t.max_dev = math.max(t.max_dev, l.max_dev)
+      t.max_len = math.max(t.max_len, l.max_len)
     end
   end
+  for kind, x in pairs(w.ranges) do
+    local r = ranges[kind]
+    if not r then
+      ranges[kind] = x
+    else
+      r.meshes, r.vertices = r.meshes + x.meshes, r.vertices + x.vertices
+      set_join(r.masks, x.masks)
+      if x.min then
+        r.min, r.max = r.min or {}, r.max or {}
+        for c = 1, #x.min do
+          r.min[c] = least(r.min[c], x.min[c])
+          r.max[c] = greatest(r.max[c], x.max[c])
+        end
+      end
+    end
+  end
+end
+
+local function state()
+  return { total = total, masks = masks, strides = strides,
+    findings = findings, combos = combos, combo_count = combo_count,
+    bytes = bytes, lengths = lengths, ranges = ranges }
 end
 
 local function finding(file, where, f)
@@ -131,7 +196,7 @@ run:each(args, function(bundle, input)
   end
   total.bundles = total.bundles + 1
   total.meshes = total.meshes + #bundle
-end)
+end, { state = state, merge = merge })
 
 -- ----------------------------------------------------------------- report
 

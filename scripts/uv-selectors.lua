@@ -6,9 +6,11 @@
 -- then the distinct combinations, commonest first.
 
 local cli = require "rsxmesh.cli"
+local jobs = require "rsxmesh.jobs"
 
 local opts, args = cli.parse(arg, {
   name = "uv-selectors",
+  jobs = true,
   usage = "rsxmesh uv-selectors [options] BUNDLE|FOLDER...",
   about = "For each submesh: mesh, submesh number, selector bytes, the\n"
     .. "stored UV set each logical UV0-3 takes (- when absent) and the\n"
@@ -76,7 +78,11 @@ run:each(args, function(bundle, input)
   else
     io.write(input.path, "\n", columns(rows), "\n")
   end
-end)
+end, { state = function() return { combos, submeshes } end,
+       merge = function(t)
+         jobs.add(combos, t[1])
+         submeshes = submeshes + t[2]
+       end })
 
 local list = {}
 for sel, n in pairs(combos) do list[#list + 1] = { sel = sel, n = n } end

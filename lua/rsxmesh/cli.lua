@@ -15,6 +15,9 @@
 --   run:each(inputs, function(bundle, input) ... end)
 --   run:finish("12 meshes")  -- summary on stderr; exit 1 if anything failed
 --
+-- A script whose spec says jobs = true takes -j N, and shares its bundles
+-- between worker processes when run:each is given a share (rsxmesh.jobs).
+--
 -- A usage error exits 2, --help exits 0. An input that cannot be opened or
 -- processed costs one line on stderr and exit status 1 at the end; the
 -- other inputs are still processed.
@@ -23,6 +26,7 @@ local rsxmesh = require "rsxmesh"
 local lfs = require "lfs"
 local path = require "rsxmesh.path"
 local text = require "rsxmesh.text"
+local jobs = require "rsxmesh.jobs"
 
 local cli = {}
 
@@ -70,10 +74,12 @@ local function opt_help_text(spec)
   all[#all + 1] = { short = "h", long = "help",
                     help = "show this help and exit" }
   for _, o in ipairs(all) do
+    if o.hidden then goto next end
     local left = (o.short and "-" .. o.short .. ", " or "    ")
       .. "--" .. o.long .. (o.arg and " " .. o.arg or "")
     rows[#rows + 1] = { left, o.help or "" }
     width = math.max(width, #left)
+    ::next::
   end
   for _, r in ipairs(rows) do
     lines[#lines + 1] = string.format("  %-" .. width .. "s  %s", r[1], r[2])
@@ -96,6 +102,11 @@ end
 function cli.parse(args, spec)
   spec.name = spec.name or opt_script_name(args)
   spec.options = spec.options or {}
+  if spec.jobs then
+    for _, o in ipairs(jobs.options()) do
+      spec.options[#spec.options + 1] = o
+    end
+  end
   local by_name, opts, positional = {}, { _name = spec.name }, {}
   for _, o in ipairs(spec.options) do
     by_name["--" .. o.long] = o
@@ -244,6 +255,7 @@ function cli.run(opts)
   local name = type(opts) == "table" and opts._name or opts
   return setmetatable({
     name = name or "rsxmesh",
+    opts = type(opts) == "table" and opts or {},
     ok = 0, failed = 0,
     started = rsxmesh.clock(),
     tty = rsxmesh.isatty(io.stderr),
@@ -297,32 +309,51 @@ function Run:clear()
   end
 end
 
--- Open each input and call fn(bundle, input); the bundle is closed after.
--- run.label names the input in progress ("[3/15] disc/CHARLIE.rsxb").
--- An input that cannot be opened, or whose fn raises an error, is reported
--- and counted, and the run goes on.
-function Run:each(args, fn)
-  local inputs, failures = cli.expand(args)
-  for _, f in ipairs(failures) do self:fail(f.path, f.message) end
-  for k, input in ipairs(inputs) do
-    self.label = string.format("[%d/%d] %s", k, #inputs, input.path)
-    self:progress(self.label)
-    local bundle, err = rsxmesh.open(input.path)
-    if not bundle then
-      self:fail(input.path, err)
-    else
-      local before = self.failed
-      local ok, msg = xpcall(fn, function(e)
-        return type(e) == "string" and e or tostring(e)
-      end, bundle, input)
-      bundle:close()
-      if not ok then
-        self:fail(input.path, msg)
-      elseif self.failed == before then
-        self.ok = self.ok + 1
-      end
-    end
+-- Open input k of inputs and call fn(bundle, input); the bundle is closed
+-- after. An input that cannot be opened, or whose fn raises an error, is
+-- reported and counted.
+function Run:each_input(inputs, k, fn)
+  local input = inputs[k]
+  self.label = string.format("[%d/%d] %s", k, #inputs, input.path)
+  self:progress(self.label)
+  local bundle, err = rsxmesh.open(input.path)
+  if not bundle then
+    self:fail(input.path, err)
+    return
   end
+  local before = self.failed
+  local ok, msg = xpcall(fn, function(e)
+    return type(e) == "string" and e or tostring(e)
+  end, bundle, input)
+  bundle:close()
+  if not ok then
+    self:fail(input.path, msg)
+  elseif self.failed == before then
+    self.ok = self.ok + 1
+  end
+end
+
+-- Open each input and call fn(bundle, input), as each_input does; the run
+-- goes on after a failure. run.label names the input in progress
+-- ("[3/15] disc/CHARLIE.rsxb"). With a share ({ state =, merge = }, see
+-- rsxmesh.jobs) and -j N, worker processes take the bundles, and this
+-- process replays their output in order and merges their states.
+function Run:each(args, fn, share)
+  local inputs, failures = cli.expand(args)
+  if share and self.opts.worker then
+    local from = jobs.worker_start()
+    if inputs[self.opts.worker] then
+      self:each_input(inputs, self.opts.worker, fn)
+    end
+    jobs.worker_finish(self, share, from) -- exits
+  end
+  for _, f in ipairs(failures) do self:fail(f.path, f.message) end
+  local n = share and jobs.count(self, inputs) or 1
+  if n > 1 then
+    jobs.run(self, inputs, share, n)
+    return self
+  end
+  for k in ipairs(inputs) do self:each_input(inputs, k, fn) end
   return self
 end
 

@@ -1,7 +1,7 @@
 /*
 ** functions.c - the module's plain functions and values: the number
 ** encoders (half, cmp and their inverses), float32, fmt, indices, isatty,
-** clock, and the kinds, BASE_COLOUR and UNIT_TOLERANCE.
+** clock, processors, and the kinds, BASE_COLOUR and UNIT_TOLERANCE.
 */
 #define _POSIX_C_SOURCE 200809L /* fileno, clock_gettime */
 
@@ -130,6 +130,15 @@ static int mod_indices(lua_State *L)
 
 /* ------------------------------------------------------- registration */
 
+/* The processors online: the scripts' default number of worker
+** processes (-j). 1 when the system cannot say. */
+static int mod_processors(lua_State *L)
+{
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  lua_pushinteger(L, n > 0 ? (lua_Integer)n : 1);
+  return 1;
+}
+
 static const luaL_Reg mod_funcs[] = {
   {"half", mod_half},
   {"to_half", mod_to_half},
@@ -139,6 +148,7 @@ static const luaL_Reg mod_funcs[] = {
   {"fmt", mod_fmt},
   {"isatty", mod_isatty},
   {"clock", mod_clock},
+  {"processors", mod_processors},
   {"indices", mod_indices},
   {NULL, NULL}
 };
