@@ -17,16 +17,16 @@ local function raises(pattern, name, fn, ...)
   return t.error_like(fn, pattern, name, ...)
 end
 
--- Bad arguments: luaL_argerror's wording -------------------------------------
-raises("bad argument #1 to '.-open' %(string expected, got no value%)",
+-- Bad arguments: 'fname: bad argument #n (...)', the binding's one style -
+raises("rsxmesh%.open: bad argument #1 %(string expected, got no value%)$",
        "open()", rsxmesh.open)
-raises("bad argument #1 to '.-load' %(string expected, got table%)",
+raises("rsxmesh%.load: bad argument #1 %(string expected, got table%)$",
        "load({})", rsxmesh.load, {})
-raises("bad argument #1 to 'mesh' %(number expected, got table%)",
+raises("bundle:mesh: bad argument #1 %(number expected, got table%)$",
        "b:mesh({})", function() return b:mesh({}) end)
 raises("number has no integer representation",
        "b:mesh(1.5)", function() return b:mesh(1.5) end)
-raises("bad argument #1 to 'material'", "b:material({})",
+raises("bundle:material: bad argument #1", "b:material({})",
        function() return b:material({}) end)
 raises("rsxmesh%.bundle expected, got table", "bundle method on a table",
        function() return b.mesh({}, 1) end)
@@ -37,23 +37,23 @@ raises("rsxmesh%.accessor expected, got rsxmesh%.mesh",
        "accessor method on a mesh", function() return pos.get(m, 1) end)
 raises("rsxmesh%.accessor expected, got no value", "acc.get()",
        function() return pos.get() end)
-raises("bad argument #1 to 'get' %(number expected, got string%)",
+raises("accessor:get: bad argument #1 %(number expected, got string%)$",
        "acc:get('x')", function() return pos:get("x") end)
-raises("bad argument #1 to 'selector' %(selector byte must be 0%.%.3%)",
+raises("submesh:selector: bad argument #1 %(selector byte must be 0%.%.3%)$",
        "s:selector(4)", function() return s:selector(4) end)
-raises("bad argument #1 to 'uv_set' %(UV number must be 0%.%.3%)",
+raises("submesh:uv_set: bad argument #1 %(UV number must be 0%.%.3%)$",
        "s:uv_set(-1)", function() return s:uv_set(-1) end)
-raises("bad argument #1 to 'uv' %(UV number must be 0%.%.3%)",
+raises("submesh:uv: bad argument #1 %(UV number must be 0%.%.3%)$",
        "s:uv(4)", function() return s:uv(4) end)
 raises("mesh:has: unknown kind 'uv4'", "m:has('uv4')",
        function() return m:has("uv4") end)
 raises("mesh:attribute: unknown kind 'Position'", "kinds are exact",
        function() return m:attribute("Position") end)
-raises("bad argument #1 to 'attribute' %(string expected, got nil%)",
+raises("mesh:attribute: bad argument #1 %(string expected, got nil%)$",
        "m:attribute(nil)", function() return m:attribute(nil) end)
-raises("bad argument #1 to 'lines' %(string expected, got no value%)",
+raises("accessor:lines: bad argument #1 %(string expected, got no value%)$",
        "acc:lines()", function() return pos:lines() end)
-raises("bad argument #4 to 'lines' %(table expected, got number%)",
+raises("accessor:lines: bad argument #4 %(table expected, got number%)$",
        "acc:lines opts not a table",
        function() return pos:lines("v", 1, 1, 5) end)
 raises("opts%.scale must be a table, got number", "opts.scale not a table",
@@ -67,16 +67,16 @@ raises("opts%.with is an accessor of another mesh", "opts.with elsewhere",
          return pos:lines("v", 1, 1,
                           { with = b:mesh("strip"):attribute("position") })
        end)
-raises("bad argument #1 to '.-half' %(not a 16%-bit value%)",
+raises("rsxmesh%.half: bad argument #1 %(not a 16%-bit value%)$",
        "half(0x10000)",
        rsxmesh.half, 0x10000)
-raises("bad argument #1 to '.-cmp' %(not a 32%-bit value%)", "cmp(-1)",
+raises("rsxmesh%.cmp: bad argument #1 %(not a 32%-bit value%)$", "cmp(-1)",
        rsxmesh.cmp, -1)
-raises("bad argument #3 to '.-to_cmp' %(number expected, got no value%)",
+raises("rsxmesh%.to_cmp: bad argument #3 %(number expected, got no value%)$",
        "to_cmp(1, 2)", rsxmesh.to_cmp, 1, 2)
-raises("bad argument #1 to '.-fmt' %(number expected, got string%)",
+raises("rsxmesh%.fmt: bad argument #1 %(number expected, got string%)$",
        "fmt('x')", rsxmesh.fmt, "x")
-raises("bad argument #1 to '.-mesh' %(table expected, got string%)",
+raises("rsxmesh%.mesh: bad argument #1 %(table expected, got string%)$",
        "rsxmesh.mesh('x')", rsxmesh.mesh, "x")
 
 -- Out of range --------------------------------------------------------------
@@ -238,7 +238,7 @@ misuse("rsxmesh%.mesh: field 'submeshes' must be a table, got number",
 -- Writer misuse and refusals ------------------------------------------------
 do
   local w = rsxmesh.writer()
-  raises("bad argument #1 to 'material' %(string expected, got no value%)",
+  raises("writer:material: bad argument #1 %(string expected, got no value%)$",
          "w:material()", function() return w:material() end)
   raises("samplers%[1%]%.slot must be a 32%-bit integer", "sampler slot",
          function() return w:material("x", { { texture = "t" } }) end)

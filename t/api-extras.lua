@@ -233,7 +233,7 @@ faces_error({ { offset = math.maxinteger } }, "submesh:face_lines: "
   .. "columns%[1%]%.offset must be an integer below 2%^63 %- 2%^32, got "
   .. math.maxinteger .. "$", "face_lines: an offset that would overflow")
 t.error_like(function() list:face_lines("f") end,
-  "bad argument #2 to 'face_lines' %(table expected, got no value%)",
+  "submesh:face_lines: bad argument #2 %(table expected, got no value%)",
   "face_lines: columns missing")
 
 -- acc:bounds: the NaN count ------------------------------------------------

@@ -144,7 +144,7 @@ t.is(rsxmesh.indices(2, { 5, -1 }, 5), be16(0, 0xFFFF),
      "indices -1 is all ones whatever the base")
 t.is(rsxmesh.indices(4, {}), "", "indices of nothing")
 t.is(rsxmesh.indices(2, { 3.0 }), be16(2), "indices: integral floats")
-t.error_like(rsxmesh.indices, "bad argument #1 to '.-indices'",
+t.error_like(rsxmesh.indices, "rsxmesh%.indices: bad argument #1",
              "indices: size 3", 3, { 1 })
 t.error_like(rsxmesh.indices, "t%[2%] = 0 gives index %-1, out of range",
              "indices: below the base", 2, { 1, 0 })
@@ -232,7 +232,7 @@ do -- the unpacked variant, as rsxb.md settles it
   t.is(rsxmesh.format(0x00180005).undefined_bits, 0x00100000,
        "undefined bits")
 end
-t.error_like(rsxmesh.format, "bad argument #1 to '.-format'",
+t.error_like(rsxmesh.format, "rsxmesh%.format: bad argument #1",
              "format: mask beyond 32 bits", 0x100000000)
 t.error_like(function() rsxmesh.format(0x80005):has("uv9") end,
              "format:has: unknown kind 'uv9'", "format:has: unknown kind")
@@ -283,7 +283,7 @@ do
   t.error_like(function() f:encode("xyz", 1, {}) end,
                "invalid option 'xyz'", "encode: bad stream name")
   t.error_like(function() f:encode("mmp", -1, {}) end,
-               "bad argument #2 to 'encode'", "encode: negative count")
+               "format:encode: bad argument #2", "encode: negative count")
 end
 
 t.done_testing()

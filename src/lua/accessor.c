@@ -39,7 +39,7 @@ static rl_accessor *ac_test(lua_State *L, int idx)
 static rl_accessor *ac_check(lua_State *L, int idx, const char *fname)
 {
   rl_accessor *a = ac_test(L, idx);
-  if (a == NULL) luaL_typeerror(L, idx, RSXLUA_ACCESSOR);
+  if (a == NULL) rsxlua_typeerror(L, idx, fname, RSXLUA_ACCESSOR);
   rsxlua_checkopen(L, a->bundle, fname);
   return a;
 }
@@ -106,7 +106,8 @@ static int a_get(lua_State *L)
   float c[AC_MAXC];
   if (a == NULL || a != lua_touserdata(L, lua_upvalueindex(2)))
     a = ac_check(L, 1, "accessor:get");
-  if (!isint) i = luaL_checkinteger(L, 2); /* raises the usual message */
+  if (!isint) /* raises the usual message */
+    i = rsxlua_checkinteger(L, 2, "accessor:get");
   rsxlua_checkopen(L, a->bundle, "accessor:get");
   if ((lua_Unsigned)i - 1u >= (lua_Unsigned)a->count)
     return luaL_error(L, "accessor:get: vertex %I out of range 1..%I", i,
@@ -119,7 +120,7 @@ static int a_get(lua_State *L)
 static int a_next(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:iter");
-  lua_Integer i = luaL_checkinteger(L, 2);
+  lua_Integer i = rsxlua_checkinteger(L, 2, "accessor:iter");
   float c[AC_MAXC];
   if (i < 0 || i >= (lua_Integer)a->count) return 0;
   lua_pushinteger(L, i + 1);
@@ -226,7 +227,7 @@ static int a_lines(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:lines");
   size_t plen;
-  const char *prefix = luaL_checklstring(L, 2, &plen);
+  const char *prefix = rsxlua_checklstring(L, 2, &plen, "accessor:lines");
   const rl_accessor *with = NULL;
   double scale[AC_MAXC], offset[AC_MAXC];
   /* n and nw are the decoded components (the strides of c and cw), nc
@@ -239,7 +240,7 @@ static int a_lines(lua_State *L)
   rsxlua_range(L, 3, a->count, "accessor:lines", &first, &count);
   lua_settop(L, 5);
   if (!lua_isnil(L, 5)) {
-    luaL_checktype(L, 5, LUA_TTABLE);
+    rsxlua_checktype(L, 5, LUA_TTABLE, "accessor:lines");
     ac_opt_vector(L, 5, "scale", n, 1.0, scale, &mapped);
     ac_opt_vector(L, 5, "offset", n, 0.0, offset, &mapped);
     nc = ac_opt_count(L, 5, "components", n);
@@ -419,7 +420,8 @@ static int a_len(lua_State *L)
 static int a_tostring(lua_State *L)
 {
   rl_accessor *a = ac_test(L, 1);
-  if (a == NULL) return luaL_typeerror(L, 1, RSXLUA_ACCESSOR);
+  if (a == NULL)
+    return rsxlua_typeerror(L, 1, "accessor:__tostring", RSXLUA_ACCESSOR);
   if (a->bundle != NULL && a->bundle->b == NULL)
     lua_pushliteral(L, RSXLUA_ACCESSOR " (bundle closed)");
   else

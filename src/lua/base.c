@@ -47,6 +47,106 @@ void rsxlua_class(lua_State *L, const char *tname, const luaL_Reg *mt,
   lua_pop(L, 1);
 }
 
+/* --------------------------------------------------------- arguments */
+
+/* Arguments are numbered as Lua numbers them: a method's self is not
+** counted (s:uv(7): argument #1 is 7). */
+static int aux_argnumber(int arg, const char *fname)
+{
+  return strchr(fname, ':') != NULL ? arg - 1 : arg;
+}
+
+int rsxlua_argerror(lua_State *L, int arg, const char *fname,
+                    const char *extramsg)
+{
+  int n = aux_argnumber(arg, fname);
+  if (n == 0)
+    return luaL_error(L, "%s: bad self (%s)", fname, extramsg);
+  return luaL_error(L, "%s: bad argument #%d (%s)", fname, n, extramsg);
+}
+
+int rsxlua_typeerror(lua_State *L, int arg, const char *fname,
+                     const char *tname)
+{
+  const char *got;
+  if (luaL_getmetafield(L, arg, "__name") == LUA_TSTRING)
+    got = lua_tostring(L, -1);
+  else if (lua_type(L, arg) == LUA_TLIGHTUSERDATA)
+    got = "light userdata";
+  else
+    got = luaL_typename(L, arg);
+  return rsxlua_argerror(L, arg, fname,
+                         lua_pushfstring(L, "%s expected, got %s", tname,
+                                         got));
+}
+
+lua_Integer rsxlua_checkinteger(lua_State *L, int arg, const char *fname)
+{
+  int isint;
+  lua_Integer v = lua_tointegerx(L, arg, &isint);
+  if (!isint) {
+    if (lua_isnumber(L, arg))
+      rsxlua_argerror(L, arg, fname, "number has no integer representation");
+    else
+      rsxlua_typeerror(L, arg, fname, "number");
+  }
+  return v;
+}
+
+lua_Integer rsxlua_optinteger(lua_State *L, int arg, lua_Integer dflt,
+                              const char *fname)
+{
+  return lua_isnoneornil(L, arg) ? dflt : rsxlua_checkinteger(L, arg, fname);
+}
+
+lua_Number rsxlua_checknumber(lua_State *L, int arg, const char *fname)
+{
+  int isnum;
+  lua_Number v = lua_tonumberx(L, arg, &isnum);
+  if (!isnum) rsxlua_typeerror(L, arg, fname, "number");
+  return v;
+}
+
+const char *rsxlua_checklstring(lua_State *L, int arg, size_t *len,
+                                const char *fname)
+{
+  const char *s = lua_tolstring(L, arg, len);
+  if (s == NULL) rsxlua_typeerror(L, arg, fname, "string");
+  return s;
+}
+
+const char *rsxlua_optstring(lua_State *L, int arg, const char *dflt,
+                             const char *fname)
+{
+  return lua_isnoneornil(L, arg) ? dflt
+                                 : rsxlua_checklstring(L, arg, NULL, fname);
+}
+
+void rsxlua_checktype(lua_State *L, int arg, int t, const char *fname)
+{
+  if (lua_type(L, arg) != t)
+    rsxlua_typeerror(L, arg, fname, lua_typename(L, t));
+}
+
+void *rsxlua_checkudata(lua_State *L, int arg, const char *tname,
+                        const char *fname)
+{
+  void *p = luaL_testudata(L, arg, tname);
+  if (p == NULL) rsxlua_typeerror(L, arg, fname, tname);
+  return p;
+}
+
+int rsxlua_checkoption(lua_State *L, int arg, const char *const list[],
+                       const char *fname)
+{
+  const char *name = rsxlua_checklstring(L, arg, NULL, fname);
+  int i;
+  for (i = 0; list[i] != NULL; i++)
+    if (strcmp(list[i], name) == 0) return i;
+  return rsxlua_argerror(L, arg, fname,
+                         lua_pushfstring(L, "invalid option '%s'", name));
+}
+
 /* ------------------------------------------------------------ checks */
 
 void rsxlua_checkopen(lua_State *L, const rl_bundle *bundle,
@@ -59,14 +159,14 @@ void rsxlua_checkopen(lua_State *L, const rl_bundle *bundle,
 void *rsxlua_check(lua_State *L, int idx, const char *tname,
                    const char *fname)
 {
-  rl_child *c = luaL_checkudata(L, idx, tname);
+  rl_child *c = rsxlua_checkudata(L, idx, tname, fname);
   rsxlua_checkopen(L, c->bundle, fname);
   return c;
 }
 
 int rsxlua_checkkind(lua_State *L, int idx, const char *fname)
 {
-  const char *name = luaL_checkstring(L, idx);
+  const char *name = rsxlua_checklstring(L, idx, NULL, fname);
   int kind = rsx_kind_from_name(name);
   if (kind < 0)
     return luaL_error(L, "%s: unknown kind '%s'", fname, name);
@@ -96,8 +196,8 @@ void rsxlua_push_finding(lua_State *L, int n, const char *code,
 void rsxlua_range(lua_State *L, int arg, uint32_t n, const char *fname,
                   uint32_t *first, uint32_t *count)
 {
-  lua_Integer i = luaL_optinteger(L, arg, 1);
-  lua_Integer j = luaL_optinteger(L, arg + 1, (lua_Integer)n);
+  lua_Integer i = rsxlua_optinteger(L, arg, 1, fname);
+  lua_Integer j = rsxlua_optinteger(L, arg + 1, (lua_Integer)n, fname);
   /* i may be n + 1 in an empty range, as in string.sub */
   if (i < 1 || i > (lua_Integer)n + 1)
     luaL_error(L, "%s: vertex %I out of range 1..%I", fname, i,

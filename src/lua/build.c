@@ -127,7 +127,10 @@ static int bld_indices(lua_State *L, int idx, int anchor, rsx_mesh *m,
   m->index_count = (uint32_t)(len / m->index_size);
 
   lua_getfield(L, idx, "primitive");
-  prim = luaL_optstring(L, -1, "triangles");
+  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TSTRING)
+    return luaL_error(L, "%s: field 'primitive' must be a string, got %s",
+                      fname, luaL_typename(L, -1));
+  prim = lua_isnil(L, -1) ? "triangles" : lua_tostring(L, -1);
   for (i = 0; prims[i] != NULL && strcmp(prims[i], prim) != 0; i++) {}
   if (prims[i] == NULL)
     return luaL_error(L, "%s: field 'primitive': invalid option '%s'",
@@ -206,7 +209,7 @@ int rsxlua_build_mesh(lua_State *L, int idx, const char *fname)
   rsx_error err;
 
   idx = lua_absindex(L, idx);
-  luaL_checktype(L, idx, LUA_TTABLE);
+  rsxlua_checktype(L, idx, LUA_TTABLE, fname);
   /* the mesh first, its anchor table as user value; nothing is malloc'd,
   ** so any error below leaves only garbage for the GC */
   me = lua_newuserdatauv(L, sizeof *me, 1);
@@ -327,7 +330,9 @@ static void with_submeshes(lua_State *L, rsx_submesh *subs, uint32_t n)
 {
   int t = lua_gettop(L);
   uint32_t i;
-  luaL_checktype(L, t, LUA_TTABLE);
+  if (!lua_istable(L, t))
+    luaL_error(L, "mesh:with: submeshes must be a table, got %s",
+               luaL_typename(L, t));
   if (lua_rawlen(L, t) != n)
     luaL_error(L, "mesh:with: submeshes has %I entries, the mesh %I",
                (lua_Integer)lua_rawlen(L, t), (lua_Integer)n);
@@ -361,7 +366,7 @@ int rsxlua_mesh_with(lua_State *L)
   char where[256];
   rsx_error err;
 
-  luaL_checktype(L, 2, LUA_TTABLE);
+  rsxlua_checktype(L, 2, LUA_TTABLE, "mesh:with");
   lua_settop(L, 2);
   with_check_keys(L, 2, src);
 
@@ -431,7 +436,7 @@ int rsxlua_mesh_with(lua_State *L)
   }
 
   if (lua_getfield(L, 2, "indices") != LUA_TNIL) {
-    const char *idx = luaL_checklstring(L, -1, &len);
+    const char *idx = rsxlua_checklstring(L, -1, &len, "mesh:with");
     c->index_size = (uint8_t)bld_integer(L, 2, "index_size",
       src->index_size, 255, "mesh:with");
     if (c->index_size != 2 && c->index_size != 4)
@@ -451,7 +456,7 @@ int rsxlua_mesh_with(lua_State *L)
   }
   lua_settop(L, anchor);
   if (lua_getfield(L, 2, "primitive") != LUA_TNIL)
-    c->primitive = luaL_checkoption(L, -1, NULL, prims) == 0
+    c->primitive = rsxlua_checkoption(L, -1, prims, "mesh:with") == 0
                      ? RSX_TRIANGLES : RSX_STRIP;
   lua_settop(L, anchor);
 

@@ -8,7 +8,7 @@
 
 static rl_bundle *bun_check(lua_State *L, int idx, const char *fname)
 {
-  rl_bundle *b = luaL_checkudata(L, idx, RSXLUA_BUNDLE);
+  rl_bundle *b = rsxlua_checkudata(L, idx, RSXLUA_BUNDLE, fname);
   rsxlua_checkopen(L, b, fname);
   return b;
 }
@@ -32,7 +32,7 @@ static rl_bundle *bun_new(lua_State *L)
 /* rsxmesh.open(path) */
 static int bun_open(lua_State *L)
 {
-  const char *path = luaL_checkstring(L, 1);
+  const char *path = rsxlua_checklstring(L, 1, NULL, "rsxmesh.open");
   rl_bundle *b = bun_new(L);
   rsx_error err;
   b->b = rsx_bundle_open(path, &err);
@@ -44,8 +44,8 @@ static int bun_open(lua_State *L)
 static int bun_load(lua_State *L)
 {
   size_t size;
-  const char *bytes = luaL_checklstring(L, 1, &size);
-  const char *name = luaL_optstring(L, 2, "(memory)");
+  const char *bytes = rsxlua_checklstring(L, 1, &size, "rsxmesh.load");
+  const char *name = rsxlua_optstring(L, 2, "(memory)", "rsxmesh.load");
   rl_bundle *b = bun_new(L);
   rsx_error err;
   b->b = rsx_bundle_from_memory(bytes, size, name, &err);
@@ -70,7 +70,7 @@ static int b_mesh(lua_State *L)
       }
     }
   } else {
-    lua_Integer k = luaL_checkinteger(L, 2);
+    lua_Integer k = rsxlua_checkinteger(L, 2, "bundle:mesh");
     if (k >= 1 && k <= (lua_Integer)n) {
       rsxlua_push_mesh(L, 1, b, rsx_bundle_mesh(b->b, (uint32_t)(k - 1)));
       return 1;
@@ -83,7 +83,7 @@ static int b_mesh(lua_State *L)
 static int b_meshes_next(lua_State *L)
 {
   rl_bundle *b = bun_check(L, 1, "bundle:meshes");
-  lua_Integer k = luaL_checkinteger(L, 2) + 1;
+  lua_Integer k = rsxlua_checkinteger(L, 2, "bundle:meshes") + 1;
   if (k < 1 || k > (lua_Integer)rsx_bundle_mesh_count(b->b)) return 0;
   lua_pushinteger(L, k);
   rsxlua_push_mesh(L, 1, b, rsx_bundle_mesh(b->b, (uint32_t)(k - 1)));
@@ -113,7 +113,7 @@ static int b_material(lua_State *L)
       }
     }
   } else {
-    lua_Integer k = luaL_checkinteger(L, 2);
+    lua_Integer k = rsxlua_checkinteger(L, 2, "bundle:material");
     if (k >= 1 && k <= (lua_Integer)n) {
       rsxlua_push_material(L, 1, b, (uint32_t)(k - 1));
       return 1;
@@ -126,7 +126,7 @@ static int b_material(lua_State *L)
 static int b_materials_next(lua_State *L)
 {
   rl_bundle *b = bun_check(L, 1, "bundle:materials");
-  lua_Integer k = luaL_checkinteger(L, 2) + 1;
+  lua_Integer k = rsxlua_checkinteger(L, 2, "bundle:materials") + 1;
   if (k < 1 || k > (lua_Integer)rsx_bundle_material_count(b->b)) return 0;
   lua_pushinteger(L, k);
   rsxlua_push_material(L, 1, b, (uint32_t)(k - 1));
@@ -148,7 +148,7 @@ static int b_materials(lua_State *L)
 ** first; a second close does nothing. */
 static int b_close(lua_State *L)
 {
-  rl_bundle *b = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
+  rl_bundle *b = rsxlua_checkudata(L, 1, RSXLUA_BUNDLE, "bundle:close");
   rsx_bundle *bytes = b->b;
   if (bytes == NULL) return 0;
   b->b = NULL;
@@ -159,7 +159,7 @@ static int b_close(lua_State *L)
 
 static int b_tostring(lua_State *L)
 {
-  rl_bundle *b = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
+  rl_bundle *b = rsxlua_checkudata(L, 1, RSXLUA_BUNDLE, "bundle:__tostring");
   if (b->b == NULL)
     lua_pushliteral(L, RSXLUA_BUNDLE " (closed)");
   else {
@@ -228,7 +228,7 @@ static int bp_sampler_count(lua_State *L)
 
 static int bp_closed(lua_State *L)
 {
-  rl_bundle *b = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
+  rl_bundle *b = rsxlua_checkudata(L, 1, RSXLUA_BUNDLE, "bundle.closed");
   lua_pushboolean(L, b->b == NULL);
   return 1;
 }

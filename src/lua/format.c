@@ -8,9 +8,9 @@
 
 #include "rsxlua.h"
 
-static rl_format *fo_check(lua_State *L, int idx)
+static rl_format *fo_check(lua_State *L, int idx, const char *fname)
 {
-  return luaL_checkudata(L, idx, RSXLUA_FORMAT);
+  return rsxlua_checkudata(L, idx, RSXLUA_FORMAT, fname);
 }
 
 void rsxlua_push_format(lua_State *L, uint32_t mask)
@@ -23,9 +23,9 @@ void rsxlua_push_format(lua_State *L, uint32_t mask)
 /* rsxmesh.format(mask) */
 static int fo_new(lua_State *L)
 {
-  lua_Integer mask = luaL_checkinteger(L, 1);
-  luaL_argcheck(L, mask >= 0 && mask <= 0xFFFFFFFF, 1,
-                "mask must be a 32-bit value");
+  lua_Integer mask = rsxlua_checkinteger(L, 1, "rsxmesh.format");
+  rsxlua_argcheck(L, mask >= 0 && mask <= 0xFFFFFFFF, 1, "rsxmesh.format",
+                  "mask must be a 32-bit value");
   rsxlua_push_format(L, (uint32_t)mask);
   return 1;
 }
@@ -34,7 +34,7 @@ static int fo_new(lua_State *L)
 
 static int f_has(lua_State *L)
 {
-  rl_format *fo = fo_check(L, 1);
+  rl_format *fo = fo_check(L, 1, "format:has");
   int kind = rsxlua_checkkind(L, 2, "format:has");
   lua_pushboolean(L, fo->f.attr[kind] != NULL);
   return 1;
@@ -42,7 +42,7 @@ static int f_has(lua_State *L)
 
 static int f_attributes(lua_State *L)
 {
-  rl_format *fo = fo_check(L, 1);
+  rl_format *fo = fo_check(L, 1, "format:attributes");
   int k, n = 0;
   lua_newtable(L);
   for (k = 0; k < RSX_KIND_COUNT; k++) {
@@ -55,7 +55,7 @@ static int f_attributes(lua_State *L)
 
 static int f_order(lua_State *L)
 {
-  rl_format *fo = fo_check(L, 1);
+  rl_format *fo = fo_check(L, 1, "format:order");
   int kinds[RSX_KIND_COUNT];
   int i, n = rsx_format_mgp_order(&fo->f, kinds);
   lua_createtable(L, n, 0);
@@ -68,7 +68,7 @@ static int f_order(lua_State *L)
 
 static int f_info(lua_State *L)
 {
-  rl_format *fo = fo_check(L, 1);
+  rl_format *fo = fo_check(L, 1, "format:info");
   int kind = rsxlua_checkkind(L, 2, "format:info");
   const rsx_attr_info *a = fo->f.attr[kind];
   if (a == NULL) {
@@ -109,18 +109,19 @@ static int fo_stream_kinds(const rsx_format *f, int stream,
 static int f_encode(lua_State *L)
 {
   static const char *const streams[] = {"mmp", "mgp", NULL};
-  rl_format *fo = fo_check(L, 1);
-  int stream = luaL_checkoption(L, 2, NULL, streams) == 0 ? RSX_MMP
-                                                          : RSX_MGP;
-  lua_Integer n = luaL_checkinteger(L, 3);
+  rl_format *fo = fo_check(L, 1, "format:encode");
+  int stream = rsxlua_checkoption(L, 2, streams, "format:encode") == 0
+               ? RSX_MMP : RSX_MGP;
+  lua_Integer n = rsxlua_checkinteger(L, 3, "format:encode");
   int kinds[RSX_KIND_COUNT], nk, i, col;
   uint32_t stride = stream == RSX_MMP ? fo->f.mmp_stride
                                       : fo->f.mgp_stride;
   size_t total;
   uint8_t *p;
 
-  luaL_argcheck(L, n >= 0 && n <= 0xFFFFFFFF, 3, "vertex count out of range");
-  luaL_checktype(L, 4, LUA_TTABLE);
+  rsxlua_argcheck(L, n >= 0 && n <= 0xFFFFFFFF, 3, "format:encode",
+                  "vertex count out of range");
+  rsxlua_checktype(L, 4, LUA_TTABLE, "format:encode");
   if ((uint64_t)n * stride > SIZE_MAX / 2)
     return luaL_error(L, "format:encode: %I vertices are too many", n);
   total = (size_t)n * stride;
@@ -164,7 +165,7 @@ static int f_encode(lua_State *L)
 
 static int f_tostring(lua_State *L)
 {
-  rl_format *fo = fo_check(L, 1);
+  rl_format *fo = fo_check(L, 1, "format:__tostring");
   char buf[96];
   snprintf(buf, sizeof buf, RSXLUA_FORMAT " 0x%08lx (MMP %lu, MGP %lu)",
            (unsigned long)fo->f.mask, (unsigned long)fo->f.mmp_stride,
@@ -177,31 +178,34 @@ static int f_tostring(lua_State *L)
 
 static int fp_mask(lua_State *L)
 {
-  lua_pushinteger(L, (lua_Integer)fo_check(L, 1)->f.mask);
+  lua_pushinteger(L, (lua_Integer)fo_check(L, 1, "format.mask")->f.mask);
   return 1;
 }
 
 static int fp_packed(lua_State *L)
 {
-  lua_pushboolean(L, fo_check(L, 1)->f.packed);
+  lua_pushboolean(L, fo_check(L, 1, "format.packed")->f.packed);
   return 1;
 }
 
 static int fp_mmp_stride(lua_State *L)
 {
-  lua_pushinteger(L, (lua_Integer)fo_check(L, 1)->f.mmp_stride);
+  rl_format *fo = fo_check(L, 1, "format.mmp_stride");
+  lua_pushinteger(L, (lua_Integer)fo->f.mmp_stride);
   return 1;
 }
 
 static int fp_mgp_stride(lua_State *L)
 {
-  lua_pushinteger(L, (lua_Integer)fo_check(L, 1)->f.mgp_stride);
+  rl_format *fo = fo_check(L, 1, "format.mgp_stride");
+  lua_pushinteger(L, (lua_Integer)fo->f.mgp_stride);
   return 1;
 }
 
 static int fp_undefined_bits(lua_State *L)
 {
-  lua_pushinteger(L, (lua_Integer)fo_check(L, 1)->f.undefined_bits);
+  rl_format *fo = fo_check(L, 1, "format.undefined_bits");
+  lua_pushinteger(L, (lua_Integer)fo->f.undefined_bits);
   return 1;
 }
 

@@ -17,8 +17,9 @@
 
 static int mod_half(lua_State *L)
 {
-  lua_Integer h = luaL_checkinteger(L, 1);
-  luaL_argcheck(L, h >= 0 && h <= 0xFFFF, 1, "not a 16-bit value");
+  lua_Integer h = rsxlua_checkinteger(L, 1, "rsxmesh.half");
+  rsxlua_argcheck(L, h >= 0 && h <= 0xFFFF, 1, "rsxmesh.half",
+                  "not a 16-bit value");
   lua_pushnumber(L, (lua_Number)rsx_half((uint16_t)h));
   return 1;
 }
@@ -26,16 +27,17 @@ static int mod_half(lua_State *L)
 static int mod_to_half(lua_State *L)
 {
   /* rounded to float32 first: the core's encoder takes a float */
-  float x = (float)luaL_checknumber(L, 1);
+  float x = (float)rsxlua_checknumber(L, 1, "rsxmesh.to_half");
   lua_pushinteger(L, (lua_Integer)rsx_half_from_float(x));
   return 1;
 }
 
 static int mod_cmp(lua_State *L)
 {
-  lua_Integer u = luaL_checkinteger(L, 1);
+  lua_Integer u = rsxlua_checkinteger(L, 1, "rsxmesh.cmp");
   float v[3];
-  luaL_argcheck(L, u >= 0 && u <= 0xFFFFFFFF, 1, "not a 32-bit value");
+  rsxlua_argcheck(L, u >= 0 && u <= 0xFFFFFFFF, 1, "rsxmesh.cmp",
+                  "not a 32-bit value");
   rsx_cmp((uint32_t)u, v);
   lua_pushnumber(L, (lua_Number)v[0]);
   lua_pushnumber(L, (lua_Number)v[1]);
@@ -47,30 +49,31 @@ static int mod_to_cmp(lua_State *L)
 {
   /* nearest on the doubles themselves: no float32 step (issue 9) */
   double v[3];
-  v[0] = (double)luaL_checknumber(L, 1);
-  v[1] = (double)luaL_checknumber(L, 2);
-  v[2] = (double)luaL_checknumber(L, 3);
+  v[0] = (double)rsxlua_checknumber(L, 1, "rsxmesh.to_cmp");
+  v[1] = (double)rsxlua_checknumber(L, 2, "rsxmesh.to_cmp");
+  v[2] = (double)rsxlua_checknumber(L, 3, "rsxmesh.to_cmp");
   lua_pushinteger(L, (lua_Integer)rsx_cmp_from_doubles(v));
   return 1;
 }
 
 static int mod_float32(lua_State *L)
 {
-  lua_pushnumber(L, (lua_Number)(float)luaL_checknumber(L, 1));
+  lua_Number x = rsxlua_checknumber(L, 1, "rsxmesh.float32");
+  lua_pushnumber(L, (lua_Number)(float)x);
   return 1;
 }
 
 static int mod_fmt(lua_State *L)
 {
   char buf[RSX_FLOAT_CHARS];
-  int len = rsxlua_fmt((float)luaL_checknumber(L, 1), buf);
+  int len = rsxlua_fmt((float)rsxlua_checknumber(L, 1, "rsxmesh.fmt"), buf);
   lua_pushlstring(L, buf, (size_t)len);
   return 1;
 }
 
 static int mod_isatty(lua_State *L)
 {
-  luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
+  luaL_Stream *p = rsxlua_checkudata(L, 1, LUA_FILEHANDLE, "rsxmesh.isatty");
   lua_pushboolean(L, p->closef != NULL && p->f != NULL &&
                        isatty(fileno(p->f)));
   return 1;
@@ -90,15 +93,16 @@ static int mod_clock(lua_State *L)
 
 static int mod_indices(lua_State *L)
 {
-  lua_Integer size = luaL_checkinteger(L, 1);
+  lua_Integer size = rsxlua_checkinteger(L, 1, "rsxmesh.indices");
   lua_Integer base, max;
   size_t n, i;
   luaL_Buffer b;
   unsigned char *p;
 
-  luaL_argcheck(L, size == 2 || size == 4, 1, "index size must be 2 or 4");
-  luaL_checktype(L, 2, LUA_TTABLE);
-  base = luaL_optinteger(L, 3, 1);
+  rsxlua_argcheck(L, size == 2 || size == 4, 1, "rsxmesh.indices",
+                  "index size must be 2 or 4");
+  rsxlua_checktype(L, 2, LUA_TTABLE, "rsxmesh.indices");
+  base = rsxlua_optinteger(L, 3, 1, "rsxmesh.indices");
   max = size == 2 ? 0xFFFF : 0xFFFFFFFF;
   n = lua_rawlen(L, 2);
   p = (unsigned char *)luaL_buffinitsize(L, &b, n * (size_t)size);

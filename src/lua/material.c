@@ -43,7 +43,8 @@ static int mat_samplers(lua_State *L)
 
 static int mat_tostring(lua_State *L)
 {
-  rl_material *ma = luaL_checkudata(L, 1, RSXLUA_MATERIAL);
+  rl_material *ma = rsxlua_checkudata(L, 1, RSXLUA_MATERIAL,
+                                      "material:__tostring");
   if (ma->bundle->b == NULL)
     lua_pushliteral(L, RSXLUA_MATERIAL " (bundle closed)");
   else

@@ -156,7 +156,7 @@ static int m_tangent_frames(lua_State *L)
 static int m_submesh(lua_State *L)
 {
   rl_mesh *me = me_check(L, 1, "mesh:submesh");
-  lua_Integer i = luaL_checkinteger(L, 2);
+  lua_Integer i = rsxlua_checkinteger(L, 2, "mesh:submesh");
   if (i >= 1 && i <= (lua_Integer)me->m->submesh_count)
     rsxlua_push_submesh(L, 1, me, (uint32_t)(i - 1));
   else
@@ -167,7 +167,7 @@ static int m_submesh(lua_State *L)
 static int m_submeshes_next(lua_State *L)
 {
   rl_mesh *me = me_check(L, 1, "mesh:submeshes");
-  lua_Integer i = luaL_checkinteger(L, 2) + 1;
+  lua_Integer i = rsxlua_checkinteger(L, 2, "mesh:submeshes") + 1;
   if (i < 1 || i > (lua_Integer)me->m->submesh_count) return 0;
   lua_pushinteger(L, i);
   rsxlua_push_submesh(L, 1, me, (uint32_t)(i - 1));
@@ -205,7 +205,7 @@ static int m_triangle_bytes(lua_State *L)
 static int m_index(lua_State *L)
 {
   rl_mesh *me = me_check(L, 1, "mesh:index");
-  lua_Integer i = luaL_checkinteger(L, 2);
+  lua_Integer i = rsxlua_checkinteger(L, 2, "mesh:index");
   if (i < 1 || i > (lua_Integer)me->m->index_count)
     return luaL_error(L, "mesh:index: index %I out of range 1..%I", i,
                       (lua_Integer)me->m->index_count);
@@ -219,7 +219,7 @@ static int m_stream(lua_State *L)
   static const char *const streams[] = {"mmp", "mgp", NULL};
   rl_mesh *me = me_check(L, 1, "mesh:stream");
   const rsx_mesh *m = me->m;
-  int mgp = luaL_checkoption(L, 2, NULL, streams);
+  int mgp = rsxlua_checkoption(L, 2, streams, "mesh:stream");
   const uint8_t *p = mgp ? m->mgp : m->mmp;
   size_t n = (size_t)m->vertex_count * (mgp ? m->mgp_stride : m->mmp_stride);
   lua_pushlstring(L, p != NULL ? (const char *)p : "", p != NULL ? n : 0);
@@ -236,7 +236,7 @@ static int m_index_bytes(lua_State *L)
 
 static int m_tostring(lua_State *L)
 {
-  rl_mesh *me = luaL_checkudata(L, 1, RSXLUA_MESH);
+  rl_mesh *me = rsxlua_checkudata(L, 1, RSXLUA_MESH, "mesh:__tostring");
   char mask[16];
   if (me->bundle != NULL && me->bundle->b == NULL) {
     lua_pushliteral(L, RSXLUA_MESH " (bundle closed)");
@@ -341,7 +341,7 @@ static int mp_findings(lua_State *L)
 /* rsxmesh.mesh{...} */
 static int me_new(lua_State *L)
 {
-  luaL_checktype(L, 1, LUA_TTABLE);
+  rsxlua_checktype(L, 1, LUA_TTABLE, "rsxmesh.mesh");
   return rsxlua_build_mesh(L, 1, "rsxmesh.mesh");
 }
 

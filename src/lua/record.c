@@ -36,7 +36,7 @@ static int rec_range_error(lua_State *L, const char *fname, lua_Integer off,
 static const uint8_t *rec_at(lua_State *L, int width, const char *fname)
 {
   rl_record *r = rsxlua_check(L, 1, RSXLUA_RECORD, fname);
-  lua_Integer off = luaL_checkinteger(L, 2);
+  lua_Integer off = rsxlua_checkinteger(L, 2, fname);
   if (off < 0 || off > (lua_Integer)r->size - width)
     rec_range_error(L, fname, off, r->size);
   return r->p + off;
@@ -96,11 +96,11 @@ static int r_f32(lua_State *L)
 static int r_bytes(lua_State *L)
 {
   rl_record *r = rsxlua_check(L, 1, RSXLUA_RECORD, "record:bytes");
-  lua_Integer off = luaL_optinteger(L, 2, 0);
+  lua_Integer off = rsxlua_optinteger(L, 2, 0, "record:bytes");
   lua_Integer len;
   if (off < 0 || off > (lua_Integer)r->size)
     return rec_range_error(L, "record:bytes", off, r->size);
-  len = luaL_optinteger(L, 3, (lua_Integer)r->size - off);
+  len = rsxlua_optinteger(L, 3, (lua_Integer)r->size - off, "record:bytes");
   if (len < 0 || len > (lua_Integer)r->size - off) {
     char buf[160];
     snprintf(buf, sizeof buf, "record:bytes: length %lld at offset 0x%llx "
@@ -128,7 +128,7 @@ static int rp_size(lua_State *L)
 
 static int r_tostring(lua_State *L)
 {
-  rl_record *r = luaL_checkudata(L, 1, RSXLUA_RECORD);
+  rl_record *r = rsxlua_checkudata(L, 1, RSXLUA_RECORD, "record:__tostring");
   char buf[64];
   if (r->bundle != NULL && r->bundle->b == NULL)
     snprintf(buf, sizeof buf, RSXLUA_RECORD " (bundle closed)");

@@ -98,6 +98,31 @@ typedef struct rl_member {
 void rsxlua_class(lua_State *L, const char *tname, const luaL_Reg *mt,
                   const luaL_Reg *methods, const rl_member *members);
 
+/* Argument checks, as lauxlib's luaL_check* but in the binding's one
+** style of error: the function's name first, then what is wrong,
+** "accessor:get: bad argument #1 (number expected, got string)" (a
+** method's self is not counted; "fname: bad self (...)" for it). Every
+** argument error of the binding reads so: use these, not luaL_check*. */
+int rsxlua_argerror(lua_State *L, int arg, const char *fname,
+                    const char *extramsg);
+int rsxlua_typeerror(lua_State *L, int arg, const char *fname,
+                     const char *tname);
+lua_Integer rsxlua_checkinteger(lua_State *L, int arg, const char *fname);
+lua_Integer rsxlua_optinteger(lua_State *L, int arg, lua_Integer dflt,
+                              const char *fname);
+lua_Number rsxlua_checknumber(lua_State *L, int arg, const char *fname);
+const char *rsxlua_checklstring(lua_State *L, int arg, size_t *len,
+                                const char *fname);
+const char *rsxlua_optstring(lua_State *L, int arg, const char *dflt,
+                             const char *fname);
+void rsxlua_checktype(lua_State *L, int arg, int t, const char *fname);
+void *rsxlua_checkudata(lua_State *L, int arg, const char *tname,
+                        const char *fname);
+int rsxlua_checkoption(lua_State *L, int arg, const char *const list[],
+                       const char *fname);
+#define rsxlua_argcheck(L, cond, arg, fname, extramsg) \
+  ((void)((cond) || rsxlua_argerror((L), (arg), (fname), (extramsg))))
+
 /* luaL_checkudata for a child, raising "fname: bundle is closed" after
 ** an explicit close. */
 void *rsxlua_check(lua_State *L, int idx, const char *tname,

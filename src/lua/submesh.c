@@ -43,10 +43,10 @@ void rsxlua_push_submesh(lua_State *L, int parent, const rl_mesh *mesh,
 }
 
 /* A logical or stored UV number at arg: 0..3. */
-static int sm_checkuv(lua_State *L, int arg)
+static int sm_checkuv(lua_State *L, int arg, const char *fname)
 {
-  lua_Integer i = luaL_checkinteger(L, arg);
-  luaL_argcheck(L, i >= 0 && i <= 3, arg, "UV number must be 0..3");
+  lua_Integer i = rsxlua_checkinteger(L, arg, fname);
+  rsxlua_argcheck(L, i >= 0 && i <= 3, arg, fname, "UV number must be 0..3");
   return (int)i;
 }
 
@@ -55,8 +55,9 @@ static int sm_checkuv(lua_State *L, int arg)
 static int s_selector(lua_State *L)
 {
   rl_submesh *sm = sm_check(L, 1, "submesh:selector");
-  lua_Integer i = luaL_checkinteger(L, 2);
-  luaL_argcheck(L, i >= 0 && i <= 3, 2, "selector byte must be 0..3");
+  lua_Integer i = rsxlua_checkinteger(L, 2, "submesh:selector");
+  rsxlua_argcheck(L, i >= 0 && i <= 3, 2, "submesh:selector",
+                  "selector byte must be 0..3");
   lua_pushinteger(L, sm->s->selector[i]);
   return 1;
 }
@@ -64,7 +65,7 @@ static int s_selector(lua_State *L)
 static int s_uv_set(lua_State *L)
 {
   rl_submesh *sm = sm_check(L, 1, "submesh:uv_set");
-  int set = rsx_submesh_uv_set(sm->s, sm_checkuv(L, 2));
+  int set = rsx_submesh_uv_set(sm->s, sm_checkuv(L, 2, "submesh:uv_set"));
   if (set < 0)
     lua_pushnil(L);
   else
@@ -75,7 +76,7 @@ static int s_uv_set(lua_State *L)
 static int s_uv(lua_State *L)
 {
   rl_submesh *sm = sm_check(L, 1, "submesh:uv");
-  int logical = sm_checkuv(L, 2);
+  int logical = sm_checkuv(L, 2, "submesh:uv");
   int set = rsx_submesh_uv_set(sm->s, logical);
   if (set < 0) {
     const uint8_t *b = sm->s->selector;
@@ -166,14 +167,14 @@ static int s_face_lines(lua_State *L)
 {
   rl_submesh *sm = sm_check(L, 1, "submesh:face_lines");
   size_t plen, n, t, line;
-  const char *prefix = luaL_checklstring(L, 2, &plen);
+  const char *prefix = rsxlua_checklstring(L, 2, &plen, "submesh:face_lines");
   const unsigned char *tri;
   lua_Integer off[FL_MAXCOLS];
   int used[FL_MAXCOLS], ncols, k, c, nres;
   lua_Unsigned len;
   luaL_Buffer b;
 
-  luaL_checktype(L, 3, LUA_TTABLE);
+  rsxlua_checktype(L, 3, LUA_TTABLE, "submesh:face_lines");
   lua_settop(L, 3);
   len = lua_rawlen(L, 3);
   if (len < 1 || len > FL_MAXCOLS)
@@ -254,7 +255,8 @@ static int s_record(lua_State *L)
 
 static int s_tostring(lua_State *L)
 {
-  rl_submesh *sm = luaL_checkudata(L, 1, RSXLUA_SUBMESH);
+  rl_submesh *sm = rsxlua_checkudata(L, 1, RSXLUA_SUBMESH,
+                                     "submesh:__tostring");
   if (sm->bundle != NULL && sm->bundle->b == NULL)
     lua_pushliteral(L, RSXLUA_SUBMESH " (bundle closed)");
   else

@@ -16,7 +16,7 @@ typedef struct rl_writer {
 
 static rl_writer *wr_check(lua_State *L, int idx, const char *fname)
 {
-  rl_writer *w = luaL_checkudata(L, idx, RSXLUA_WRITER);
+  rl_writer *w = rsxlua_checkudata(L, idx, RSXLUA_WRITER, fname);
   if (w->w == NULL) luaL_error(L, "%s: writer is closed", fname);
   return w;
 }
@@ -29,7 +29,7 @@ static int wr_new(lua_State *L)
   rl_bundle *base = NULL;
   rl_writer *w;
   if (!lua_isnoneornil(L, 1)) {
-    base = luaL_checkudata(L, 1, RSXLUA_BUNDLE);
+    base = rsxlua_checkudata(L, 1, RSXLUA_BUNDLE, "rsxmesh.writer");
     rsxlua_checkopen(L, base, "rsxmesh.writer");
   }
   w = lua_newuserdatauv(L, sizeof *w, 1);
@@ -54,14 +54,14 @@ static int wr_new(lua_State *L)
 static int w_material(lua_State *L)
 {
   rl_writer *w = wr_check(L, 1, "writer:material");
-  const char *name = luaL_checkstring(L, 2);
+  const char *name = rsxlua_checklstring(L, 2, NULL, "writer:material");
   size_t n = 0, i;
   rsx_sampler *smp;
   uint32_t index;
   rsx_error err;
 
   if (!lua_isnoneornil(L, 3)) {
-    luaL_checktype(L, 3, LUA_TTABLE);
+    rsxlua_checktype(L, 3, LUA_TTABLE, "writer:material");
     n = lua_rawlen(L, 3);
   }
   lua_settop(L, 3);
@@ -201,7 +201,7 @@ static int w_bytes(lua_State *L)
 static int w_save(lua_State *L)
 {
   rl_writer *w = wr_check(L, 1, "writer:save");
-  const char *path = luaL_checkstring(L, 2);
+  const char *path = rsxlua_checklstring(L, 2, NULL, "writer:save");
   rsx_error err;
   if (rsx_writer_save(w->w, path, &err) != 0)
     return rsxlua_fail(L, err.text);
@@ -212,7 +212,7 @@ static int w_save(lua_State *L)
 /* close, __close and __gc: marked closed first; idempotent */
 static int w_close(lua_State *L)
 {
-  rl_writer *w = luaL_checkudata(L, 1, RSXLUA_WRITER);
+  rl_writer *w = rsxlua_checkudata(L, 1, RSXLUA_WRITER, "writer:close");
   rsx_writer *open = w->w;
   if (open == NULL) return 0;
   w->w = NULL;
@@ -222,7 +222,7 @@ static int w_close(lua_State *L)
 
 static int w_tostring(lua_State *L)
 {
-  rl_writer *w = luaL_checkudata(L, 1, RSXLUA_WRITER);
+  rl_writer *w = rsxlua_checkudata(L, 1, RSXLUA_WRITER, "writer:__tostring");
   if (w->w == NULL)
     lua_pushliteral(L, RSXLUA_WRITER " (closed)");
   else
