@@ -16,6 +16,8 @@ static void (*const parts[])(lua_State *L) = {
   rsxlua_open_accessor,
   rsxlua_open_record,
   rsxlua_open_writer,
+  rsxlua_open_image,
+  rsxlua_open_render,
   NULL
 };
 

@@ -15,6 +15,7 @@
 #include <lauxlib.h>
 
 #include "rsxmesh.h"
+#include "render.h"
 
 #define RSXLUA_BUNDLE "rsxmesh.bundle"
 #define RSXLUA_MESH "rsxmesh.mesh"
@@ -24,6 +25,7 @@
 #define RSXLUA_ACCESSOR "rsxmesh.accessor"
 #define RSXLUA_RECORD "rsxmesh.record"
 #define RSXLUA_WRITER "rsxmesh.writer"
+#define RSXLUA_IMAGE "rsxmesh.image"
 
 /* A bundle: NULL once closed (it starts closed, as liolib's newprefile,
 ** so a memory error before the file is read leaves a valid object). */
@@ -243,6 +245,19 @@ void rsxlua_open_format(lua_State *L);
 void rsxlua_open_accessor(lua_State *L);
 void rsxlua_open_record(lua_State *L);
 void rsxlua_open_writer(lua_State *L);
+void rsxlua_open_image(lua_State *L);
+void rsxlua_open_render(lua_State *L);
+
+/* ----------------------------------------------------------- image.c */
+
+/* The image of the image userdata at idx; raises naming fname. */
+rsx_image *rsxlua_checkimage(lua_State *L, int idx, const char *fname);
+/* Push a new image userdata owning img. */
+void rsxlua_push_image(lua_State *L, rsx_image *img);
+/* The colour {r, g, b [, a]} at idx (a defaults to 255); raises naming
+** fname and what ("background"). */
+void rsxlua_checkcolour(lua_State *L, int idx, const char *fname,
+                        const char *what, uint8_t rgba[4]);
 
 int luaopen_rsxmesh(lua_State *L);
 

@@ -1,0 +1,271 @@
+/*
+** image.c - the image userdata: RGBA8 pixels, 1-based x and y from the
+** top-left; rsxmesh.image, rsxmesh.read_png, img:get/set/save/bytes.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "rsxlua.h"
+#include "render.h"
+
+/* The userdata owns its image; NULL after __gc. */
+typedef struct rl_image {
+  rsx_image *img;
+} rl_image;
+
+rsx_image *rsxlua_checkimage(lua_State *L, int idx, const char *fname)
+{
+  rl_image *im = luaL_testudata(L, idx, RSXLUA_IMAGE);
+  if (im == NULL) {
+    const char *got = luaL_typename(L, idx);
+    if (luaL_getmetafield(L, idx, "__name") == LUA_TSTRING)
+      got = lua_tostring(L, -1);
+    luaL_error(L, "%s: image expected, got %s", fname, got);
+  }
+  if (im->img == NULL) luaL_error(L, "%s: image is freed", fname);
+  return im->img;
+}
+
+void rsxlua_push_image(lua_State *L, rsx_image *img)
+{
+  rl_image *im = lua_newuserdatauv(L, sizeof *im, 0);
+  im->img = img;
+  luaL_setmetatable(L, RSXLUA_IMAGE);
+}
+
+/* A new image userdata, empty first so that a memory error leaves a valid
+** object, then filled; raises naming fname on a bad size. */
+static rsx_image *img_new(lua_State *L, lua_Integer w, lua_Integer h,
+                          const char *fname)
+{
+  rl_image *im = lua_newuserdatauv(L, sizeof *im, 0);
+  rsx_error err;
+  im->img = NULL;
+  luaL_setmetatable(L, RSXLUA_IMAGE);
+  if (rsx_image_check_size((long)w, (long)h, fname, &err) != 0)
+    luaL_error(L, "%s", err.text);
+  im->img = rsx_image_new((long)w, (long)h, &err);
+  if (im->img == NULL) luaL_error(L, "%s: %s", fname, err.text);
+  return im->img;
+}
+
+/* A channel value 0..255 at idx, raising with its name. */
+static uint8_t img_channel(lua_State *L, int idx, const char *fname,
+                          const char *name)
+{
+  lua_Integer v = luaL_checkinteger(L, idx);
+  if (v < 0 || v > 255)
+    luaL_error(L, "%s: %s %I out of range 0..255", fname, name,
+               (LUAI_UACINT)v);
+  return (uint8_t)v;
+}
+
+/* {r, g, b [, a]} at idx into rgba (a defaults to 255). */
+void rsxlua_checkcolour(lua_State *L, int idx, const char *fname,
+                        const char *what, uint8_t rgba[4])
+{
+  static const char *const names[] = {"r", "g", "b", "a"};
+  int i;
+  idx = lua_absindex(L, idx);
+  if (!lua_istable(L, idx))
+    luaL_error(L, "%s: %s must be a table {r, g, b [, a]}", fname, what);
+  for (i = 0; i < 4; i++) {
+    lua_Integer v;
+    int isnum;
+    lua_geti(L, idx, i + 1);
+    if (i == 3 && lua_isnil(L, -1)) {
+      rgba[3] = 255;
+      lua_pop(L, 1);
+      break;
+    }
+    v = lua_tointegerx(L, -1, &isnum);
+    if (!isnum || v < 0 || v > 255)
+      luaL_error(L, "%s: %s.%s (%s[%d]) must be an integer 0..255", fname,
+                 what, names[i], what, i + 1);
+    rgba[i] = (uint8_t)v;
+    lua_pop(L, 1);
+  }
+}
+
+/* ---------------------------------------------------------- functions */
+
+/* rsxmesh.image(w, h [, fill]): fill is a colour {r, g, b [, a]} or a
+** string of w * h * 4 bytes (as img:bytes() gives); else transparent
+** black. */
+static int f_image(lua_State *L)
+{
+  lua_Integer w = luaL_checkinteger(L, 1), h = luaL_checkinteger(L, 2);
+  rsx_image *img;
+  size_t i, n;
+  if (lua_type(L, 3) == LUA_TSTRING) {
+    const char *s = lua_tolstring(L, 3, &n);
+    img = img_new(L, w, h, "rsxmesh.image");
+    if (n != (size_t)img->width * img->height * 4)
+      return luaL_error(L, "rsxmesh.image: %I bytes of pixels, not %I "
+                        "(%I x %I x 4)", (LUAI_UACINT)n,
+                        (LUAI_UACINT)img->width * img->height * 4,
+                        (LUAI_UACINT)w, (LUAI_UACINT)h);
+    memcpy(img->rgba, s, n);
+  } else if (!lua_isnoneornil(L, 3)) {
+    uint8_t c[4];
+    rsxlua_checkcolour(L, 3, "rsxmesh.image", "fill", c);
+    img = img_new(L, w, h, "rsxmesh.image");
+    n = (size_t)img->width * img->height;
+    for (i = 0; i < n; i++) memcpy(img->rgba + 4 * i, c, 4);
+  } else {
+    img_new(L, w, h, "rsxmesh.image");
+  }
+  return 1;
+}
+
+static int f_read_png(lua_State *L)
+{
+  const char *path = luaL_checkstring(L, 1);
+  rsx_error err;
+  rsx_image *img = rsx_png_read(path, &err);
+  if (img == NULL) return rsxlua_fail(L, err.text);
+  rsxlua_push_image(L, img);
+  return 1;
+}
+
+/* ------------------------------------------------------------ methods */
+
+/* x and y at idx, idx + 1, checked against the image: 0-based offset. */
+static size_t img_xy(lua_State *L, const rsx_image *img, int idx,
+                     const char *fname)
+{
+  lua_Integer x = luaL_checkinteger(L, idx), y = luaL_checkinteger(L, idx + 1);
+  if (x < 1 || x > img->width)
+    luaL_error(L, "%s: x %I out of range 1..%d", fname, (LUAI_UACINT)x,
+               img->width);
+  if (y < 1 || y > img->height)
+    luaL_error(L, "%s: y %I out of range 1..%d", fname, (LUAI_UACINT)y,
+               img->height);
+  return ((size_t)(y - 1) * img->width + (size_t)(x - 1)) * 4;
+}
+
+static int i_get(lua_State *L)
+{
+  rsx_image *img = rsxlua_checkimage(L, 1, "image:get");
+  const uint8_t *p = img->rgba + img_xy(L, img, 2, "image:get");
+  int i;
+  for (i = 0; i < 4; i++) lua_pushinteger(L, p[i]);
+  return 4;
+}
+
+static int i_set(lua_State *L)
+{
+  rsx_image *img = rsxlua_checkimage(L, 1, "image:set");
+  size_t at = img_xy(L, img, 2, "image:set");
+  uint8_t c[4];
+  c[0] = img_channel(L, 4, "image:set", "r");
+  c[1] = img_channel(L, 5, "image:set", "g");
+  c[2] = img_channel(L, 6, "image:set", "b");
+  c[3] = lua_isnoneornil(L, 7) ? 255 : img_channel(L, 7, "image:set", "a");
+  memcpy(img->rgba + at, c, 4);
+  return 0;
+}
+
+/* img:paste(src, x, y): src's pixels with its top-left at (x, y), the
+** part that falls inside img. */
+static int i_paste(lua_State *L)
+{
+  rsx_image *dst = rsxlua_checkimage(L, 1, "image:paste");
+  rsx_image *src = rsxlua_checkimage(L, 2, "image:paste");
+  lua_Integer x0 = luaL_checkinteger(L, 3) - 1;
+  lua_Integer y0 = luaL_checkinteger(L, 4) - 1;
+  lua_Integer y, xa, xb;
+  xa = x0 < 0 ? 0 : x0;
+  xb = x0 + src->width > dst->width ? dst->width : x0 + src->width;
+  for (y = y0 < 0 ? 0 : y0; y < y0 + src->height && y < dst->height; y++) {
+    if (xa >= xb) break;
+    memcpy(dst->rgba + ((size_t)y * dst->width + (size_t)xa) * 4,
+           src->rgba + ((size_t)(y - y0) * src->width +
+                        (size_t)(xa - x0)) * 4,
+           (size_t)(xb - xa) * 4);
+  }
+  return 0;
+}
+
+static int i_save(lua_State *L)
+{
+  rsx_image *img = rsxlua_checkimage(L, 1, "image:save");
+  const char *path = luaL_checkstring(L, 2);
+  rsx_error err;
+  if (rsx_png_save(img, path, &err) != 0) return rsxlua_fail(L, err.text);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+static int i_bytes(lua_State *L)
+{
+  rsx_image *img = rsxlua_checkimage(L, 1, "image:bytes");
+  lua_pushlstring(L, (const char *)img->rgba,
+                  (size_t)img->width * img->height * 4);
+  return 1;
+}
+
+static int i_gc(lua_State *L)
+{
+  rl_image *im = luaL_checkudata(L, 1, RSXLUA_IMAGE);
+  rsx_image_free(im->img);
+  im->img = NULL;
+  return 0;
+}
+
+static int i_tostring(lua_State *L)
+{
+  rl_image *im = luaL_checkudata(L, 1, RSXLUA_IMAGE);
+  if (im->img == NULL)
+    lua_pushliteral(L, "rsxmesh.image (freed)");
+  else
+    lua_pushfstring(L, "rsxmesh.image (%dx%d)", im->img->width,
+                    im->img->height);
+  return 1;
+}
+
+static int ip_width(lua_State *L)
+{
+  lua_pushinteger(L, rsxlua_checkimage(L, 1, "image.width")->width);
+  return 1;
+}
+
+static int ip_height(lua_State *L)
+{
+  lua_pushinteger(L, rsxlua_checkimage(L, 1, "image.height")->height);
+  return 1;
+}
+
+static const luaL_Reg i_meta[] = {
+  {"__gc", i_gc},
+  {"__close", i_gc},
+  {"__tostring", i_tostring},
+  {NULL, NULL}
+};
+
+static const luaL_Reg i_methods[] = {
+  {"get", i_get},
+  {"set", i_set},
+  {"paste", i_paste},
+  {"save", i_save},
+  {"bytes", i_bytes},
+  {NULL, NULL}
+};
+
+static const rl_member i_members[] = {
+  {"width", ip_width},
+  {"height", ip_height},
+  {NULL, NULL}
+};
+
+static const luaL_Reg i_funcs[] = {
+  {"image", f_image},
+  {"read_png", f_read_png},
+  {NULL, NULL}
+};
+
+void rsxlua_open_image(lua_State *L)
+{
+  rsxlua_class(L, RSXLUA_IMAGE, i_meta, i_methods, i_members);
+  luaL_setfuncs(L, i_funcs, 0);
+}

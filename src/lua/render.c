@@ -1,0 +1,518 @@
+/*
+** render.c - rsxmesh.render(opts): meshes to an image through the core's
+** renderer; the options, the camera, and the textures (each file once).
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rsxlua.h"
+#include "render.h"
+
+#define FNAME "rsxmesh.render"
+#define RENDER_STATE "rsxmesh.render state"
+
+/* A texture met during one call: by file path (the default loader) or by
+** image (a texture function's); t is NULL for a file that failed. */
+typedef struct rtex {
+  char *path;
+  const rsx_image *image;
+  rsx_texture *t;
+} rtex;
+
+/* What one call allocates, freed by __gc even if a Lua error cuts the
+** call short. */
+typedef struct rstate {
+  rsx_draw *draws;
+  size_t n, cap;
+  rtex *tex;
+  size_t ntex, captex;
+} rstate;
+
+static int st_gc(lua_State *L)
+{
+  rstate *st = luaL_checkudata(L, 1, RENDER_STATE);
+  size_t i;
+  for (i = 0; i < st->ntex; i++) {
+    free(st->tex[i].path);
+    rsx_texture_free(st->tex[i].t);
+  }
+  free(st->tex);
+  free(st->draws);
+  memset(st, 0, sizeof *st);
+  return 0;
+}
+
+static void *grow(lua_State *L, void *p, size_t *cap, size_t n, size_t size)
+{
+  void *q;
+  size_t c;
+  if (n < *cap) return p;
+  c = *cap ? *cap * 2 : 64;
+  q = realloc(p, c * size);
+  if (q == NULL) luaL_error(L, FNAME ": out of memory");
+  *cap = c;
+  return q;
+}
+
+static void add_draw(lua_State *L, rstate *st, const rsx_mesh *m,
+                     const rsx_submesh *s)
+{
+  st->draws = grow(L, st->draws, &st->cap, st->n, sizeof *st->draws);
+  st->draws[st->n].mesh = m;
+  st->draws[st->n].submesh = s;
+  st->draws[st->n].texture = NULL;
+  st->n++;
+}
+
+/* ------------------------------------------------------------ options */
+
+static lua_Integer opt_int(lua_State *L, int opts, const char *key,
+                          lua_Integer def)
+{
+  lua_Integer v;
+  int isnum;
+  if (lua_getfield(L, opts, key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    return def;
+  }
+  v = lua_tointegerx(L, -1, &isnum);
+  if (!isnum) luaL_error(L, FNAME ": %s must be an integer", key);
+  lua_pop(L, 1);
+  return v;
+}
+
+/* A name of names (by the core's lookup) or the default. */
+static int opt_name(lua_State *L, int opts, const char *key,
+                    int (*lookup)(const char *), int def, const char *list)
+{
+  int v;
+  if (lua_getfield(L, opts, key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    return def;
+  }
+  v = lua_type(L, -1) == LUA_TSTRING ? lookup(lua_tostring(L, -1)) : -1;
+  if (v < 0)
+    luaL_error(L, FNAME ": %s %s unknown (%s)", key,
+               luaL_tolstring(L, -1, NULL), list);
+  lua_pop(L, 1);
+  return v;
+}
+
+/* t[key] as 3 numbers into v; 0 if absent. */
+static int opt_vec3(lua_State *L, int t, const char *key, double v[3])
+{
+  int i;
+  if (lua_getfield(L, t, key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  if (!lua_istable(L, -1))
+    luaL_error(L, FNAME ": camera.%s must be a list of 3 numbers", key);
+  for (i = 0; i < 3; i++) {
+    int isnum;
+    lua_geti(L, -1, i + 1);
+    v[i] = lua_tonumberx(L, -1, &isnum);
+    if (!isnum)
+      luaL_error(L, FNAME ": camera.%s must be a list of 3 numbers", key);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return 1;
+}
+
+static double opt_num(lua_State *L, int t, const char *key, double def)
+{
+  double v;
+  int isnum;
+  if (lua_getfield(L, t, key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    return def;
+  }
+  v = lua_tonumberx(L, -1, &isnum);
+  if (!isnum) luaL_error(L, FNAME ": camera.%s must be a number", key);
+  lua_pop(L, 1);
+  return v;
+}
+
+static void read_options(lua_State *L, int opts, rsx_render_options *o,
+                         lua_Integer *w, lua_Integer *h)
+{
+  lua_Integer uv, stored;
+  rsx_render_defaults(o);
+  *w = opt_int(L, opts, "width", 1280);
+  *h = opt_int(L, opts, "height", 720);
+  o->shade = opt_name(L, opts, "shade", rsx_shade_from_name, o->shade,
+                      "flat, lit, normals, uv, selectors, colour");
+  o->filter = opt_name(L, opts, "filter", rsx_filter_from_name, o->filter,
+                       "nearest, bilinear, trilinear");
+  uv = opt_int(L, opts, "uv", 0);
+  if (uv < 0 || uv > 3)
+    luaL_error(L, FNAME ": uv %I out of range 0..3", (LUAI_UACINT)uv);
+  stored = opt_int(L, opts, "stored", -1);
+  lua_getfield(L, opts, "stored");
+  if (!lua_isnil(L, -1) && (stored < 0 || stored > 3))
+    luaL_error(L, FNAME ": stored %I out of range 0..3",
+               (LUAI_UACINT)stored);
+  lua_pop(L, 1);
+  o->uv = (int)uv;
+  o->stored = (int)stored;
+  lua_getfield(L, opts, "cull");
+  o->cull = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (lua_getfield(L, opts, "background") != LUA_TNIL)
+    rsxlua_checkcolour(L, -1, FNAME, "background", o->background);
+  lua_pop(L, 1);
+}
+
+/* The camera table at opts.camera, or a framed view of the draws'
+** bounds (view "iso" when there is no camera table). */
+static void read_camera(lua_State *L, int opts, rstate *st,
+                        rsx_render_options *o, double aspect)
+{
+  rsx_camera *c = &o->camera;
+  rsx_error err;
+  int has_eye, has_at, view = RSX_VIEW_ISO, cam;
+  double up[3] = {0, 1, 0};
+  float mn[3], mx[3];
+
+  memset(c, 0, sizeof *c);
+  c->up[1] = 1;
+  c->fov = RSX_DEFAULT_FOV;
+  c->near = RSX_DEFAULT_NEAR;
+  if (lua_getfield(L, opts, "camera") == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+  } else if (!lua_istable(L, -1)) {
+    luaL_error(L, FNAME ": camera must be a table");
+  }
+  cam = lua_gettop(L);
+  has_eye = opt_vec3(L, cam, "eye", c->eye);
+  has_at = opt_vec3(L, cam, "at", c->at);
+  if (opt_vec3(L, cam, "up", c->up)) memcpy(up, c->up, sizeof up);
+  c->fov = opt_num(L, cam, "fov", c->fov);
+  c->ortho = opt_num(L, cam, "ortho", 0);
+  c->near = opt_num(L, cam, "near", c->near);
+  view = opt_name(L, cam, "view", rsx_view_from_name, -1,
+                  "iso, top, front, side");
+  if (has_eye != has_at)
+    luaL_error(L, FNAME ": camera needs both eye and at (or neither)");
+  if (has_eye && view >= 0)
+    luaL_error(L, FNAME ": camera.view and camera.eye exclude each other");
+  if (!has_eye) {
+    double ortho = c->ortho;
+    rsx_draw_bounds(st->draws, st->n, mn, mx);
+    if (rsx_camera_frame(c, view < 0 ? RSX_VIEW_ISO : view, up, mn, mx,
+                         aspect, &err) != 0)
+      luaL_error(L, FNAME ": %s", err.text);
+    if (ortho > 0) c->ortho = ortho; /* a height given: keep it */
+  }
+  if (rsx_camera_check(c, &err) != 0) luaL_error(L, FNAME ": %s", err.text);
+  lua_pop(L, 1);
+}
+
+/* -------------------------------------------------------------- draws */
+
+static void add_mesh_ud(lua_State *L, rstate *st, int mesh, int keep)
+{
+  rl_mesh *me = rsxlua_check(L, mesh, RSXLUA_MESH, FNAME);
+  uint32_t j;
+  if (me->m->submesh_count == 0) {
+    add_draw(L, st, me->m, NULL);
+    return;
+  }
+  for (j = 0; j < me->m->submesh_count; j++) {
+    rsxlua_push_submesh(L, mesh, me, j);
+    lua_rawseti(L, keep, (lua_Integer)st->n + 1);
+    add_draw(L, st, me->m, &me->m->submeshes[j]);
+  }
+}
+
+/* One item of opts.meshes: a bundle, a mesh or a submesh. keep is a list
+** holding, by draw number, the submesh userdata of each draw. */
+static void add_item(lua_State *L, rstate *st, int item, int keep)
+{
+  rl_bundle *b;
+  item = lua_absindex(L, item);
+  if ((b = luaL_testudata(L, item, RSXLUA_BUNDLE)) != NULL) {
+    uint32_t i;
+    rsxlua_checkopen(L, b, FNAME);
+    for (i = 0; i < rsx_bundle_mesh_count(b->b); i++) {
+      rsxlua_push_mesh(L, item, b, rsx_bundle_mesh(b->b, i));
+      add_mesh_ud(L, st, lua_gettop(L), keep);
+      lua_pop(L, 1);
+    }
+  } else if (luaL_testudata(L, item, RSXLUA_MESH) != NULL) {
+    add_mesh_ud(L, st, item, keep);
+  } else if (luaL_testudata(L, item, RSXLUA_SUBMESH) != NULL) {
+    rl_submesh *sm = rsxlua_check(L, item, RSXLUA_SUBMESH, FNAME);
+    lua_pushvalue(L, item);
+    lua_rawseti(L, keep, (lua_Integer)st->n + 1);
+    add_draw(L, st, sm->m, sm->s);
+  } else {
+    luaL_error(L, FNAME ": meshes must be a bundle, a mesh, a submesh or "
+               "a list of them, got %s", luaL_typename(L, item));
+  }
+}
+
+static void read_meshes(lua_State *L, int opts, rstate *st, int keep)
+{
+  lua_Integer i, n;
+  if (lua_getfield(L, opts, "meshes") == LUA_TNIL)
+    luaL_error(L, FNAME ": opts.meshes is missing");
+  if (lua_type(L, -1) == LUA_TTABLE && !lua_getmetatable(L, -1)) {
+    n = luaL_len(L, -1);
+    for (i = 1; i <= n; i++) {
+      lua_geti(L, -1, i);
+      add_item(L, st, -1, keep);
+      lua_pop(L, 1);
+    }
+  } else {
+    add_item(L, st, -1, keep);
+  }
+  lua_pop(L, 1);
+}
+
+/* ----------------------------------------------------------- textures */
+
+/* Note a texture problem once, in the list at missing. */
+static void note_missing(lua_State *L, int missing, const char *msg)
+{
+  lua_pushstring(L, msg);
+  lua_rawseti(L, missing, (lua_Integer)luaL_len(L, missing) + 1);
+}
+
+static rtex *new_rtex(lua_State *L, rstate *st)
+{
+  rtex *e;
+  st->tex = grow(L, st->tex, &st->captex, st->ntex, sizeof *st->tex);
+  e = &st->tex[st->ntex++];
+  memset(e, 0, sizeof *e);
+  return e;
+}
+
+/* The default loader: the material's base-colour file, relative to the
+** folder of the bundle holding the material, read once per call. */
+static const rsx_texture *file_texture(lua_State *L, rstate *st,
+                                       const rl_bundle *materials,
+                                       const rsx_submesh *s, int missing)
+{
+  const rsx_material *mat;
+  const char *tex, *bpath, *slash;
+  rsx_error err;
+  rsx_image *img;
+  rtex *e;
+  size_t i, dlen, n;
+  char *path;
+
+  if (materials == NULL || materials->b == NULL || s->material == RSX_NONE)
+    return NULL;
+  mat = rsx_bundle_material(materials->b, s->material);
+  tex = mat ? rsx_material_base_colour(mat) : NULL;
+  if (tex == NULL || tex[0] == '\0') return NULL;
+  bpath = rsx_bundle_path(materials->b);
+  slash = strrchr(bpath, '/');
+  dlen = slash ? (size_t)(slash - bpath) : 0;
+  n = dlen + 1 + strlen(tex) + 1;
+  path = malloc(n);
+  if (path == NULL) luaL_error(L, FNAME ": out of memory");
+  if (dlen)
+    snprintf(path, n, "%.*s/%s", (int)dlen, bpath, tex);
+  else
+    snprintf(path, n, "%s", tex);
+  for (i = 0; i < st->ntex; i++)
+    if (st->tex[i].path && strcmp(st->tex[i].path, path) == 0) {
+      free(path);
+      return st->tex[i].t;
+    }
+  e = new_rtex(L, st);
+  e->path = path;
+  img = rsx_png_read(path, &err);
+  if (img == NULL) {
+    note_missing(L, missing, err.text);
+    return NULL;
+  }
+  e->t = rsx_texture_new(img, &err);
+  rsx_image_free(img);
+  if (e->t == NULL) note_missing(L, missing, err.text);
+  return e->t;
+}
+
+/* A texture function's answer for the draw's submesh (whose userdata is
+** keep[d + 1]): its image, made a texture once per image. */
+static const rsx_texture *func_texture(lua_State *L, rstate *st, int func,
+                                       int keep, size_t d)
+{
+  const rsx_image *img;
+  rsx_error err;
+  rtex *e;
+  size_t i;
+  if (lua_rawgeti(L, keep, (lua_Integer)d + 1) == LUA_TNIL) {
+    lua_pop(L, 1);
+    return NULL;
+  }
+  lua_getfield(L, -1, "material");
+  lua_remove(L, -2);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return NULL;
+  }
+  lua_pushvalue(L, func);
+  lua_insert(L, -2);
+  lua_call(L, 1, 1);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return NULL;
+  }
+  img = rsxlua_checkimage(L, -1, FNAME ": the texture function's result");
+  /* anchored for the call: the image's address is its key here */
+  lua_pushboolean(L, 1);
+  lua_rawset(L, keep);
+  for (i = 0; i < st->ntex; i++)
+    if (st->tex[i].image == img) return st->tex[i].t;
+  e = new_rtex(L, st);
+  e->image = img;
+  e->t = rsx_texture_new(img, &err);
+  if (e->t == NULL) luaL_error(L, FNAME ": %s", err.text);
+  return e->t;
+}
+
+static void load_textures(lua_State *L, int opts, rstate *st, int keep,
+                          int missing)
+{
+  int func = 0;
+  size_t d;
+  if (lua_getfield(L, opts, "texture") != LUA_TNIL) {
+    luaL_argexpected(L, lua_isfunction(L, -1), 1, "opts.texture function");
+    func = lua_gettop(L);
+  }
+  for (d = 0; d < st->n; d++) {
+    const rsx_submesh *s = st->draws[d].submesh;
+    if (s == NULL) continue;
+    if (func) {
+      st->draws[d].texture = func_texture(L, st, func, keep, d);
+    } else {
+      rl_submesh *sm;
+      lua_rawgeti(L, keep, (lua_Integer)d + 1);
+      sm = lua_touserdata(L, -1);
+      lua_pop(L, 1);
+      if (sm != NULL)
+        st->draws[d].texture =
+          file_texture(L, st, sm->materials, s, missing);
+    }
+  }
+  lua_pop(L, 1);
+}
+
+/* ------------------------------------------------------------- result */
+
+static void push_vec3(lua_State *L, const double v[3])
+{
+  int i;
+  lua_createtable(L, 3, 0);
+  for (i = 0; i < 3; i++) {
+    lua_pushnumber(L, v[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+static void push_info(lua_State *L, const rsx_render_options *o,
+                      const rsx_render_stats *s, int info)
+{
+  int i, k;
+  char hex[9];
+  lua_pushinteger(L, (lua_Integer)s->triangles);
+  lua_setfield(L, info, "triangles");
+  lua_pushinteger(L, (lua_Integer)s->fragments);
+  lua_setfield(L, info, "pixels");
+  lua_pushinteger(L, (lua_Integer)s->skipped);
+  lua_setfield(L, info, "skipped");
+  if (s->skipped) {
+    lua_pushstring(L, s->first_skip);
+    lua_setfield(L, info, "skip_message");
+  }
+  lua_createtable(L, 0, 6);
+  push_vec3(L, o->camera.eye);
+  lua_setfield(L, -2, "eye");
+  push_vec3(L, o->camera.at);
+  lua_setfield(L, -2, "at");
+  push_vec3(L, o->camera.up);
+  lua_setfield(L, -2, "up");
+  lua_pushnumber(L, o->camera.ortho > 0 ? o->camera.ortho : o->camera.fov);
+  lua_setfield(L, -2, o->camera.ortho > 0 ? "ortho" : "fov");
+  lua_pushnumber(L, o->camera.near);
+  lua_setfield(L, -2, "near");
+  lua_setfield(L, info, "camera");
+  lua_createtable(L, s->legend_count, 0);
+  for (i = 0; i < s->legend_count; i++) {
+    lua_createtable(L, 0, 2);
+    snprintf(hex, sizeof hex, "%08lx", (unsigned long)s->legend[i]);
+    lua_pushstring(L, hex);
+    lua_setfield(L, -2, "selectors");
+    lua_createtable(L, 3, 0);
+    for (k = 0; k < 3; k++) {
+      lua_pushinteger(L, s->legend_rgb[i][k]);
+      lua_rawseti(L, -2, k + 1);
+    }
+    lua_setfield(L, -2, "colour");
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, info, "legend");
+}
+
+/* rsxmesh.render(opts) -> image, info */
+static int f_render(lua_State *L)
+{
+  rsx_render_options o;
+  rsx_render_stats stats;
+  rsx_error err;
+  rsx_image *img;
+  rstate *st;
+  lua_Integer w, h;
+  int info, missing, keep;
+
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  st = lua_newuserdatauv(L, sizeof *st, 0); /* 2 */
+  memset(st, 0, sizeof *st);
+  luaL_setmetatable(L, RENDER_STATE);
+  lua_newtable(L);                          /* 3: info */
+  info = 3;
+  lua_newtable(L);                          /* 4: info.missing */
+  missing = 4;
+  lua_pushvalue(L, missing);
+  lua_setfield(L, info, "missing");
+  lua_newtable(L);                          /* 5: submeshes by draw */
+  keep = 5;
+
+  read_options(L, 1, &o, &w, &h);
+  if (rsx_image_check_size((long)w, (long)h, FNAME, &err) != 0)
+    return luaL_error(L, "%s", err.text);
+  read_meshes(L, 1, st, keep);
+  read_camera(L, 1, st, &o, (double)w / (double)h);
+  if (o.shade == RSX_SHADE_FLAT || o.shade == RSX_SHADE_LIT)
+    load_textures(L, 1, st, keep, missing);
+
+  img = rsx_image_new((long)w, (long)h, &err);
+  if (img == NULL) return luaL_error(L, FNAME ": %s", err.text);
+  rsxlua_push_image(L, img);                /* 6 */
+  if (rsx_render(img, &o, st->draws, st->n, &stats, &err) != 0)
+    return luaL_error(L, FNAME ": %s", err.text);
+  push_info(L, &o, &stats, info);
+  lua_pushvalue(L, info);
+  return 2;
+}
+
+static const luaL_Reg r_funcs[] = {
+  {"render", f_render},
+  {NULL, NULL}
+};
+
+void rsxlua_open_render(lua_State *L)
+{
+  luaL_newmetatable(L, RENDER_STATE);
+  lua_pushcfunction(L, st_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+  luaL_setfuncs(L, r_funcs, 0);
+}
