@@ -194,36 +194,24 @@ end
 
 -- --------------------------------------------------------------- the plan
 
--- Make the plan for opts.scale and opts.seed. Returns a table:
---   meshes[i] = { id, mask, uv_sets, has_a, family, k (submeshes),
---                 selectors = {word per submesh}, count, params,
---                 a_off, level, slot, name, index_size, strip }
---   levels[l] = { name, meshes = {ids in order}, vertices }
---   targets = the totals the plan was made to hit
--- or nil and a message when the scale is out of range.
-function P.make(opts)
-  local S = opts.scale or 1
-  local seed = opts.seed or 1
-  if type(S) ~= "number" or S ~= S or S < P.MIN_SCALE or S > P.MAX_SCALE
-  then
-    return nil, string.format("scale must lie in %g..%g", P.MIN_SCALE,
-      P.MAX_SCALE)
-  end
-  local function r(n) return floor(n * S + 0.5) end
-  local rng = R.new(seed, 0)
+-- The steps of P.make, in order. Each takes the plan's context c: scale S,
+-- seed, rng (the plan's generator, drawn from in this order only), r (a
+-- count of the note scaled and rounded), and what earlier steps added.
 
-  -- meshes per mask, in the table's order
+-- Meshes per mask, in the table's order: c.meshes, and c.classes[k] the
+-- meshes with k stored UV sets.
+local function plan_meshes(c)
   local meshes, classes = {}, { [0] = {}, {}, {}, {}, {} }
   local first_of = {}
   for _, row in ipairs(P.MASKS) do
     local mask = row[1]
-    local n = r(row[2])
+    local n = c.r(row[2])
     if n < 1 then n = 1 end
     local names, weights = family_choices(mask)
     for _ = 1, n do
       local m = { id = #meshes + 1, mask = mask, uv_sets = uv_sets(mask),
                   has_a = mask & 0x8 ~= 0, params = {} }
-      m.family = names[rng:pick(weights)]
+      m.family = names[c.rng:pick(weights)]
       if not first_of[mask] then
         first_of[mask] = m
         -- the note's UV extremes, at every scale: a terrain patch whose
@@ -235,33 +223,42 @@ function P.make(opts)
         end
       end
       meshes[#meshes + 1] = m
-      local c = classes[m.uv_sets]
-      c[#c + 1] = m
+      local cl = classes[m.uv_sets]
+      cl[#cl + 1] = m
     end
   end
+  c.meshes, c.classes = meshes, classes
+end
 
-  -- selector combinations and their counts
-  local t_sub = r(P.NOTE.submeshes)
+-- Selector combinations and their counts: c.combos, and c.t_sub the
+-- submeshes in all.
+local function plan_combinations(c)
+  c.t_sub = c.r(P.NOTE.submeshes)
   local combos = {}
   local top_total = 0
   for _, t in ipairs(P.TOP) do
-    combos[#combos + 1] = { word = t[1], count = r(t[2]) }
-    top_total = top_total + r(t[2])
+    combos[#combos + 1] = { word = t[1], count = c.r(t[2]) }
+    top_total = top_total + c.r(t[2])
   end
   local others = other_combinations()
   local ow = {}
   for i, o in ipairs(others) do ow[i] = o[2] end
-  local oc = apportion(t_sub - top_total, ow)
+  local oc = apportion(c.t_sub - top_total, ow)
   for i, o in ipairs(others) do
     combos[#combos + 1] = { word = o[1], count = oc[i] }
   end
+  c.combos = combos
+end
 
-  -- submeshes per class (stored UV sets), then combinations into classes:
-  -- the most demanding first, each shared by the room left in the classes
-  -- whose meshes hold the sets it names
+-- Submeshes per class (stored UV sets), then combinations into classes:
+-- the most demanding first, each shared by the room left in the classes
+-- whose meshes hold the sets it names. c.order is that order of the
+-- combinations, c.split[combo index][class] their submeshes.
+local function plan_class_split(c)
+  local classes, combos = c.classes, c.combos
   local cw = {}
   for k = 0, 4 do cw[k + 1] = #classes[k] * CLASS_SUBMESHES[k] end
-  local ct = apportion(t_sub, cw)
+  local ct = apportion(c.t_sub, cw)
   local target, room = {}, {}
   for k = 0, 4 do target[k], room[k] = ct[k + 1], ct[k + 1] end
   -- class 0 takes ffffffff only
@@ -280,21 +277,21 @@ function P.make(opts)
     end
     return combos[a].word < combos[b].word
   end)
-  local split = {}     -- split[combo index][class] = submeshes
+  local split = {}
   for _, ci in ipairs(order) do
-    local c = combos[ci]
-    local lo = need(c.word)
+    local combo = combos[ci]
+    local lo = need(combo.word)
     local caps, total = {}, 0
     for k = lo, 4 do
       caps[#caps + 1] = room[k]
       total = total + room[k]
     end
     local give
-    if total >= c.count then
-      give = apportion(c.count, caps)
+    if total >= combo.count then
+      give = apportion(combo.count, caps)
     else
       give = caps
-      give[#give] = give[#give] + c.count - total
+      give[#give] = give[#give] + combo.count - total
     end
     split[ci] = {}
     for j, g in ipairs(give) do
@@ -303,131 +300,152 @@ function P.make(opts)
       room[k] = room[k] - g
     end
   end
+  c.order, c.split = order, split
+end
 
-  -- submeshes per mesh: one each, the rest dealt out by family (a mesh
-  -- with more parts gets more chances)
-  for k = 0, 4 do
-    local list = classes[k]
-    local total = 0
-    for _, ci in ipairs(order) do total = total + (split[ci][k] or 0) end
-    if total < #list then
-      return nil, string.format("scale %g leaves %d submeshes for %d "
-        .. "meshes with %d UV sets", S, total, #list, k)
-    end
-    local tokens = {}
-    for _, m in ipairs(list) do
-      m.k = 1
-      for _ = 2, shapes[m.family].hi do tokens[#tokens + 1] = m end
-    end
-    if total - #list > #tokens then
-      return nil, string.format("scale %g: %d submeshes do not fit %d "
-        .. "meshes with %d UV sets", S, total, #list, k)
-    end
-    rng:shuffle(tokens)
-    for j = 1, total - #list do tokens[j].k = tokens[j].k + 1 end
-    -- the class's combinations, shuffled and dealt to its submeshes
-    local deck = {}
-    for ci = 1, #combos do
-      for _ = 1, split[ci] and split[ci][k] or 0 do
-        deck[#deck + 1] = combos[ci].word
-      end
-    end
-    rng:shuffle(deck)
-    local d = 0
-    for _, m in ipairs(list) do
-      m.selectors = {}
-      for s = 1, m.k do
-        d = d + 1
-        m.selectors[s] = deck[d]
-      end
+-- Submeshes per mesh of class k: one each, the rest dealt out by family
+-- (a mesh with more parts gets more chances); then the class's
+-- combinations, shuffled and dealt to its submeshes (m.k, m.selectors).
+-- nil and a message when they do not fit.
+local function plan_class_submeshes(c, k)
+  local list = c.classes[k]
+  local total = 0
+  for _, ci in ipairs(c.order) do total = total + (c.split[ci][k] or 0) end
+  if total < #list then
+    return nil, string.format("scale %g leaves %d submeshes for %d "
+      .. "meshes with %d UV sets", c.S, total, #list, k)
+  end
+  local tokens = {}
+  for _, m in ipairs(list) do
+    m.k = 1
+    for _ = 2, shapes[m.family].hi do tokens[#tokens + 1] = m end
+  end
+  if total - #list > #tokens then
+    return nil, string.format("scale %g: %d submeshes do not fit %d "
+      .. "meshes with %d UV sets", c.S, total, #list, k)
+  end
+  c.rng:shuffle(tokens)
+  for j = 1, total - #list do tokens[j].k = tokens[j].k + 1 end
+  local deck = {}
+  for ci = 1, #c.combos do
+    for _ = 1, c.split[ci] and c.split[ci][k] or 0 do
+      deck[#deck + 1] = c.combos[ci].word
     end
   end
+  c.rng:shuffle(deck)
+  local d = 0
+  for _, m in ipairs(list) do
+    m.selectors = {}
+    for s = 1, m.k do
+      d = d + 1
+      m.selectors[s] = deck[d]
+    end
+  end
+  return true
+end
 
-  -- vertices: three budgets (meshes with tangent A; the glow cards, whose
-  -- normals are all zero; the rest), shared by natural size above each
-  -- family's minimum, then fitted
-  local v_all, v_a, v_zero = r(P.NOTE.vertices), r(P.NOTE.a_vertices),
-    r(P.NOTE.zero_normals)
-  local groups = { { budget = v_a }, { budget = v_zero },
-                   { budget = v_all - v_a - v_zero } }
-  for _, m in ipairs(meshes) do
+-- The vertices of one group's meshes: its budget shared by natural size
+-- above each family's minimum, then fitted (m.count, m.params); what a
+-- rigid family cannot take goes to the group's flexible ones.
+local function plan_group_vertices(c, g, gi)
+  local mins, weights, total_min = {}, {}, 0
+  for i, m in ipairs(g) do
+    local fam = shapes[m.family]
+    local mr = R.new(c.seed, 1, m.id)
+    m.rng = mr
+    mins[i] = fam.min(m.k)
+    local size = SIZES[m.family](mr:float())
+    if m.params.long then size = 3000 end
+    weights[i] = floor(size * 16)
+    total_min = total_min + mins[i]
+  end
+  if total_min > g.budget then
+    return nil, string.format("scale %g is too small: %d vertices for "
+      .. "meshes needing %d", c.S, g.budget, total_min)
+  end
+  local extra = apportion(g.budget - total_min, weights)
+  local left, flex, flex_w = 0, {}, {}
+  for i, m in ipairs(g) do
+    local fam = shapes[m.family]
+    local want = mins[i] + extra[i]
+    if fam.flexible then
+      flex[#flex + 1] = m
+      flex_w[#flex_w + 1] = want
+      m.count = want
+    else
+      local params, n = fam.fit(want, m.k, m.rng)
+      for key, v in pairs(params) do m.params[key] = v end
+      m.count = n
+      left = left + want - n
+    end
+  end
+  if left > 0 and #flex == 0 then
+    return nil, string.format("scale %g: no flexible mesh in vertex "
+      .. "group %d", c.S, gi)
+  end
+  local share = apportion(left, flex_w)
+  for i, m in ipairs(flex) do
+    local params, n = shapes[m.family].fit(m.count + share[i], m.k,
+      m.rng)
+    assert(n == m.count + share[i])
+    for key, v in pairs(params) do m.params[key] = v end
+    m.count = n
+  end
+  return true
+end
+
+-- Vertices: three budgets (meshes with tangent A; the glow cards, whose
+-- normals are all zero; the rest), each shared among its meshes.
+local function plan_vertices(c)
+  c.v_all, c.v_a, c.v_zero = c.r(P.NOTE.vertices), c.r(P.NOTE.a_vertices),
+    c.r(P.NOTE.zero_normals)
+  local groups = { { budget = c.v_a }, { budget = c.v_zero },
+                   { budget = c.v_all - c.v_a - c.v_zero } }
+  for _, m in ipairs(c.meshes) do
     local g = m.has_a and 1 or (m.family == "glow" and 2 or 3)
     local list = groups[g]
     list[#list + 1] = m
   end
   for gi, g in ipairs(groups) do
-    local mins, weights, total_min = {}, {}, 0
-    for i, m in ipairs(g) do
-      local fam = shapes[m.family]
-      local mr = R.new(seed, 1, m.id)
-      m.rng = mr
-      mins[i] = fam.min(m.k)
-      local size = SIZES[m.family](mr:float())
-      if m.params.long then size = 3000 end
-      weights[i] = floor(size * 16)
-      total_min = total_min + mins[i]
-    end
-    if total_min > g.budget then
-      return nil, string.format("scale %g is too small: %d vertices for "
-        .. "meshes needing %d", S, g.budget, total_min)
-    end
-    local extra = apportion(g.budget - total_min, weights)
-    local left, flex, flex_w = 0, {}, {}
-    for i, m in ipairs(g) do
-      local fam = shapes[m.family]
-      local want = mins[i] + extra[i]
-      if fam.flexible then
-        flex[#flex + 1] = m
-        flex_w[#flex_w + 1] = want
-        m.count = want
-      else
-        local params, n = fam.fit(want, m.k, m.rng)
-        for key, v in pairs(params) do m.params[key] = v end
-        m.count = n
-        left = left + want - n
-      end
-    end
-    if left > 0 and #flex == 0 then
-      return nil, string.format("scale %g: no flexible mesh in vertex "
-        .. "group %d", S, gi)
-    end
-    local share = apportion(left, flex_w)
-    for i, m in ipairs(flex) do
-      local params, n = shapes[m.family].fit(m.count + share[i], m.k,
-        m.rng)
-      assert(n == m.count + share[i])
-      for key, v in pairs(params) do m.params[key] = v end
-      m.count = n
-    end
+    local ok, err = plan_group_vertices(c, g, gi)
+    if not ok then return nil, err end
   end
+  c.groups = groups
+  return true
+end
 
-  -- tangent A off unit length: a quota per mesh, cumulative rounding
-  local a_off = r(P.NOTE.a_off)
+-- Tangent A off unit length: a quota per mesh, cumulative rounding.
+local function plan_a_off(c)
+  c.a_off = c.r(P.NOTE.a_off)
   local cum, given = 0, 0
-  for _, m in ipairs(groups[1]) do
+  for _, m in ipairs(c.groups[1]) do
     cum = cum + m.count
-    local upto = R.muldiv_round(a_off, cum, v_a)
+    local upto = R.muldiv_round(c.a_off, cum, c.v_a)
     m.a_off = upto - given
     given = upto
   end
+end
 
-  -- index buffers and primitives
-  for _, m in ipairs(meshes) do
+-- Index buffers and primitives.
+local function plan_indices(c)
+  for _, m in ipairs(c.meshes) do
     local fam = shapes[m.family]
     m.strip = fam.strips and true or false
     local limit = m.strip and 0xFFFF or 0x10000
     m.index_size = (fam.wide or m.count > limit) and 4 or 2
     m.rng = nil
   end
+end
 
-  -- levels: meshes shuffled and dealt; names numbered per family
-  local levels = {}
+-- Levels: meshes shuffled and dealt; names numbered per family.
+local function plan_levels(c)
+  local meshes, levels = c.meshes, {}
   for l, name in ipairs(P.LEVELS) do
     levels[l] = { name = name, index = l, meshes = {}, vertices = 0 }
   end
   local deal = {}
   for i = 1, #meshes do deal[i] = i end
-  rng:shuffle(deal)
+  c.rng:shuffle(deal)
   for pos, id in ipairs(deal) do
     local lv = levels[(pos - 1) % #levels + 1]
     local m = meshes[id]
@@ -443,12 +461,44 @@ function P.make(opts)
       m.name = string.format("%s_%04d", m.family, seen[m.family])
     end
   end
+  c.levels = levels
+end
 
+-- Make the plan for opts.scale and opts.seed. Returns a table:
+--   meshes[i] = { id, mask, uv_sets, has_a, family, k (submeshes),
+--                 selectors = {word per submesh}, count, params,
+--                 a_off, level, slot, name, index_size, strip }
+--   levels[l] = { name, meshes = {ids in order}, vertices }
+--   targets = the totals the plan was made to hit
+-- or nil and a message when the scale is out of range.
+function P.make(opts)
+  local S = opts.scale or 1
+  local seed = opts.seed or 1
+  if type(S) ~= "number" or S ~= S or S < P.MIN_SCALE or S > P.MAX_SCALE
+  then
+    return nil, string.format("scale must lie in %g..%g", P.MIN_SCALE,
+      P.MAX_SCALE)
+  end
+  local c = { S = S, seed = seed, rng = R.new(seed, 0),
+              r = function(n) return floor(n * S + 0.5) end }
+  plan_meshes(c)
+  plan_combinations(c)
+  plan_class_split(c)
+  for k = 0, 4 do
+    local ok, err = plan_class_submeshes(c, k)
+    if not ok then return nil, err end
+  end
+  local ok, err = plan_vertices(c)
+  if not ok then return nil, err end
+  plan_a_off(c)
+  plan_indices(c)
+  plan_levels(c)
   return {
-    scale = S, seed = seed, meshes = meshes, levels = levels,
-    combos = combos,
-    targets = { meshes = #meshes, submeshes = t_sub, vertices = v_all,
-                a_vertices = v_a, a_off = a_off, zero_normals = v_zero },
+    scale = S, seed = seed, meshes = c.meshes, levels = c.levels,
+    combos = c.combos,
+    targets = { meshes = #c.meshes, submeshes = c.t_sub,
+                vertices = c.v_all, a_vertices = c.v_a, a_off = c.a_off,
+                zero_normals = c.v_zero },
   }
 end
 
