@@ -18,11 +18,14 @@ local opts, args = cli.parse(arg, {
       help = "add the RSX vertex declaration of each submesh" },
     { long = "mesh", arg = "PATTERN", check = cli.pattern,
       help = "only meshes whose name matches the Lua PATTERN" },
+    { long = "json", help = "one JSON document on stdout (its shape: "
+      .. "doc/scripts.md)" },
   },
 })
 
 local run = cli.run(opts)
 local meshes = 0
+local json_empty = require("rsxmesh.json").EMPTY
 
 -- The findings of a mesh and its submeshes, on one line; "-" if none.
 local function findings_text(mesh)
@@ -60,11 +63,72 @@ local function submesh_text(s)
     s.first_index, s.index_count) .. declaration_text(s)
 end
 
+-- ------------------------------------------------------------------ --json
+
+local function findings_json(list)
+  local t = {}
+  for k, f in ipairs(list) do t[k] = { code = f.code, message = f.message } end
+  return #t > 0 and t or json_empty
+end
+
+local function submesh_json(s)
+  local t = { number = s.index, selectors = s.selectors,
+    material = s.material and s.material.name or cli.NULL,
+    first_index = s.first_index, index_count = s.index_count,
+    findings = findings_json(s.findings) }
+  if opts.declaration then
+    t.declaration = {}
+    for k, d in ipairs(s:declaration()) do
+      t.declaration[k] = { reg = d.reg, kind = d.kind,
+        logical_uv = d.logical_uv and d.logical_uv >= 0 and d.logical_uv
+          or cli.NULL,
+        format_method = d.format_method, format_word = d.format_word,
+        offset_method = d.offset_method, offset_word = d.offset_word }
+    end
+  end
+  return t
+end
+
+local function mesh_json(number, mesh)
+  local subs = {}
+  for i, s in mesh:submeshes() do subs[i] = submesh_json(s) end
+  return { number = number, name = mesh.name, mask = mesh.mask,
+    mask_hex = cli.hex8(mesh.mask), vertices = mesh.vertex_count,
+    mmp_stride = mesh.mmp_stride, mgp_stride = mesh.mgp_stride,
+    findings = findings_json(mesh.findings),
+    submeshes = #subs > 0 and subs or json_empty }
+end
+
+local JSON_ORDER = { "bundles", "path", "number", "name", "size",
+  "mesh_count", "submesh_count", "material_count", "mask", "mask_hex",
+  "vertices", "mmp_stride", "mgp_stride", "selectors", "material",
+  "first_index", "index_count", "code", "message", "findings", "reg",
+  "kind", "logical_uv", "format_method", "format_word", "offset_method",
+  "offset_word", "declaration", "meshes", "submeshes" }
+
+-- ------------------------------------------------------------------- text
+
 local HEADER = { "mesh", "mask", "vertices", "MMP", "MGP", "submeshes",
   "findings" }
 local RIGHT = { false, false, true, true, true, true, false }
 
+local bundles = {}
+
 run:each(args, function(bundle, input)
+  if opts.json then
+    local list = {}
+    for k, mesh in bundle:meshes() do
+      if not opts.mesh or mesh.name:find(opts.mesh) then
+        list[#list + 1] = mesh_json(k, mesh)
+      end
+    end
+    bundles[#bundles + 1] = { path = input.path, size = bundle.size,
+      mesh_count = #bundle, submesh_count = bundle.submesh_count,
+      material_count = bundle.material_count,
+      meshes = #list > 0 and list or json_empty }
+    meshes = meshes + #list
+    return
+  end
   local rows, list = {}, {}
   for _, mesh in bundle:meshes() do
     if not opts.mesh or mesh.name:find(opts.mesh) then
@@ -98,8 +162,15 @@ run:each(args, function(bundle, input)
   end
   io.write(table.concat(out))
   meshes = meshes + #list
-end, { state = function() return meshes end,
-       merge = function(n) meshes = meshes + n end })
+end, { state = function() return { meshes, bundles } end,
+       merge = function(t)
+         meshes = meshes + t[1]
+         for _, b in ipairs(t[2]) do bundles[#bundles + 1] = b end
+       end })
 
+if opts.json then
+  cli.write_json({ bundles = #bundles > 0 and bundles or json_empty },
+    JSON_ORDER)
+end
 run:finish(cli.plural(run.ok, "bundle") .. ", "
   .. cli.plural(meshes, "mesh", "meshes"))

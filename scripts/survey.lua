@@ -15,6 +15,10 @@ local opts, args = cli.parse(arg, {
   usage = "rsxmesh survey [options] BUNDLE|FOLDER...",
   about = "Print the research note's statistics over all the bundles given\n"
     .. "(folders are searched for *.rsxb), as Markdown on stdout.",
+  options = {
+    { long = "json", help = "the same statistics as one JSON document "
+      .. "(its shape: doc/scripts.md)" },
+  },
 })
 
 -- The note: "within 0.005 of unit length", as the core defines it
@@ -141,8 +145,10 @@ local function state()
     bytes = bytes, lengths = lengths, ranges = ranges }
 end
 
-local function finding(file, where, f)
-  findings[#findings + 1] = { file, where, f.code, f.message }
+-- A finding: the table's cells, and by name what --json gives.
+local function finding(file, where, f, mesh, submesh)
+  findings[#findings + 1] = { file, where, f.code, f.message,
+    mesh = mesh.number, name = mesh.name, submesh = submesh }
 end
 
 local STRIDE_FINDING = { ["mmp-stride"] = "MMP", ["mgp-stride"] = "MGP" }
@@ -156,12 +162,13 @@ local function survey_mesh(file, mesh)
   if mesh.format.packed then total.packed = total.packed + 1 end
   total.vertices = total.vertices + mesh.vertex_count
   for _, f in ipairs(mesh.findings) do
-    finding(file, where, f)
+    finding(file, where, f, mesh)
     local stream = STRIDE_FINDING[f.code]
     if stream then
       strides[#strides + 1] = { file, where, cli.hex8(mesh.mask), stream,
         stream == "MMP" and mesh.mmp_stride or mesh.mgp_stride,
-        stream == "MMP" and mesh.format.mmp_stride or mesh.format.mgp_stride }
+        stream == "MMP" and mesh.format.mmp_stride or mesh.format.mgp_stride,
+        mesh = mesh.number, name = mesh.name, mask = mesh.mask }
     end
   end
   for i, s in mesh:submeshes() do
@@ -169,7 +176,7 @@ local function survey_mesh(file, mesh)
     combo_count = combo_count + 1
     for b = 0, 3 do bytes[s:selector(b)] = true end
     for _, f in ipairs(s.findings) do
-      finding(file, where .. ", submesh " .. i, f)
+      finding(file, where .. ", submesh " .. i, f, mesh, i)
     end
   end
   total.submeshes = total.submeshes + mesh.submesh_count
@@ -198,6 +205,107 @@ run:each(args, function(bundle, input)
   total.meshes = total.meshes + #bundle
 end, { state = state, merge = merge })
 
+-- ------------------------------------------------------------------ --json
+
+local function sorted_keys(t, cmp)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, cmp)
+  return keys
+end
+
+-- The selector combinations, commonest first (then by their text).
+local function combo_list()
+  return sorted_keys(combos, function(x, y)
+    if combos[x] ~= combos[y] then return combos[x] > combos[y] end
+    return x < y
+  end)
+end
+
+local NULL, EMPTY = cli.NULL, require("rsxmesh.json").EMPTY
+local function list_or_empty(t) return #t > 0 and t or EMPTY end
+
+local function lengths_json(kind)
+  local l = lengths[kind]
+  if not l then return NULL end
+  return { count = l.count, zero = l.zero, off = l.off,
+    max_deviation = l.max_dev, max_length = l.max_len }
+end
+
+local function range_json(r, t)
+  t.meshes, t.vertices = r.meshes, r.vertices
+  t.min, t.max = r.min, r.max
+  return t
+end
+
+local function survey_json()
+  local doc = { bundles = total.bundles, meshes = total.meshes,
+    submeshes = total.submeshes, vertices = total.vertices,
+    packed = total.packed, undecoded = total.undecoded,
+    unit_tolerance = UNIT_TOLERANCE, layouts = {}, strides = {},
+    normals = lengths_json("normal"), tangent_a = lengths_json("tangent_a"),
+    tangent_b = lengths_json("tangent_b"), uv_sets = {}, colours = NULL,
+    extras = {}, findings = {} }
+  for _, mask in ipairs(sorted_keys(masks)) do
+    local f, mgp = rsxmesh.format(mask), {}
+    for k, kind in ipairs(f:order()) do
+      mgp[k] = { kind = kind, offset = f:info(kind).offset }
+    end
+    doc.layouts[#doc.layouts + 1] = { mask = mask, mask_hex = cli.hex8(mask),
+      meshes = masks[mask], mmp_stride = f.mmp_stride,
+      mgp_stride = f.mgp_stride, mgp = list_or_empty(mgp) }
+  end
+  for k, s in ipairs(strides) do
+    doc.strides[k] = { bundle = s[1], mesh = s.mesh, name = s.name,
+      mask = s.mask, mask_hex = s[3], stream = s[4], stored = s[5],
+      implied = s[6] }
+  end
+  for set = 0, 3 do
+    local r = ranges["uv" .. set]
+    if r and r.min then
+      doc.uv_sets[#doc.uv_sets + 1] = range_json(r, { set = set })
+    end
+  end
+  if ranges.colour and ranges.colour.min then
+    doc.colours = range_json(ranges.colour, {})
+  end
+  for _, kind in ipairs({ "extra_a", "extra_b" }) do
+    local r = ranges[kind]
+    if r and r.min then
+      local m = {}
+      for _, mask in ipairs(sorted_keys(r.masks)) do m[#m + 1] = mask end
+      doc.extras[#doc.extras + 1] = range_json(r, { kind = kind, masks = m })
+    end
+  end
+  local combinations = {}
+  for k, sel in ipairs(combo_list()) do
+    combinations[k] = { selectors = sel, submeshes = combos[sel] }
+  end
+  doc.selectors = { bytes = list_or_empty(sorted_keys(bytes)),
+    submeshes = combo_count, combinations = list_or_empty(combinations) }
+  for k, f in ipairs(findings) do
+    doc.findings[k] = { bundle = f[1], mesh = f.mesh, name = f.name,
+      submesh = f.submesh or NULL, code = f[3], message = f[4] }
+  end
+  for _, key in ipairs({ "layouts", "strides", "uv_sets", "extras",
+    "findings" }) do
+    doc[key] = list_or_empty(doc[key])
+  end
+  return doc
+end
+
+if opts.json then
+  cli.write_json(survey_json(), { "set", "kind", "bundles", "meshes",
+    "submeshes", "vertices", "packed", "undecoded", "unit_tolerance",
+    "layouts", "strides", "normals", "tangent_a", "tangent_b", "uv_sets",
+    "colours", "selectors", "extras", "findings", "bundle", "mesh", "name",
+    "submesh", "mask", "mask_hex", "masks", "mmp_stride", "mgp_stride",
+    "mgp", "offset", "stream", "stored", "implied", "count", "zero", "off",
+    "max_deviation", "max_length", "min", "max", "code", "message" })
+  run:finish(plural(total.bundles, "bundle") .. ", "
+    .. plural(total.meshes, "mesh", "meshes"))
+end
+
 -- ----------------------------------------------------------------- report
 
 local out = {}
@@ -220,13 +328,6 @@ end
 
 local function range(r, c)
   return "[" .. fmt(r.min[c]) .. ", " .. fmt(r.max[c]) .. "]"
-end
-
-local function sorted_keys(t, cmp)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = k end
-  table.sort(keys, cmp)
-  return keys
 end
 
 say("# Survey")
@@ -359,10 +460,7 @@ end
 say()
 say("## Selectors")
 say()
-local list = sorted_keys(combos, function(x, y)
-  if combos[x] ~= combos[y] then return combos[x] > combos[y] end
-  return x < y
-end)
+local list = combo_list()
 if #list == 0 then
   say("No submeshes.")
 else

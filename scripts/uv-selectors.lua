@@ -17,13 +17,21 @@ local opts, args = cli.parse(arg, {
     .. "base-colour texture; then the distinct selector combinations,\n"
     .. "commonest first.",
   options = {
-    { long = "tsv", help = "tab-separated lines for other tools: mesh, "
-      .. "submesh, selectors, uv0-uv3" },
+    { long = "tsv", help = "tab-separated lines for other tools: bundle, "
+      .. "mesh, submesh, selectors, uv0-uv3" },
+    { long = "json", help = "one JSON document on stdout (its shape: "
+      .. "doc/scripts.md)" },
   },
 })
 
+if opts.tsv and opts.json then
+  io.stderr:write("uv-selectors: --tsv and --json exclude each other\n")
+  os.exit(2)
+end
+
 local run = cli.run(opts)
 local combos, submeshes = {}, 0
+local records = {} -- --json: a record per submesh
 
 -- One row per submesh of the bundle: mesh, submesh, selectors, uv0..uv3,
 -- base colour.
@@ -63,7 +71,19 @@ local function columns(rows)
   return table.concat(out)
 end
 
-if opts.tsv then io.write("mesh\tsubmesh\tselectors\tuv0\tuv1\tuv2\tuv3\n") end
+if opts.tsv then
+  io.write("bundle\tmesh\tsubmesh\tselectors\tuv0\tuv1\tuv2\tuv3\n")
+end
+
+-- The --json record of a submesh: the stored set of each logical UV, null
+-- when absent.
+local function submesh_json(path, number, mesh, i, s)
+  local uv = {}
+  for k = 0, 3 do uv[k + 1] = s:uv_set(k) or cli.NULL end
+  return { bundle = path, mesh = mesh.name, mesh_number = number,
+    submesh = i, selectors = s.selectors, uv = uv,
+    base_colour = s.material and s.material.base_colour or cli.NULL }
+end
 
 run:each(args, function(bundle, input)
   local rows = bundle_rows(bundle)
@@ -71,17 +91,24 @@ run:each(args, function(bundle, input)
     combos[row[3]] = (combos[row[3]] or 0) + 1
   end
   submeshes = submeshes + #rows
-  if opts.tsv then
+  if opts.json then
+    for k, mesh in bundle:meshes() do
+      for i, s in mesh:submeshes() do
+        records[#records + 1] = submesh_json(input.path, k, mesh, i, s)
+      end
+    end
+  elseif opts.tsv then
     for _, row in ipairs(rows) do
-      io.write(table.concat(row, "\t", 1, 7), "\n")
+      io.write(input.path, "\t", table.concat(row, "\t", 1, 7), "\n")
     end
   else
     io.write(input.path, "\n", columns(rows), "\n")
   end
-end, { state = function() return { combos, submeshes } end,
+end, { state = function() return { combos, submeshes, records } end,
        merge = function(t)
          jobs.add(combos, t[1])
          submeshes = submeshes + t[2]
+         for _, r in ipairs(t[3]) do records[#records + 1] = r end
        end })
 
 local list = {}
@@ -91,7 +118,15 @@ table.sort(list, function(a, b)
   return a.sel < b.sel
 end)
 
-if not opts.tsv then
+if opts.json then
+  local c = {}
+  for k, x in ipairs(list) do c[k] = { selectors = x.sel, submeshes = x.n } end
+  local empty = require("rsxmesh.json").EMPTY
+  cli.write_json({ submeshes = #records > 0 and records or empty,
+    combinations = #c > 0 and c or empty }, { "submeshes", "combinations",
+    "bundle", "mesh", "mesh_number", "submesh", "selectors", "uv",
+    "base_colour" })
+elseif not opts.tsv then
   io.write(string.format("%s over %s, commonest first:\n",
     cli.plural(#list, "distinct combination"),
     cli.plural(submeshes, "submesh", "submeshes")))

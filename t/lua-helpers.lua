@@ -53,6 +53,14 @@ t.is(json.encode('a"b\\c\n'), '"a\\"b\\\\c\\u000a"', "encode: escapes")
 t.is(json.encode("caf\xe9"), '"caf\xc3\xa9"',
   "encode: a string that is not UTF-8 read as Latin-1")
 t.is(json.encode(0.1), "0.1", "encode: shortest float32 text")
+t.is(json.encode({ 0.1, 1 / 3, 2 ^ -1074, -0.5 }, nil, { doubles = true }),
+  "[0.1, 0.3333333333333333, 4.94065645841247e-324, -0.5]",
+  "encode, doubles: 15 digits when they read back as the double, else 16 "
+  .. "(1/3), else 17")
+t.is(json.encode({ a = json.NULL, b = { 1, json.NULL } }),
+  '{\n  "a": null,\n  "b": [\n    1,\n    null\n  ]\n}',
+  "encode: json.NULL is null")
+t.is(json.encode(1 / 3), "0.33333334", "encode: doubles only when asked")
 t.error_like(function() json.encode(0 / 0) end, "must be finite",
   "encode: NaN refused")
 t.error_like(function() json.encode({ [true] = 1 }) end,

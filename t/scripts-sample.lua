@@ -29,7 +29,8 @@ table.sort(files)
 -- bounds of the positions faces use, and the TSV of uv-selectors worked
 -- out from the raw submesh records by the note's rule.
 local facts, total = {}, { meshes = 0, vertices = 0, triangles = 0 }
-local masks, tsv = {}, { "mesh\tsubmesh\tselectors\tuv0\tuv1\tuv2\tuv3" }
+local masks, tsv = {},
+  { "bundle\tmesh\tsubmesh\tselectors\tuv0\tuv1\tuv2\tuv3" }
 for _, name in ipairs(files) do
   local b = assert(rsxmesh.open(dir .. "/disc/" .. name))
   local f = { name = name:sub(1, -6), meshes = #b, vertices = 0,
@@ -55,8 +56,8 @@ for _, name in ipairs(files) do
       -- the note: byte i names the stored set of logical UV i, 0xff the
       -- set of the same number; a set the mask lacks leaves it absent
       local sel = s:record():bytes(0x38, 4)
-      local row = { m.name, i, string.format("%02x%02x%02x%02x",
-        sel:byte(1, 4)) }
+      local row = { "disc/" .. name, m.name, i,
+        string.format("%02x%02x%02x%02x", sel:byte(1, 4)) }
       for uv = 0, 3 do
         local byte = sel:byte(uv + 1)
         local set = byte == 0xFF and uv or byte

@@ -1,5 +1,5 @@
 -- scripts-selectors.lua - uv-selectors on hand-built bundles: the text
--- listing with its combinations, and --tsv.
+-- listing with its combinations, --tsv and --json.
 --
 -- By hand from scripts-lib.lua: 0xff keeps the stored set of the same
 -- number when the mask holds it (else the logical UV is absent, "-");
@@ -45,19 +45,58 @@ t.like(err, "^uv%-selectors: 2 bundles, 7 submeshes, 4 combinations in "
   .. "[%d.]+ s\n$", "uv-selectors: summary on stderr")
 
 local TSV = table.concat({
-  "mesh\tsubmesh\tselectors\tuv0\tuv1\tuv2\tuv3",
-  "quad\t1\tffffffff\t0\t1\t2\t-",
-  "quad\t2\t02ffffff\t2\t1\t2\t-",
-  "strip\t1\tffffffff\t-\t-\t-\t-",
-  "crate\t1\tffffffff\t0\t-\t-\t-",
-  "odd\t1\t00000201\t0\t0\t-\t1",
-  "tree\t1\t00000201\t0\t0\t2\t1",
-  "bad_sel\t1\t03ff07ff\t-\t-\t-\t-",
+  "bundle\tmesh\tsubmesh\tselectors\tuv0\tuv1\tuv2\tuv3",
+  "in/A.rsxb\tquad\t1\tffffffff\t0\t1\t2\t-",
+  "in/A.rsxb\tquad\t2\t02ffffff\t2\t1\t2\t-",
+  "in/A.rsxb\tstrip\t1\tffffffff\t-\t-\t-\t-",
+  "in/C.rsxb\tcrate\t1\tffffffff\t0\t-\t-\t-",
+  "in/C.rsxb\todd\t1\t00000201\t0\t0\t-\t1",
+  "in/C.rsxb\ttree\t1\t00000201\t0\t0\t2\t1",
+  "in/C.rsxb\tbad_sel\t1\t03ff07ff\t-\t-\t-\t-",
 }, "\n") .. "\n"
 
 status, out = lib.rsxmesh(dir, "uv-selectors", "--tsv", "in")
 t.is(status, 0, "--tsv: exit status 0")
-t.is(out, TSV, "--tsv: a header and a line per submesh, in bundle order")
+t.is(out, TSV, "--tsv: a header and a line per submesh, in bundle order, "
+  .. "the bundle first")
+
+-- --json: the same, parsed (lua-cjson); absent UVs and materials are null
+local cjson = require "cjson"
+local null = cjson.null
+local function row(bundle, number, mesh, sel, uv, base)
+  return { bundle = bundle, mesh = mesh, mesh_number = number, submesh = 1,
+    selectors = sel, uv = uv, base_colour = base }
+end
+local JSON = { submeshes = {
+  row("in/A.rsxb", 1, "quad", "ffffffff", { 0, 1, 2, null }, "tex/brick.png"),
+  row("in/A.rsxb", 1, "quad", "02ffffff", { 2, 1, 2, null }, "tex/road.png"),
+  row("in/A.rsxb", 2, "strip", "ffffffff", { null, null, null, null }, null),
+  row("in/C.rsxb", 1, "crate", "ffffffff", { 0, null, null, null },
+    "tex/crate.png"),
+  row("in/C.rsxb", 2, "odd", "00000201", { 0, 0, null, 1 }, null),
+  row("in/C.rsxb", 3, "tree", "00000201", { 0, 0, 2, 1 }, null),
+  row("in/C.rsxb", 4, "bad_sel", "03ff07ff", { null, null, null, null },
+    null),
+}, combinations = {
+  { selectors = "ffffffff", submeshes = 3 },
+  { selectors = "00000201", submeshes = 2 },
+  { selectors = "02ffffff", submeshes = 1 },
+  { selectors = "03ff07ff", submeshes = 1 },
+} }
+JSON.submeshes[2].submesh = 2
+status, out, err = lib.rsxmesh(dir, "uv-selectors", "--json", "in")
+t.is(status, 0, "--json: exit status 0")
+local ok, doc = pcall(cjson.decode, out)
+t.ok(ok, "--json: one JSON document on stdout")
+t.is_deeply(ok and doc, JSON, "--json: every submesh and the combinations")
+t.like(out, '"uv": %[%s*0,%s*0,%s*2,%s*1%s*%]',
+  "--json: set numbers written as integers (tree: 0 0 2 1)")
+t.like(err, "^uv%-selectors: 2 bundles, 7 submeshes, 4 combinations in ",
+  "--json: the summary on stderr")
+status, out, err = lib.rsxmesh(dir, "uv-selectors", "--json", "--tsv", "in")
+t.is(status, 2, "--json with --tsv: a usage error")
+t.is(err, "uv-selectors: --tsv and --json exclude each other\n",
+  "--json with --tsv: says why")
 
 -- a truncated bundle among good ones
 lib.write(dir .. "/in/B.rsxb", lib.read(dir .. "/in/A.rsxb"):sub(1, 64))

@@ -1,5 +1,5 @@
--- scripts-survey.lua - survey and info on hand-built bundles, one of them
--- with a stride-mismatch finding and selector findings.
+-- scripts-survey.lua - survey and info (text and --json) on hand-built
+-- bundles, one of them with a stride-mismatch finding and selector findings.
 --
 -- Every expected value is worked out by hand from bundles B and C of
 -- scripts-lib.lua: CMP 0x001FF800 and 0x000003FF have length
@@ -117,6 +117,102 @@ t.like(err, "^survey: in/bad%.rsxb: [^\n]+\nsurvey: 2 bundles, 5 meshes "
   .. "in [%d.]+ s; 1 failure above\n$", "survey: one line on the bad file")
 t.is(out, SURVEY, "survey: the good ones as before")
 
+-- ---------------------------------------------------------- survey --json
+
+-- The same statistics, parsed (lua-cjson), against the values the report
+-- above was worked out from. Lengths are exact doubles: 32736/32767 as a
+-- float32 is 0.999053955078125; A's 19200/32767 rounded to float32 is
+-- 0.5859553813934326, 1 minus that from unit.
+local cjson = require "cjson"
+local null = cjson.null
+local F32_19200 = require("rsxmesh").float32(19200 / 32767)
+local ODD = "MGP stride 20 differs from 16 implied by mask 0x0008007d"
+local function mgp(...)
+  local t, a = {}, { ... }
+  for k = 1, #a, 2 do t[#t + 1] = { kind = a[k], offset = a[k + 1] } end
+  return t
+end
+local function layout(mask, stride, order)
+  return { mask = mask, mask_hex = string.format("%08x", mask), meshes = 1,
+    mmp_stride = 16, mgp_stride = stride, mgp = order }
+end
+local function found(mesh, name, submesh, code, message)
+  return { bundle = "in/C.rsxb", mesh = mesh, name = name,
+    submesh = submesh, code = code, message = message }
+end
+local SEL1 = "1 of 1 submeshes have selector findings, the first submesh 1"
+local SURVEY_JSON = {
+  bundles = 2, meshes = 5, submeshes = 5, vertices = 9, packed = 5,
+  undecoded = 1, unit_tolerance = 0.005,
+  layouts = {
+    layout(0x00080025, 4, mgp("uv0", 0)),
+    layout(0x00080027, 8, mgp("colour", 0, "uv0", 4)),
+    layout(0x0008003d, 12, mgp("tangent_a", 0, "tangent_b", 4, "uv0", 8)),
+    layout(0x0008007d, 16, mgp("tangent_a", 0, "tangent_b", 4, "uv0", 8,
+      "uv1", 12)),
+    layout(0x000807fd, 40, mgp("tangent_a", 0, "tangent_b", 4, "uv0", 8,
+      "uv1", 12, "uv2", 16, "uv3", 20, "extra_a", 24, "extra_b", 32)),
+  },
+  strides = { { bundle = "in/C.rsxb", mesh = 2, name = "odd",
+    mask = 0x0008007d, mask_hex = "0008007d", stream = "MGP", stored = 20,
+    implied = 16 } },
+  normals = { count = 9, zero = 5, off = 0,
+    max_deviation = 0.000946044921875, max_length = 0.999053955078125 },
+  tangent_a = { count = 4, zero = 1, off = 1,
+    max_deviation = 1 - F32_19200, max_length = 0.999053955078125 },
+  tangent_b = { count = 4, zero = 1, off = 0,
+    max_deviation = 0.000946044921875, max_length = 0.999053955078125 },
+  uv_sets = {
+    { set = 0, meshes = 4, vertices = 8, min = { -807, -1 }, max = { 512, 2 } },
+    { set = 1, meshes = 1, vertices = 1, min = { 1, 1 }, max = { 1, 1 } },
+    { set = 2, meshes = 1, vertices = 1, min = { 2, 2 }, max = { 2, 2 } },
+    { set = 3, meshes = 1, vertices = 1, min = { 3, 3 }, max = { 3, 3 } },
+  },
+  colours = { meshes = 1, vertices = 3, min = { 0, 0, 0, 0 },
+    max = { 1, 1, 1, 1 } },
+  selectors = { bytes = { 0, 1, 2, 3, 7, 255 }, submeshes = 5,
+    combinations = { { selectors = "00000201", submeshes = 2 },
+      { selectors = "ffffffff", submeshes = 2 },
+      { selectors = "03ff07ff", submeshes = 1 } } },
+  extras = {
+    { kind = "extra_a", meshes = 1, vertices = 1, masks = { 0x000807fd },
+      min = { -0.5, 0.25, 0.75, -3.140625 },
+      max = { -0.5, 0.25, 0.75, -3.140625 } },
+    { kind = "extra_b", meshes = 1, vertices = 1, masks = { 0x000807fd },
+      min = { 1, 2, 3, 0 }, max = { 1, 2, 3, 0 } },
+  },
+  findings = {
+    found(2, "odd", null, "mgp-stride", ODD),
+    found(2, "odd", null, "selector", SEL1),
+    found(2, "odd", 1, "selector-set", "selectors 00000201: byte 2 (set 2) "
+      .. "names a stored UV set that mask 0x0008007d lacks"),
+    found(4, "bad_sel", null, "selector", SEL1),
+    found(4, "bad_sel", 1, "selector-byte", "selectors 03ff07ff: byte 2 "
+      .. "(0x07) is neither 0..3 nor 0xff"),
+    found(4, "bad_sel", 1, "selector-set", "selectors 03ff07ff: byte 0 "
+      .. "(set 3) names a stored UV set that mask 0x00080025 lacks"),
+  },
+}
+
+status, out, err = lib.rsxmesh(dir, "survey", "--json", "in/C.rsxb",
+  "in/B.rsxb")
+t.is(status, 0, "survey --json: exit status 0")
+local ok, doc = pcall(cjson.decode, out)
+t.ok(ok, "survey --json: one JSON document on stdout")
+for _, key in ipairs({ "bundles", "meshes", "submeshes", "vertices",
+  "packed", "undecoded", "unit_tolerance", "layouts", "strides", "normals",
+  "tangent_a", "tangent_b", "uv_sets", "colours", "selectors", "extras",
+  "findings" }) do
+  t.is_deeply(ok and doc[key], SURVEY_JSON[key], "survey --json: " .. key)
+end
+t.is_deeply(ok and doc, SURVEY_JSON, "survey --json: nothing else")
+t.like(err, "^survey: 2 bundles, 5 meshes in [%d.]+ s\n$",
+  "survey --json: the summary on stderr")
+status, out = lib.rsxmesh(dir, "survey", "--json", "in/B.rsxb")
+ok, doc = pcall(cjson.decode, out)
+t.is_deeply(ok and { doc.strides, doc.extras, doc.findings, doc.tangent_a },
+  { {}, {}, {}, null }, "survey --json: empty lists are [], none is null")
+
 -- ------------------------------------------------------------------- info
 
 local size = lfs.attributes(dir .. "/in/C.rsxb", "size")
@@ -177,6 +273,59 @@ t.is(out, table.concat{
   "      reg 14  tangent_b     0x1778 = 0x00002816  0x16b8 = 0x00000004\n",
   "      reg 15  tangent_a     0x177c = 0x00002816  0x16bc = 0x00000000\n",
 }, "info --declaration: the method words of crate and tree")
+
+-- info --json, parsed: the same meshes, submeshes and findings
+local function sub(sel, material, findings)
+  return { number = 1, selectors = sel, material = material,
+    first_index = 0, index_count = 3, findings = findings or {} }
+end
+local function code(c, message) return { code = c, message = message } end
+local INFO_JSON = { bundles = { {
+  path = "in/C.rsxb", size = size, mesh_count = 4, submesh_count = 4,
+  material_count = 2, meshes = {
+    { number = 1, name = "crate", mask = 0x0008003d, mask_hex = "0008003d",
+      vertices = 3, mmp_stride = 16, mgp_stride = 12, findings = {},
+      submeshes = { sub("ffffffff", "crate_mat") } },
+    { number = 2, name = "odd", mask = 0x0008007d, mask_hex = "0008007d",
+      vertices = 1, mmp_stride = 16, mgp_stride = 20,
+      findings = { code("mgp-stride", ODD), code("selector", SEL1) },
+      submeshes = { sub("00000201", null, { code("selector-set",
+        "selectors 00000201: byte 2 (set 2) names a stored UV set that "
+        .. "mask 0x0008007d lacks") }) } },
+    { number = 3, name = "tree", mask = 0x000807fd, mask_hex = "000807fd",
+      vertices = 1, mmp_stride = 16, mgp_stride = 40, findings = {},
+      submeshes = { sub("00000201", "leaf") } },
+    { number = 4, name = "bad_sel", mask = 0x00080025,
+      mask_hex = "00080025", vertices = 1, mmp_stride = 16, mgp_stride = 4,
+      findings = { code("selector", SEL1) },
+      submeshes = { sub("03ff07ff", null, {
+        code("selector-byte", "selectors 03ff07ff: byte 2 (0x07) is "
+          .. "neither 0..3 nor 0xff"),
+        code("selector-set", "selectors 03ff07ff: byte 0 (set 3) names a "
+          .. "stored UV set that mask 0x00080025 lacks") }) } },
+  } } } }
+status, out, err = lib.rsxmesh(dir, "info", "--json", "in/C.rsxb")
+t.is(status, 0, "info --json: exit status 0")
+ok, doc = pcall(cjson.decode, out)
+t.is_deeply(ok and doc, INFO_JSON, "info --json: every mesh and submesh")
+t.like(err, "^info: 1 bundle, 4 meshes in [%d.]+ s\n$",
+  "info --json: the summary on stderr")
+
+-- --declaration: crate's registers as in the text above, as numbers
+local function reg(r, kind, luv, fw, ow)
+  return { reg = r, kind = kind, logical_uv = luv,
+    format_method = 0x1740 + 4 * r, format_word = fw,
+    offset_method = 0x1680 + 4 * r, offset_word = ow }
+end
+status, out = lib.rsxmesh(dir, "info", "--json", "--declaration",
+  "--mesh", "^crate$", "in/C.rsxb")
+ok, doc = pcall(cjson.decode, out)
+t.is_deeply(ok and doc.bundles[1].meshes[1].submeshes[1].declaration, {
+  reg(0, "position", null, 0x1032, 0), reg(2, "normal", null, 0x1016, 12),
+  reg(8, "uv0", 0, 0x0c23, 8), reg(14, "tangent_b", null, 0x0c16, 4),
+  reg(15, "tangent_a", null, 0x0c16, 0) },
+  "info --json --declaration: the registers of crate")
+t.is(ok and #doc.bundles[1].meshes, 1, "info --json --mesh: one mesh")
 
 -- a missing file and a folder without bundles among good input
 assert(lfs.mkdir(dir .. "/empty"))

@@ -24,6 +24,7 @@
 
 local rsxmesh = require "rsxmesh"
 local lfs = require "lfs"
+local json = require "rsxmesh.json"
 local path = require "rsxmesh.path"
 local text = require "rsxmesh.text"
 local jobs = require "rsxmesh.jobs"
@@ -243,6 +244,16 @@ function cli.mesh_file_name(name, number, used)
   while used[name] do name = name .. "-" .. number end
   used[name] = true
   return name
+end
+
+-- One JSON document on stdout, for --json: numbers as numbers, each the
+-- very double computed; an object's keys in the order of key_order (the
+-- others sorted after them). cli.NULL is JSON's null.
+cli.NULL = json.NULL
+
+function cli.write_json(value, key_order)
+  io.write(json.encode(value, json.key_order(key_order or {}),
+    { doubles = true }), "\n")
 end
 
 -- -------------------------------------------------------------------- run

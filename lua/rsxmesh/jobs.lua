@@ -17,16 +17,22 @@
 
 local rsxmesh = require "rsxmesh"
 local lfs = require "lfs"
+local json = require "rsxmesh.json"
 
 local jobs = {}
 
 -- ------------------------------------------------------------ state text
 
 -- A Lua chunk returning v: integers in hex (exact, mininteger too),
--- floats by their bytes (exact, NaN's sign too), strings as %q.
+-- floats by their bytes (exact, NaN's sign too), strings as %q, and
+-- json.NULL and json.EMPTY as themselves (a --json document's parts).
+local SENTINEL = { [json.NULL] = "NULL", [json.EMPTY] = "EMPTY" }
+
 local function dump(v, out)
   local t = type(v)
-  if t == "table" then
+  if SENTINEL[v] then
+    out[#out + 1] = SENTINEL[v]
+  elseif t == "table" then
     out[#out + 1] = "{"
     for k, x in pairs(v) do
       out[#out + 1] = "["
@@ -55,7 +61,8 @@ end
 
 -- The value a jobs.dump text returns, or nil and a message.
 function jobs.load(text, name)
-  local env = { F = function(b) return (string.unpack("<d", b)) end }
+  local env = { F = function(b) return (string.unpack("<d", b)) end,
+    NULL = json.NULL, EMPTY = json.EMPTY }
   local chunk, err = load(text, name, "t", env)
   if not chunk then return nil, err end
   local ok, v = pcall(chunk)

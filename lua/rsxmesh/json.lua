@@ -7,13 +7,18 @@
 -- Tables are JSON objects, or arrays when they have a [1] or are
 -- json.EMPTY. Object keys come out in the order a comparator gives
 -- (sorted when none is given), so that the same value always gives the
--- same bytes. Arrays of numbers stay on one line.
+-- same bytes. Arrays of numbers stay on one line. json.NULL is null.
+-- Numbers are written as the shortest text that reads back as the same
+-- float32 (glTF's data), or with { doubles = true } as the same double
+-- in 15, 16 or 17 digits (reports: a consumer reads the very number
+-- computed).
 
 local rsxmesh = require "rsxmesh"
 
 local json = {}
 
 json.EMPTY = setmetatable({}, { __name = "json empty array" })
+json.NULL = setmetatable({}, { __name = "json null" })
 
 -- A key comparator: the keys of list first, in its order, then any other
 -- key, sorted.
@@ -40,11 +45,23 @@ local function encode_string(s)
   end) .. '"'
 end
 
+-- The shortest of %.15g, %.16g and %.17g that reads back as x.
+local function double_text(x)
+  for digits = 15, 16 do
+    local s = string.format("%." .. digits .. "g", x)
+    if tonumber(s) == x then return s end
+  end
+  return string.format("%.17g", x)
+end
+
+local doubles = false -- json.encode's option, for the call in progress
+
 -- An integer is kept as a number: table.concat writes it as "%d" would.
 local function encode_number(x)
   if math.type(x) == "integer" then return x end
   assert(x == x and x ~= math.huge and x ~= -math.huge,
     "json: a JSON number must be finite")
+  if doubles then return double_text(x) end
   -- the shortest text that reads back as the same float32 (rsxmesh.fmt):
   -- exact for float32 data such as glTF's min and max
   return rsxmesh.fmt(x)
@@ -145,7 +162,8 @@ end
 
 encode_value = function(v, indent, out, before)
   local tv = type(v)
-  if tv == "string" then out[#out + 1] = encode_string(v)
+  if v == json.NULL then out[#out + 1] = "null"
+  elseif tv == "string" then out[#out + 1] = encode_string(v)
   elseif tv == "number" then out[#out + 1] = encode_number(v)
   elseif tv == "boolean" then out[#out + 1] = tostring(v)
   elseif tv ~= "table" then error("json: cannot write a " .. tv .. " as JSON")
@@ -154,10 +172,14 @@ encode_value = function(v, indent, out, before)
   end
 end
 
--- The JSON text of v; before orders an object's keys (see json.key_order).
-function json.encode(v, before)
+-- The JSON text of v; before orders an object's keys (see json.key_order);
+-- opts.doubles writes numbers as doubles, not float32s.
+function json.encode(v, before, opts)
   local out = {}
-  encode_value(v, "", out, before)
+  doubles = opts and opts.doubles or false
+  local ok, err = pcall(encode_value, v, "", out, before)
+  doubles = false
+  if not ok then error(err, 0) end
   return table.concat(out)
 end
 
