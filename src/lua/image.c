@@ -53,7 +53,7 @@ static rsx_image *img_new(lua_State *L, lua_Integer w, lua_Integer h,
 static uint8_t img_channel(lua_State *L, int idx, const char *fname,
                           const char *name)
 {
-  lua_Integer v = luaL_checkinteger(L, idx);
+  lua_Integer v = rsxlua_checkinteger(L, idx, fname);
   if (v < 0 || v > 255)
     luaL_error(L, "%s: %s %I out of range 0..255", fname, name,
                (LUAI_UACINT)v);
@@ -94,7 +94,8 @@ void rsxlua_checkcolour(lua_State *L, int idx, const char *fname,
 ** black. */
 static int f_image(lua_State *L)
 {
-  lua_Integer w = luaL_checkinteger(L, 1), h = luaL_checkinteger(L, 2);
+  lua_Integer w = rsxlua_checkinteger(L, 1, "rsxmesh.image");
+  lua_Integer h = rsxlua_checkinteger(L, 2, "rsxmesh.image");
   rsx_image *img;
   size_t i, n;
   if (lua_type(L, 3) == LUA_TSTRING) {
@@ -120,7 +121,7 @@ static int f_image(lua_State *L)
 
 static int f_read_png(lua_State *L)
 {
-  const char *path = luaL_checkstring(L, 1);
+  const char *path = rsxlua_checklstring(L, 1, NULL, "rsxmesh.read_png");
   rsx_error err;
   rsx_image *img = rsx_png_read(path, &err);
   if (img == NULL) return rsxlua_fail(L, err.text);
@@ -134,7 +135,8 @@ static int f_read_png(lua_State *L)
 static size_t img_xy(lua_State *L, const rsx_image *img, int idx,
                      const char *fname)
 {
-  lua_Integer x = luaL_checkinteger(L, idx), y = luaL_checkinteger(L, idx + 1);
+  lua_Integer x = rsxlua_checkinteger(L, idx, fname);
+  lua_Integer y = rsxlua_checkinteger(L, idx + 1, fname);
   if (x < 1 || x > img->width)
     luaL_error(L, "%s: x %I out of range 1..%d", fname, (LUAI_UACINT)x,
                img->width);
@@ -172,8 +174,8 @@ static int i_paste(lua_State *L)
 {
   rsx_image *dst = rsxlua_checkimage(L, 1, "image:paste");
   rsx_image *src = rsxlua_checkimage(L, 2, "image:paste");
-  lua_Integer x0 = luaL_checkinteger(L, 3) - 1;
-  lua_Integer y0 = luaL_checkinteger(L, 4) - 1;
+  lua_Integer x0 = rsxlua_checkinteger(L, 3, "image:paste") - 1;
+  lua_Integer y0 = rsxlua_checkinteger(L, 4, "image:paste") - 1;
   lua_Integer y, xa, xb;
   xa = x0 < 0 ? 0 : x0;
   xb = x0 + src->width > dst->width ? dst->width : x0 + src->width;
@@ -190,7 +192,7 @@ static int i_paste(lua_State *L)
 static int i_save(lua_State *L)
 {
   rsx_image *img = rsxlua_checkimage(L, 1, "image:save");
-  const char *path = luaL_checkstring(L, 2);
+  const char *path = rsxlua_checklstring(L, 2, NULL, "image:save");
   rsx_error err;
   if (rsx_png_save(img, path, &err) != 0) return rsxlua_fail(L, err.text);
   lua_pushboolean(L, 1);
@@ -205,17 +207,20 @@ static int i_bytes(lua_State *L)
   return 1;
 }
 
+/* __gc and __close: idempotent */
 static int i_gc(lua_State *L)
 {
-  rl_image *im = luaL_checkudata(L, 1, RSXLUA_IMAGE);
-  rsx_image_free(im->img);
-  im->img = NULL;
+  rl_image *im = rsxlua_checkudata(L, 1, RSXLUA_IMAGE, "image:__close");
+  rsx_image *img = im->img;
+  im->img = NULL; /* marked closed first, as liolib's f_gc */
+  rsx_image_free(img);
   return 0;
 }
 
 static int i_tostring(lua_State *L)
 {
-  rl_image *im = luaL_checkudata(L, 1, RSXLUA_IMAGE);
+  rl_image *im = rsxlua_checkudata(L, 1, RSXLUA_IMAGE,
+                                   "image:__tostring");
   if (im->img == NULL)
     lua_pushliteral(L, "rsxmesh.image (freed)");
   else

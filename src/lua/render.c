@@ -383,7 +383,9 @@ static void load_textures(lua_State *L, int opts, rstate *st, int keep,
   int func = 0;
   size_t d;
   if (lua_getfield(L, opts, "texture") != LUA_TNIL) {
-    luaL_argexpected(L, lua_isfunction(L, -1), 1, "opts.texture function");
+    if (!lua_isfunction(L, -1))
+      luaL_error(L, FNAME ": opts.texture must be a function, got %s",
+                 luaL_typename(L, -1));
     func = lua_gettop(L);
   }
   for (d = 0; d < st->n; d++) {
@@ -471,7 +473,7 @@ static int f_render(lua_State *L)
   lua_Integer w, h;
   int info, missing, keep;
 
-  luaL_checktype(L, 1, LUA_TTABLE);
+  rsxlua_checktype(L, 1, LUA_TTABLE, FNAME);
   lua_settop(L, 1);
   st = lua_newuserdatauv(L, sizeof *st, 0); /* 2 */
   memset(st, 0, sizeof *st);
