@@ -9,6 +9,7 @@
 --       { long = "declaration", help = "add the RSX vertex declaration" },
 --       { short = "o", long = "out", arg = "DIR", required = true },
 --       { long = "uv", arg = "N", check = cli.integer(0, 3), default = 0 },
+--       { long = "mesh", arg = "NAME", list = true }, -- opts.mesh: a list
 --     },
 --   })
 --   local run = cli.run(opts)
@@ -149,7 +150,14 @@ function cli.parse(args, spec)
       elseif inline then
         opt_usage_error(spec, "option '" .. key .. "' takes no value")
       end
-      opts[o.long:gsub("-", "_")] = value
+      local k = o.long:gsub("-", "_")
+      if o.list then
+        -- a repeatable option: every value, in order
+        opts[k] = opts[k] or {}
+        table.insert(opts[k], value)
+      else
+        opts[k] = value
+      end
     end
     i = i + 1
   end

@@ -33,13 +33,17 @@ function json.key_order(list)
 end
 
 -- A JSON string must be valid UTF-8: in a string that is not, each byte
--- is read as Latin-1, so names from any encoding survive.
+-- is read as Latin-1, so names from any encoding survive (json.utf8 gives
+-- the text a JSON string holds).
 local ESCAPE = { ['"'] = '\\"', ["\\"] = "\\\\" }
 
+function json.utf8(s)
+  if utf8.len(s) then return s end
+  return (s:gsub("[\128-\255]", function(c) return utf8.char(c:byte()) end))
+end
+
 local function encode_string(s)
-  if not utf8.len(s) then
-    s = s:gsub("[\128-\255]", function(c) return utf8.char(c:byte()) end)
-  end
+  s = json.utf8(s)
   return '"' .. s:gsub('[%c"\\]', function(c)
     return ESCAPE[c] or string.format("\\u%04x", c:byte())
   end) .. '"'

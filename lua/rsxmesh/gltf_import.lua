@@ -1,0 +1,1142 @@
+-- rsxmesh/gltf_import.lua - an edited glTF 2.0 back into RSXB, byte for
+-- byte where nothing changed
+--
+--   local import = require "rsxmesh.gltf_import"
+--   local file, err = import.read("edited.gltf")     -- or a .glb
+--   local result, err = import.bundle(file, base, { only = { crate = true } })
+--   -- result.writer: an rsxmesh.writer holding the new bundle
+--   -- result.meshes: per base mesh { label =, state =, changed =,
+--   --                derived =, kept = } (see doc/scripts.md)
+--
+-- The glTF is compared with what gltf-export writes for each base mesh
+-- (rsxmesh.gltf, the same code): an attribute whose bytes equal the
+-- export's keeps the base's stored bytes, NaN payloads and padding
+-- included, and only what differs is encoded again, by m:with. A mesh
+-- whose vertices or triangles differ is rebuilt as a triangle list.
+-- Every failure is one message naming the file, the mesh and the accessor;
+-- nothing is built unless every mesh succeeds.
+
+local rsxmesh = require "rsxmesh"
+local cjson = require "cjson"
+local gltf = require "rsxmesh.gltf"
+local json = require "rsxmesh.json"
+local path = require "rsxmesh.path"
+
+local import = {}
+
+local decoder = cjson.new()
+
+-- glTF 2.0's numbers: component types and element sizes.
+local COMPONENTS = { SCALAR = 1, VEC2 = 2, VEC3 = 3, VEC4 = 4, MAT2 = 4,
+  MAT3 = 9, MAT4 = 16 }
+local CTYPE = {
+  [5120] = { name = "BYTE", size = 1, fmt = "b", max = 127 },
+  [5121] = { name = "UNSIGNED_BYTE", size = 1, fmt = "B", max = 255 },
+  [5122] = { name = "SHORT", size = 2, fmt = "<h", max = 32767 },
+  [5123] = { name = "UNSIGNED_SHORT", size = 2, fmt = "<H", max = 65535 },
+  [5125] = { name = "UNSIGNED_INT", size = 4, fmt = "<I4" },
+  [5126] = { name = "FLOAT", size = 4, fmt = "<f" },
+}
+local FLOAT, UNSIGNED_BYTE, UNSIGNED_SHORT, UNSIGNED_INT =
+  5126, 5121, 5123, 5125
+local MODES = { [0] = "points", [1] = "lines", [2] = "line loop",
+  [3] = "line strip", [4] = "triangles", [5] = "triangle strip",
+  [6] = "triangle fan" }
+
+-- A failure: raised as a table so that import.bundle can tell its own
+-- messages from a bug's.
+local Failure = {}
+local function fail(fmt, ...)
+  error(setmetatable({ message = string.format(fmt, ...) }, Failure), 0)
+end
+
+-- Run fn(...) and turn a Failure into nil, message; other errors pass.
+local function guarded(fn, ...)
+  local ok, a, b = pcall(fn, ...)
+  if ok then return a, b end
+  if getmetatable(a) == Failure then return nil, a.message end
+  error(a, 0)
+end
+
+-- A JSON number that is a whole number, as an integer (lua-cjson reads
+-- every number as a float); nil for anything else.
+local function int(x)
+  return type(x) == "number" and math.tointeger(x) or nil
+end
+
+local function read_bytes(file)
+  local f, err = io.open(file, "rb")
+  if not f then return nil, err end
+  local bytes = f:read("a")
+  f:close()
+  return bytes
+end
+
+-- ------------------------------------------------------------- reading
+
+local BASE64 = {}
+do
+  local alphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+  for i = 1, 64 do BASE64[alphabet:byte(i)] = i - 1 end
+end
+
+-- The bytes of base64 text, or nil at a character outside the alphabet.
+local function base64_decode(s)
+  s = s:gsub("=+$", "")
+  local out, bits, nbits = {}, 0, 0
+  for i = 1, #s do
+    local v = BASE64[s:byte(i)]
+    if not v then return nil end
+    bits, nbits = (bits << 6) | v, nbits + 6
+    if nbits >= 8 then
+      nbits = nbits - 8
+      out[#out + 1] = string.char((bits >> nbits) & 0xFF)
+    end
+  end
+  return table.concat(out)
+end
+
+-- A URI reference's path, percent-decoded.
+local function uri_path(uri)
+  return (uri:gsub("%%(%x%x)", function(h)
+    return string.char(tonumber(h, 16))
+  end))
+end
+
+-- The JSON chunk and the BIN chunk of a .glb (glTF 2.0, GLB file format).
+local function read_glb(file, bytes)
+  if #bytes < 20 then fail("%s: a .glb of %d bytes has no header and JSON"
+    .. " chunk", file, #bytes) end
+  local _, version, length = string.unpack("<c4I4I4", bytes)
+  if version ~= 2 then fail("%s: GLB version %d, not 2", file, version) end
+  if length ~= #bytes then
+    fail("%s: the GLB header says %d bytes, the file has %d", file, length,
+      #bytes)
+  end
+  local jlen, jtype = string.unpack("<I4c4", bytes, 13)
+  if jtype ~= "JSON" or 20 + jlen > #bytes then
+    fail("%s: the first GLB chunk is not a whole JSON chunk", file)
+  end
+  local text, bin = bytes:sub(21, 20 + jlen), nil
+  local at = 21 + jlen
+  if at + 8 <= #bytes + 1 then
+    local blen, btype = string.unpack("<I4c4", bytes, at)
+    if btype == "BIN\0" then
+      if at + 7 + blen > #bytes then
+        fail("%s: the GLB BIN chunk of %d bytes runs past the end", file,
+          blen)
+      end
+      bin = bytes:sub(at + 8, at + 7 + blen)
+    end
+  end
+  return text, bin
+end
+
+-- The bytes of buffer i (0-based) of the document.
+local function read_buffer(file, t, i, b, glb_bin)
+  local label = string.format("%s: buffer %d", file, i)
+  local length = type(b) == "table" and int(b.byteLength)
+  if not length or length < 0 then
+    fail("%s has no valid byteLength", label)
+  end
+  local bytes
+  if b.uri == nil then
+    if i ~= 0 or not glb_bin then
+      fail("%s has no uri (only a .glb's buffer 0 may have none)", label)
+    end
+    bytes = glb_bin
+  elseif type(b.uri) ~= "string" then
+    fail("%s: its uri is not a string", label)
+  elseif b.uri:match("^data:") then
+    local data = b.uri:match("^data:[^,]*;base64,(.*)$")
+    bytes = data and base64_decode(data)
+    if not bytes then fail("%s: a data URI that is not base64", label) end
+  else
+    local name = uri_path(b.uri)
+    local where = path.join(path.dirname(file), name)
+    local err
+    bytes, err = read_bytes(where)
+    if not bytes then fail("%s (%s): %s", label, name, err) end
+  end
+  if #bytes < length then
+    fail("%s holds %d bytes, less than its byteLength %d", label, #bytes,
+      length)
+  end
+  return bytes
+end
+
+-- Read a .gltf with its buffers, or a .glb: { path =, json =, buffers = }
+-- or nil and a message naming the file.
+function import.read(file)
+  return guarded(function()
+    local bytes, err = read_bytes(file)
+    if not bytes then fail("%s", err) end
+    local text, bin = bytes, nil
+    if bytes:sub(1, 4) == "glTF" then text, bin = read_glb(file, bytes) end
+    local ok, t = pcall(decoder.decode, text)
+    if not ok then
+      fail("%s: JSON parse error: %s", file, tostring(t))
+    end
+    if type(t) ~= "table" or type(t.asset) ~= "table" then
+      fail("%s: not a glTF document (no asset)", file)
+    end
+    local buffers = {}
+    for i, b in ipairs(type(t.buffers) == "table" and t.buffers or {}) do
+      buffers[i] = read_buffer(file, t, i - 1, b, bin)
+    end
+    return { path = file, json = t, buffers = buffers }
+  end)
+end
+
+-- ------------------------------------------------------------ accessors
+
+-- The bytes of buffer view v: its buffer, offset, length and byteStride,
+-- checked to lie inside the buffer. label and what_view name it.
+local function buffer_view(file, v, label, what_view)
+  local t = file.json
+  v = int(v)
+  local bv = v and type(t.bufferViews) == "table" and t.bufferViews[v + 1]
+  if type(bv) ~= "table" then
+    fail("%s: %sbuffer view %s does not exist", label, what_view,
+      tostring(v))
+  end
+  local buf = file.buffers[(int(bv.buffer) or -1) + 1]
+  local boff, blen = int(bv.byteOffset or 0), int(bv.byteLength)
+  if not buf or not boff or not blen or boff < 0 or blen < 0
+      or boff + blen > #buf then
+    fail("%s: %sbuffer view %d lies outside its buffer", label, what_view,
+      v)
+  end
+  if bv.byteStride ~= nil and not int(bv.byteStride) then
+    fail("%s: %sbuffer view %d: byteStride is not an integer", label,
+      what_view, v)
+  end
+  return buf, boff, blen, int(bv.byteStride)
+end
+
+-- The elements of accessor a (r from accessor()) as stored, tightly
+-- packed: zeros without a buffer view.
+local function dense_bytes(file, a, r)
+  local count, size = r.count, r.size
+  if a.bufferView == nil then return string.rep("\0", count * size) end
+  local offset = int(a.byteOffset or 0)
+  if not offset or offset < 0 then
+    fail("%s: byteOffset %s is not a byte offset", r.label,
+      tostring(a.byteOffset))
+  end
+  local buf, boff, blen, stride = buffer_view(file, a.bufferView, r.label,
+    "")
+  stride = stride or size
+  if stride < size then
+    fail("%s: byteStride %d is less than the element's %d bytes", r.label,
+      stride, size)
+  end
+  if offset + stride * (count - 1) + size > blen then
+    fail("%s: %d elements of %d bytes from offset %d run past the end of"
+      .. " buffer view %d (%d bytes)", r.label, count, size, offset,
+      int(a.bufferView), blen)
+  end
+  local at = boff + offset
+  if stride == size then return buf:sub(at + 1, at + count * size) end
+  local parts = {}
+  for e = 0, count - 1 do
+    parts[e + 1] = buf:sub(at + e * stride + 1, at + e * stride + size)
+  end
+  return table.concat(parts)
+end
+
+-- bytes with the sparse substitutions of accessor a applied: indices
+-- strictly increasing and below the count, every part inside its view.
+local function sparse_bytes(file, sp, r, bytes)
+  local label, count, size = r.label, r.count, r.size
+  local sc = type(sp) == "table" and int(sp.count)
+  if not sc or sc < 1 or sc > count or type(sp.indices) ~= "table"
+      or type(sp.values) ~= "table" then
+    fail("%s: a bad sparse accessor (its count, indices or values)", label)
+  end
+  local ictype = int(sp.indices.componentType)
+  local ict = CTYPE[ictype]
+  if ictype ~= UNSIGNED_BYTE and ictype ~= UNSIGNED_SHORT
+      and ictype ~= UNSIGNED_INT then
+    fail("%s: sparse indices of componentType %s", label,
+      tostring(sp.indices.componentType))
+  end
+  local ibuf, iboff, iblen = buffer_view(file, sp.indices.bufferView, label,
+    "sparse indices ")
+  local vbuf, vboff, vblen = buffer_view(file, sp.values.bufferView, label,
+    "sparse values ")
+  local ioff = int(sp.indices.byteOffset or 0)
+  local voff = int(sp.values.byteOffset or 0)
+  if not ioff or ioff < 0 or ioff + sc * ict.size > iblen then
+    fail("%s: sparse indices run past their buffer view", label)
+  end
+  if not voff or voff < 0 or voff + sc * size > vblen then
+    fail("%s: sparse values run past their buffer view", label)
+  end
+  local parts, last = {}, -1
+  for e = 0, sc - 1 do
+    local k = string.unpack(ict.fmt, ibuf, iboff + ioff + e * ict.size + 1)
+    if k <= last or k >= count then
+      fail("%s: sparse index %d is %d: indices must increase and stay"
+        .. " below the count %d", label, e, k, count)
+    end
+    parts[#parts + 1] = bytes:sub(last * size + size + 1, k * size)
+    parts[#parts + 1] = vbuf:sub(vboff + voff + e * size + 1,
+      vboff + voff + (e + 1) * size)
+    last = k
+  end
+  parts[#parts + 1] = bytes:sub((last + 1) * size + 1)
+  return table.concat(parts)
+end
+
+-- Accessor i: { count =, type =, ctype =, components =, size =,
+-- normalized =, label =, bytes = }, bytes its elements tightly packed,
+-- sparse values applied. what names it in messages ("mesh 2 (crate):
+-- primitive 1: NORMAL"); every failure names the file and accessor too.
+local function accessor(file, i, what)
+  local t = file.json
+  i = int(i) or i
+  local label = string.format("%s: %s (accessor %s)", file.path, what,
+    tostring(i))
+  local a = int(i) and type(t.accessors) == "table" and t.accessors[i + 1]
+  if type(a) ~= "table" then fail("%s does not exist", label) end
+  local n = COMPONENTS[a.type]
+  local ctype = int(a.componentType)
+  local ct = CTYPE[ctype]
+  if not n then
+    fail("%s: type %s is not a glTF type", label, tostring(a.type))
+  end
+  if not ct then
+    fail("%s: componentType %s is not a glTF one", label,
+      tostring(a.componentType))
+  end
+  local count = int(a.count)
+  if not count or count < 1 then
+    fail("%s: count %s is not a positive integer", label, tostring(a.count))
+  end
+  local r = { count = count, type = a.type, ctype = ctype, components = n,
+    size = n * ct.size, normalized = a.normalized == true, label = label }
+  r.bytes = dense_bytes(file, a, r)
+  if a.sparse ~= nil then r.bytes = sparse_bytes(file, a.sparse, r, r.bytes) end
+  return r
+end
+
+-- Check an accessor's type and component type against what the glTF
+-- attribute allows: types a set of type names, ctypes of component types
+-- (normalised unless float). Raises naming the accessor.
+local function expect(r, types, ctypes)
+  if not types[r.type] then
+    fail("%s: type %s where %s is wanted", r.label, r.type,
+      table.concat((function()
+        local l = {}
+        for k in pairs(types) do l[#l + 1] = k end
+        table.sort(l)
+        return l
+      end)(), " or "))
+  end
+  if not ctypes[r.ctype] or (r.ctype ~= FLOAT and ctypes[r.ctype] == "norm"
+      and not r.normalized) then
+    fail("%s: componentType %s%s is not allowed here", r.label,
+      CTYPE[r.ctype].name, r.normalized and " (normalized)" or "")
+  end
+end
+
+local CHUNK = 240
+
+-- The values of an accessor as a flat table of numbers: floats as they
+-- are, normalised integers mapped to 0..1 (or -1..1), others as integers.
+local function values(r)
+  local ct = CTYPE[r.ctype]
+  local n = r.count * r.components
+  local out = {}
+  local fmt_full = "<" .. ct.fmt:gsub("<", ""):rep(CHUNK)
+  local unpack = string.unpack
+  local bytes = r.bytes
+  for i = 1, n, CHUNK do
+    local j = math.min(i + CHUNK - 1, n)
+    local fmt = j - i + 1 == CHUNK and fmt_full
+      or "<" .. ct.fmt:gsub("<", ""):rep(j - i + 1)
+    local t = { unpack(fmt, bytes, (i - 1) * ct.size + 1) }
+    for k = 1, j - i + 1 do out[i + k - 1] = t[k] end
+  end
+  if r.normalized and r.ctype ~= FLOAT then
+    local m = ct.max
+    for i = 1, n do
+      local x = out[i] / m
+      out[i] = x < -1 and -1 or x
+    end
+  end
+  return out
+end
+
+-- ---------------------------------------------------------------- maths
+
+-- The world matrix (column-major, 16 numbers) of each glTF mesh index
+-- used by a node: nil for the identity. Two nodes that place one mesh
+-- differently cannot both be baked into it.
+local IDENTITY = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+
+local function mat_mul(a, b)
+  local c = {}
+  for col = 0, 3 do
+    for row = 0, 3 do
+      local s = 0
+      for k = 0, 3 do s = s + a[k * 4 + row + 1] * b[col * 4 + k + 1] end
+      c[col * 4 + row + 1] = s
+    end
+  end
+  return c
+end
+
+local function node_matrix(file, node, k)
+  if node.matrix ~= nil then
+    local m = node.matrix
+    if type(m) ~= "table" or #m ~= 16 then
+      fail("%s: node %d: matrix is not 16 numbers", file.path, k)
+    end
+    return m
+  end
+  local t = node.translation or { 0, 0, 0 }
+  local q = node.rotation or { 0, 0, 0, 1 }
+  local s = node.scale or { 1, 1, 1 }
+  local x, y, z, w = q[1], q[2], q[3], q[4]
+  -- glTF: T * R * S, R from the unit quaternion (x, y, z, w)
+  local r = {
+    1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w), 0,
+    2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w), 0,
+    2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y), 0,
+    0, 0, 0, 1 }
+  for col = 0, 2 do
+    for row = 0, 2 do r[col * 4 + row + 1] = r[col * 4 + row + 1] * s[col + 1] end
+  end
+  r[13], r[14], r[15] = t[1], t[2], t[3]
+  return r
+end
+
+local function is_identity(m)
+  for i = 1, 16 do
+    if m[i] ~= IDENTITY[i] then return false end
+  end
+  return true
+end
+
+local function mesh_transforms(file)
+  local t = file.json
+  local nodes = type(t.nodes) == "table" and t.nodes or {}
+  local parent = {}
+  for k, node in ipairs(nodes) do
+    for _, c in ipairs(type(node.children) == "table" and node.children
+        or {}) do
+      if int(c) then parent[int(c) + 1] = k end
+    end
+  end
+  local world = {}
+  local function world_of(k, depth)
+    if world[k] then return world[k] end
+    if depth > #nodes then fail("%s: node %d is its own ancestor",
+      file.path, k - 1) end
+    local m = node_matrix(file, nodes[k], k - 1)
+    if parent[k] then m = mat_mul(world_of(parent[k], depth + 1), m) end
+    world[k] = m
+    return m
+  end
+  local of_mesh = {}
+  for k, node in ipairs(nodes) do
+    local mi = type(node) == "table" and int(node.mesh)
+    if mi then
+      local m = world_of(k, 0)
+      local known = of_mesh[mi]
+      if known and known ~= m then
+        for i = 1, 16 do
+          if known[i] ~= m[i] then
+            fail("%s: glTF mesh %d is placed by two nodes with different"
+              .. " transforms: they cannot both be baked into it",
+              file.path, mi)
+          end
+        end
+      end
+      of_mesh[mi] = m
+    end
+  end
+  for i, m in pairs(of_mesh) do
+    if is_identity(m) then of_mesh[i] = nil end
+  end
+  return of_mesh
+end
+
+-- Apply the matrix m to the flat xyz table v (positions: with the
+-- translation; vectors: without). normal: the inverse transpose, and the
+-- results made unit again.
+local function transform(m, v, how)
+  local a, b, c = m[1], m[5], m[9]
+  local d, e, f = m[2], m[6], m[10]
+  local g, h, k = m[3], m[7], m[11]
+  local tx, ty, tz = 0, 0, 0
+  if how == "position" then tx, ty, tz = m[13], m[14], m[15] end
+  if how == "normal" then
+    -- the inverse transpose of the 3x3 part, by cofactors
+    local det = a * (e * k - f * h) - b * (d * k - f * g) + c * (d * h - e * g)
+    if det == 0 then det = 1 end
+    a, b, c, d, e, f, g, h, k =
+      (e * k - f * h) / det, (f * g - d * k) / det, (d * h - e * g) / det,
+      (c * h - b * k) / det, (a * k - c * g) / det, (b * g - a * h) / det,
+      (b * f - c * e) / det, (c * d - a * f) / det, (a * e - b * d) / det
+  end
+  local out = {}
+  for i = 1, #v, 3 do
+    local x, y, z = v[i], v[i + 1], v[i + 2]
+    local X = a * x + b * y + c * z + tx
+    local Y = d * x + e * y + f * z + ty
+    local Z = g * x + h * y + k * z + tz
+    if how == "normal" then
+      local l = math.sqrt(X * X + Y * Y + Z * Z)
+      if l > 0 then X, Y, Z = X / l, Y / l, Z / l end
+    end
+    out[i], out[i + 1], out[i + 2] = X, Y, Z
+  end
+  return out
+end
+
+-- A and B from glTF's TANGENT (xyzw, flat) and NORMAL: A is the unit
+-- tangent, B = cross(N, A) * w, the bitangent glTF rebuilds.
+local function frames_from_tangent(T, N, nv)
+  local A, B = {}, {}
+  for v = 0, nv - 1 do
+    local tx, ty, tz, w = T[4 * v + 1], T[4 * v + 2], T[4 * v + 3],
+      T[4 * v + 4]
+    local nx, ny, nz = N[3 * v + 1], N[3 * v + 2], N[3 * v + 3]
+    A[3 * v + 1], A[3 * v + 2], A[3 * v + 3] = tx, ty, tz
+    w = w < 0 and -1 or 1
+    B[3 * v + 1] = (ny * tz - nz * ty) * w
+    B[3 * v + 2] = (nz * tx - nx * tz) * w
+    B[3 * v + 3] = (nx * ty - ny * tx) * w
+  end
+  return A, B
+end
+
+-- -------------------------------------------------------------- meshes
+
+-- What gltf-export writes for mesh m, in memory: the primitives, and
+-- bytes(i) of accessor i. nil and the export's first error when it
+-- writes nothing.
+local function exported(m)
+  local doc = gltf.new{}
+  doc.material = function() return nil end -- materials play no part
+  local r = doc:add_mesh(m)
+  if not r.written then return nil, r.errors[1] or "no triangles" end
+  local bin = doc:bin()
+  return {
+    primitives = doc.meshes[1].primitives,
+    bytes = function(i)
+      if i == nil then return nil end
+      local v = doc.views[doc.accessors[i + 1].bufferView + 1]
+      return bin:sub(v.byteOffset + 1, v.byteOffset + v.byteLength)
+    end,
+  }
+end
+
+-- glTF material names come back with suffixes (Blender's ".001"), and
+-- gltf-export names a variant "NAME (no UV0)".
+local function material_name(file, index)
+  local mats = type(file.json.materials) == "table" and file.json.materials
+  local mat = mats and mats[(index or -1) + 1]
+  if type(mat) ~= "table" or type(mat.name) ~= "string" then return nil end
+  return (mat.name:gsub(" %(no UV0%)$", ""):gsub("%.%d%d%d$", ""))
+end
+
+-- The component types each glTF attribute may have.
+local ONLY_FLOAT = { [FLOAT] = true }
+local UV_CTYPES = { [FLOAT] = true, [UNSIGNED_BYTE] = "norm",
+  [UNSIGNED_SHORT] = "norm" }
+local COLOUR_CTYPES = UV_CTYPES
+local INDEX_CTYPES = { [UNSIGNED_BYTE] = true, [UNSIGNED_SHORT] = true,
+  [UNSIGNED_INT] = true }
+
+-- The submeshes gltf-export wrote a primitive for (those with triangles),
+-- in order.
+local function exported_submeshes(m)
+  local list = {}
+  for i, s in m:submeshes() do
+    local _, count = s:triangle_bytes()
+    if count and count > 0 then list[#list + 1] = { s = s, index = i } end
+  end
+  return list
+end
+
+-- Did gltf-export write stored set `set` (as a TEXCOORD_n or _UV_SET_n)?
+local function exported_set(E, subs, set)
+  for p, prim in ipairs(E.primitives) do
+    if prim.attributes["_UV_SET_" .. set] then return true end
+    for logical = 0, 3 do
+      if subs[p].s:uv_set(logical) == set
+          and prim.attributes["TEXCOORD_" .. logical] then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+-- ------------------------------------------------------------- one mesh
+
+-- The import of one glTF mesh into one base mesh, a step per method. The
+-- steps fill t, the argument of m:with, with what differs from the base,
+-- and the report with what changed, was derived or was kept.
+local Job = {}
+Job.__index = Job
+
+local VEC2, VEC3, VEC4 = { VEC2 = true }, { VEC3 = true }, { VEC4 = true }
+
+-- A job for glTF mesh g into base mesh m (number k); world is the node's
+-- matrix, nil for the identity.
+local function new_job(file, g, m, k, world)
+  local label = string.format("mesh %d (%s)", k, m.name)
+  local job = setmetatable({ file = file, g = g, m = m, world = world,
+    label = label, where = file.path .. ": " .. label,
+    report = { label = label, changed = {}, derived = {}, kept = {} },
+    t = {}, columns = {} }, Job)
+  local E, why = exported(m)
+  if not E then
+    fail("%s: the base mesh cannot be exported, so not compared: %s",
+      job.where, tostring(why))
+  end
+  job.E, job.e_attrs = E, E.primitives[1].attributes
+  job.subs = exported_submeshes(m)
+  job.prims = type(g.primitives) == "table" and g.primitives or {}
+  return job
+end
+
+function Job:note(list, text)
+  local l = self.report[list]
+  l[#l + 1] = text
+end
+
+-- The accessor i of primitive p, named as messages name it.
+function Job:accessor(i, p, name)
+  return accessor(self.file, i, self.label .. ": primitive " .. p .. ": "
+    .. name)
+end
+
+-- Primitives to submeshes, by order and material; each a triangle list.
+-- Their vertices: a group per POSITION accessor, in the glTF's order.
+function Job:primitives()
+  local prims, subs = self.prims, self.subs
+  if #prims ~= #subs then
+    fail("%s: %d primitives where the base has %d submeshes with"
+      .. " triangles (an editor may have merged primitives that share a"
+      .. " material, as Blender does; import them one submesh each)",
+      self.where, #prims, #subs)
+  end
+  local groups, group_of, nv = {}, {}, 0
+  for p, prim in ipairs(prims) do
+    local pw = string.format("%s: primitive %d", self.where, p)
+    local mode = int(prim.mode or 4) or prim.mode
+    if mode ~= 4 then
+      fail("%s: mode %s (%s) is not a triangle list", pw, tostring(mode),
+        MODES[mode] or "unknown")
+    end
+    local s = subs[p].s
+    local want = s.material and s.material.name
+    local got = material_name(self.file, prim.material)
+    if got ~= want then
+      fail("%s: material %s where submesh %d has %s", pw,
+        got and "'" .. got .. "'" or "none", subs[p].index,
+        want and "'" .. want .. "'" or "none")
+    end
+    if type(prim.attributes) ~= "table" then prim.attributes = {} end
+    local pi = prim.attributes.POSITION
+    if pi == nil then fail("%s: no POSITION", pw) end
+    if not group_of[pi] then
+      local r = self:accessor(pi, p, "POSITION")
+      expect(r, VEC3, ONLY_FLOAT)
+      groups[#groups + 1] = { first = nv, count = r.count, prims = {} }
+      group_of[pi] = groups[#groups]
+      nv = nv + r.count
+    end
+    table.insert(group_of[pi].prims, p)
+  end
+  self.groups, self.group_of, self.nv = groups, group_of, nv
+  -- the base's vertices, in its order: attributes compare as exported
+  self.same_layout = #groups == 1 and nv == self.m.vertex_count
+  if not self.same_layout then self.t.vertex_count = nv end
+end
+
+function Job:group(p)
+  return self.group_of[self.prims[p].attributes.POSITION]
+end
+
+-- An attribute of every vertex: per group, the accessor of the group's
+-- first primitive that has it (others of the group must hold the same
+-- bytes); nil when a group lacks it.
+function Job:column(name, types, ctypes)
+  local known = self.columns[name]
+  if known ~= nil then return known or nil end
+  local parts = {}
+  for _, grp in ipairs(self.groups) do
+    local found
+    for _, p in ipairs(grp.prims) do
+      local i = self.prims[p].attributes[name]
+      if i ~= nil then
+        local r = self:accessor(i, p, name)
+        expect(r, types, ctypes)
+        if r.count ~= grp.count then
+          fail("%s: count %d where POSITION has %d", r.label, r.count,
+            grp.count)
+        end
+        if found and found.bytes ~= r.bytes then
+          fail("%s differs from primitive %d's for the same vertices",
+            r.label, found.p)
+        end
+        if not found then
+          found = r
+          found.p = p
+        end
+      end
+    end
+    if not found then
+      self.columns[name] = false
+      return nil
+    end
+    parts[#parts + 1] = found
+  end
+  self.columns[name] = parts
+  return parts
+end
+
+local function column_bytes(parts)
+  if #parts == 1 then return parts[1].bytes end
+  local b = {}
+  for i, r in ipairs(parts) do b[i] = r.bytes end
+  return table.concat(b)
+end
+
+local function column_values(parts)
+  if #parts == 1 then return values(parts[1]) end
+  local out = {}
+  for _, r in ipairs(parts) do
+    table.move(values(r), 1, r.count * r.components, #out + 1, out)
+  end
+  return out
+end
+
+-- Is the glTF's column what gltf-export wrote for the base?
+function Job:as_exported(parts, name)
+  return self.same_layout and self.e_attrs[name] ~= nil
+    and column_bytes(parts) == self.E.bytes(self.e_attrs[name])
+end
+
+-- The base's stored bytes of kind for each glTF vertex: as they are when
+-- the vertices are the base's, else from the base vertex at the same
+-- position (the glTF's POSITION before any node transform).
+function Job:from_base(kind, what)
+  local m = self.m
+  local raw = assert(m:attribute(kind)):raw()
+  if self.same_layout then return raw end
+  local size = #raw // m.vertex_count
+  local pos = assert(m:attribute("position")):pack()
+  local index = {}
+  for v = m.vertex_count - 1, 0, -1 do
+    index[pos:sub(12 * v + 1, 12 * v + 12)] = v
+  end
+  local gpos = column_bytes(self:column("POSITION", VEC3, ONLY_FLOAT))
+  local out = {}
+  for v = 1, self.nv do
+    local key = gpos:sub(12 * v - 11, 12 * v)
+    local b = index[key]
+    if not b then
+      local x, y, z = string.unpack("<fff", key)
+      fail("%s: vertex %d: no %s in the glTF, and no vertex of the base"
+        .. " lies at its position (%s, %s, %s)", self.where, v, what,
+        rsxmesh.fmt(x), rsxmesh.fmt(y), rsxmesh.fmt(z))
+    end
+    out[v] = raw:sub(b * size + 1, b * size + size)
+  end
+  return table.concat(out)
+end
+
+-- A kind the glTF lacks: the base's bytes, and a note when the export
+-- had it (an editor dropped it).
+function Job:keep(kind, what, had)
+  if not self.same_layout then self.t[kind] = self:from_base(kind, what) end
+  if had or not self.same_layout then self:note("kept", what) end
+end
+
+function Job:positions()
+  local P = self:column("POSITION", VEC3, ONLY_FLOAT)
+  if self.world or not self:as_exported(P, "POSITION") then
+    local v = column_values(P)
+    self.t.position = self.world and transform(self.world, v, "position")
+      or v
+    self:note("changed", self.world
+      and "positions (the node's transform baked in)" or "positions")
+  end
+end
+
+function Job:normals()
+  if not self.m:has("normal") then return end
+  local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+  if not N then
+    self:keep("normal", "normals (no NORMAL)", true)
+  elseif self.world or not self:as_exported(N, "NORMAL") then
+    local v = column_values(N)
+    self.t.normal = self.world and transform(self.world, v, "normal") or v
+    self:note("changed", "normals")
+  end
+end
+
+function Job:colours()
+  if not self.m:has("colour") then return end
+  local C = self:column("COLOR_0", { VEC3 = true, VEC4 = true },
+    COLOUR_CTYPES)
+  if not C then
+    self:keep("colour", "colours (no COLOR_0)", true)
+  elseif not self:as_exported(C, "COLOR_0") then
+    if #C == 1 and C[1].ctype == UNSIGNED_BYTE and C[1].type == "VEC4" then
+      self.t.colour = C[1].bytes -- the stored bytes as they are
+    else
+      local v = column_values(C)
+      if C[1].type == "VEC3" then -- opaque
+        local rgba = {}
+        for i = 0, self.nv - 1 do
+          rgba[4 * i + 1], rgba[4 * i + 2], rgba[4 * i + 3], rgba[4 * i + 4]
+            = v[3 * i + 1], v[3 * i + 2], v[3 * i + 3], 1
+        end
+        v = rgba
+      end
+      self.t.colour = v
+    end
+    self:note("changed", "colours")
+  end
+end
+
+-- A and B from TANGENT and NORMAL (through the node's transform), once;
+-- nil when the glTF lacks either.
+function Job:derived_frames()
+  if self.frames ~= nil then return self.frames or nil end
+  local T = self:column("TANGENT", VEC4, ONLY_FLOAT)
+  local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+  if not T or not N then
+    self.frames = false
+    return nil
+  end
+  local Tv, Nv = column_values(T), column_values(N)
+  if self.world then
+    local xyz = {}
+    for i = 0, self.nv - 1 do
+      xyz[3 * i + 1], xyz[3 * i + 2], xyz[3 * i + 3] =
+        Tv[4 * i + 1], Tv[4 * i + 2], Tv[4 * i + 3]
+    end
+    xyz = transform(self.world, xyz, "vector")
+    for i = 0, self.nv - 1 do
+      Tv[4 * i + 1], Tv[4 * i + 2], Tv[4 * i + 3] =
+        xyz[3 * i + 1], xyz[3 * i + 2], xyz[3 * i + 3]
+    end
+    Nv = transform(self.world, Nv, "normal")
+  end
+  local A, B = frames_from_tangent(Tv, Nv, self.nv)
+  self.frames = { tangent_a = A, tangent_b = B }
+  return self.frames
+end
+
+local FRAMES = {
+  { kind = "tangent_a", name = "_TANGENT_A", what = "tangent A" },
+  { kind = "tangent_b", name = "_TANGENT_B", what = "tangent B" },
+}
+
+function Job:tangents()
+  for _, f in ipairs(FRAMES) do
+    if self.m:has(f.kind) then
+      local V = self:column(f.name, VEC3, ONLY_FLOAT)
+      if V and (self.world or not self:as_exported(V, f.name)) then
+        local v = column_values(V)
+        self.t[f.kind] = self.world and transform(self.world, v, "vector")
+          or v
+        self:note("changed", f.what)
+      elseif not V and (self.e_attrs[f.name] or not self.same_layout) then
+        -- an editor dropped it: from TANGENT, else from the base
+        local d = self:derived_frames()
+        if d then
+          self.t[f.kind] = d[f.kind]
+          self:note("derived", f.what .. " from TANGENT and NORMAL (no "
+            .. f.name .. ")")
+        else
+          self:keep(f.kind, f.what .. " (no " .. f.name .. " or TANGENT)",
+            true)
+        end
+      end
+    end
+  end
+end
+
+-- The glTF attributes that carry stored UV set `set`: each primitive's
+-- TEXCOORD_n for the logical UVs its submesh's selectors route to the
+-- set (up to the first absent one, as gltf-export writes them), and
+-- _UV_SET_n; each with what the export wrote for it (e).
+function Job:uv_sources(set)
+  local sources = {}
+  for p, prim in ipairs(self.prims) do
+    local s, ep = self.subs[p].s, self.E.primitives[p].attributes
+    for logical = 0, 3 do
+      local routed = s:uv_set(logical)
+      if routed == nil then break end
+      local name = "TEXCOORD_" .. logical
+      if routed == set and prim.attributes[name] ~= nil then
+        sources[#sources + 1] = { p = p, name = name,
+          i = prim.attributes[name], e = ep[name] }
+      end
+    end
+    local name = "_UV_SET_" .. set
+    if prim.attributes[name] ~= nil then
+      sources[#sources + 1] = { p = p, name = name,
+        i = prim.attributes[name], e = ep[name] }
+    end
+  end
+  return sources
+end
+
+-- The sources of one group must agree: the first difference is an error
+-- naming the submesh and the vertex.
+function Job:uv_agree(set, grp, known, src, r)
+  local a, b = values(known.r), values(r)
+  for v = 1, grp.count do
+    if a[2 * v - 1] ~= b[2 * v - 1] or a[2 * v] ~= b[2 * v] then
+      fail("%s: submesh %d: vertex %d: %s (%s, %s) and %s (%s, %s) feed the"
+        .. " one stored UV set %d and differ", self.where,
+        self.subs[src.p].index, grp.first + v, known.src.name,
+        rsxmesh.fmt(a[2 * v - 1]), rsxmesh.fmt(a[2 * v]), src.name,
+        rsxmesh.fmt(b[2 * v - 1]), rsxmesh.fmt(b[2 * v]), set)
+    end
+  end
+end
+
+function Job:uv_sets()
+  for set = 0, 3 do
+    local kind = "uv" .. set
+    if self.m:has(kind) then
+      local sources = self:uv_sources(set)
+      local per_group, as_exported = {}, self.same_layout
+      for _, src in ipairs(sources) do
+        local grp = self:group(src.p)
+        local r = self:accessor(src.i, src.p, src.name)
+        expect(r, VEC2, UV_CTYPES)
+        if r.count ~= grp.count then
+          fail("%s: count %d where POSITION has %d", r.label, r.count,
+            grp.count)
+        end
+        if not (src.e and r.bytes == self.E.bytes(src.e)) then
+          as_exported = false
+        end
+        local known = per_group[grp]
+        if not known then
+          per_group[grp] = { r = r, src = src }
+        elseif known.r.bytes ~= r.bytes then
+          self:uv_agree(set, grp, known, src, r)
+        end
+      end
+      local parts, complete = {}, true
+      for i, grp in ipairs(self.groups) do
+        parts[i] = per_group[grp] and per_group[grp].r
+        complete = complete and parts[i] ~= nil
+      end
+      if not complete then
+        self:keep(kind, "stored UV set " .. set, #sources > 0
+          or exported_set(self.E, self.subs, set))
+      elseif not as_exported then
+        self.t[kind] = column_values(parts)
+        self:note("changed", "stored UV set " .. set)
+      end
+    end
+  end
+end
+
+-- The attributes that come back only as themselves.
+local RAW = {
+  { kind = "extra_a", name = "_EXTRA_A", type = VEC4, what = "extras A" },
+  { kind = "extra_b", name = "_EXTRA_B", type = VEC4, what = "extras B" },
+  { kind = "s32k2", name = "_S32K2", type = VEC2, what = "bit 11" },
+  { kind = "half4", name = "_HALF4", type = VEC4, what = "bit 12" },
+}
+
+function Job:raw_kinds()
+  for _, f in ipairs(RAW) do
+    if self.m:has(f.kind) then
+      local V = self:column(f.name, f.type, ONLY_FLOAT)
+      if not V then
+        self:keep(f.kind, f.what .. " (no " .. f.name .. ")",
+          self.e_attrs[f.name] ~= nil)
+      elseif not self:as_exported(V, f.name) then
+        self.t[f.kind] = column_values(V)
+        self:note("changed", f.what)
+      end
+    end
+  end
+end
+
+-- The 0-based indices of primitive p, checked; false when they are the
+-- bytes gltf-export wrote (same layout only: they need no reading).
+function Job:indices(p, lazy)
+  local prim, grp = self.prims[p], self:group(p)
+  if prim.indices == nil then
+    if grp.count % 3 ~= 0 then
+      fail("%s: primitive %d: %d vertices without indices are not whole"
+        .. " triangles", self.where, p, grp.count)
+    end
+    local idx = {}
+    for i = 1, grp.count do idx[i] = i - 1 end
+    return idx
+  end
+  local r = self:accessor(prim.indices, p, "indices")
+  expect(r, { SCALAR = true }, INDEX_CTYPES)
+  if r.count % 3 ~= 0 then
+    fail("%s: count %d is not a whole number of triangles", r.label,
+      r.count)
+  end
+  if lazy and r.ctype == UNSIGNED_INT
+      and r.bytes == self.E.bytes(self.E.primitives[p].indices) then
+    return false
+  end
+  local idx = values(r)
+  for i, v in ipairs(idx) do
+    if v >= grp.count then
+      fail("%s: index %d is %d, not below the %d vertices of POSITION",
+        r.label, i - 1, v, grp.count)
+    end
+  end
+  return idx
+end
+
+-- little-endian u32 bytes of a table of integers, as gltf-export writes
+local function u32_bytes(idx)
+  local u = {}
+  for i = 1, #idx, CHUNK do
+    local j = math.min(i + CHUNK - 1, #idx)
+    u[#u + 1] = string.pack("<" .. ("I4"):rep(j - i + 1),
+      table.unpack(idx, i, j))
+  end
+  return table.concat(u)
+end
+
+-- The triangles as exported keep the base's index buffer (strips,
+-- restarts); others make a triangle list of the glTF's triangles, u16
+-- when the vertices allow.
+function Job:triangles()
+  local same = self.same_layout
+  local tris = {}
+  for p = 1, #self.prims do
+    local idx = self:indices(p, same)
+    if idx and same then
+      same = u32_bytes(idx) == self.E.bytes(self.E.primitives[p].indices)
+    end
+    tris[p] = idx
+  end
+  if same then return end
+  local all, ranges = {}, {}
+  for p = 1, #self.prims do
+    local idx = tris[p] or self:indices(p, false)
+    local first = self:group(p).first
+    ranges[self.subs[p].index] = { first_index = #all,
+      index_count = #idx }
+    for i = 1, #idx do all[#all + 1] = idx[i] + first + 1 end
+  end
+  local list = {}
+  for i = 1, self.m.submesh_count do
+    -- a submesh without triangles had no primitive
+    list[i] = ranges[i] or { first_index = 0, index_count = 0 }
+  end
+  local t = self.t
+  t.index_size = self.nv <= 0xFFFF and 2 or 4
+  t.indices = rsxmesh.indices(t.index_size, all)
+  t.primitive = "triangles"
+  t.submeshes = list
+  self:note("changed", string.format("triangles (%d, a triangle list of"
+    .. " u%d indices)", #all // 3, 8 * t.index_size))
+end
+
+local STEPS = { "primitives", "positions", "normals", "colours",
+  "tangents", "uv_sets", "raw_kinds", "triangles" }
+
+-- Import glTF mesh g into base mesh m (number k). Returns the mesh to
+-- write (m itself when unchanged) and its report.
+local function import_mesh(file, g, m, k, world)
+  local job = new_job(file, g, m, k, world)
+  for _, step in ipairs(STEPS) do job[step](job) end
+  if next(job.t) == nil then
+    job.report.state = "unchanged"
+    return m, job.report
+  end
+  job.report.state = "changed"
+  local copy, err = m:with(job.t)
+  if not copy then fail("%s: %s", job.where, err) end
+  return copy, job.report
+end
+
+-- --------------------------------------------------------------- bundle
+
+-- The name a base mesh has in a glTF: gltf-export writes a name that is
+-- not UTF-8 byte by byte as Latin-1.
+local function gltf_name(name)
+  return json.utf8(name)
+end
+
+-- Import the glTF file (from import.read) into base (a bundle): opts.only
+-- (a set of mesh names, or nil for all). Returns { writer =, meshes = }
+-- or nil and a message.
+function import.bundle(file, base, opts)
+  opts = opts or {}
+  return guarded(function()
+    local t = file.json
+    local world = mesh_transforms(file)
+    -- base meshes by name, in order: the k-th glTF mesh named X is the
+    -- k-th base mesh named X
+    local by_name = {}
+    for k, m in base:meshes() do
+      local key = gltf_name(m.name)
+      by_name[key] = by_name[key] or {}
+      table.insert(by_name[key], k)
+    end
+    local taken = {}
+    local match = {} -- base mesh number -> glTF mesh index
+    for gi, g in ipairs(type(t.meshes) == "table" and t.meshes or {}) do
+      local name = type(g) == "table" and g.name or nil
+      if type(name) ~= "string" then
+        fail("%s: glTF mesh %d has no name to match a base mesh by",
+          file.path, gi - 1)
+      end
+      if not opts.only or opts.only[name] then
+        local list = by_name[name]
+        local n = (taken[name] or 0) + 1
+        taken[name] = n
+        if not list or not list[n] then
+          fail("%s: glTF mesh %d (%s) matches no mesh of %s", file.path,
+            gi - 1, name, base.name)
+        end
+        match[list[n]] = gi
+      end
+    end
+
+    local w = rsxmesh.writer(base)
+    for _, mat in base:materials() do
+      assert(w:material(mat.name, mat:samplers()))
+    end
+    local reports = {}
+    for k, m in base:meshes() do
+      local gi = match[k]
+      local out, rep
+      if gi then
+        out, rep = import_mesh(file, t.meshes[gi], m, k, world[gi - 1])
+      else
+        out = m
+        rep = { label = string.format("mesh %d (%s)", k, m.name),
+          state = opts.only and not opts.only[m.name] and "not selected"
+            or "not in the glTF", changed = {}, derived = {}, kept = {} }
+      end
+      local ok, err = w:mesh(out)
+      if not ok then fail("%s: %s", file.path, err) end
+      reports[k] = rep
+    end
+    return { writer = w, meshes = reports }
+  end)
+end
+
+return import

@@ -1,0 +1,121 @@
+-- gltf-import.lua - an edited glTF 2.0 back into an RSXB bundle
+--
+-- rsxmesh gltf-import EDITED.gltf|EDITED.glb --base ORIGINAL.rsxb
+--                     -o NEW.rsxb [--mesh NAME]... [--report]
+--
+-- The glTF's meshes are matched to the base bundle's by name (as
+-- gltf-export names them), re-encoded into each base mesh's own mask and
+-- layout, and written with every byte that nothing changed kept as the
+-- base has it. doc/scripts.md says what comes from where.
+
+local cli = require "rsxmesh.cli"
+local lfs = require "lfs"
+local rsxmesh = require "rsxmesh"
+local import = require "rsxmesh.gltf_import"
+
+local opts, inputs = cli.parse(arg, {
+  name = "gltf-import",
+  usage = "rsxmesh gltf-import [options] EDITED.gltf|EDITED.glb"
+    .. " --base ORIGINAL.rsxb -o NEW.rsxb",
+  about = "Write a bundle that is the base bundle with the glTF's meshes"
+    .. " in place of\nthose of the same name: what the glTF did not"
+    .. " change stays byte for byte.",
+  options = {
+    { long = "base", arg = "BUNDLE", required = true,
+      help = "the bundle the glTF was exported from" },
+    { short = "o", long = "out", arg = "FILE", required = true,
+      help = "write the new bundle to FILE (whole, or not at all)" },
+    { long = "mesh", arg = "NAME", list = true,
+      help = "import only the meshes of this name (repeatable); the"
+        .. " others stay as the base has them" },
+    { long = "report", help = "list on stdout, per mesh, what changed,"
+      .. " what was derived and what was kept" },
+  },
+})
+
+local run = cli.run(opts)
+if #inputs > 1 then
+  run:fail(inputs[2], "one glTF at a time (" .. #inputs .. " given)")
+  run:finish("nothing written")
+end
+local input = inputs[1]
+
+local only
+if opts.mesh then
+  only = {}
+  for _, name in ipairs(opts.mesh) do only[name] = true end
+end
+
+-- Write bytes through a temporary file renamed into place: a failed run
+-- leaves nothing at out, not even a part.
+local function write_whole(w, out)
+  local tmp = out .. ".part"
+  local ok, err = w:save(tmp)
+  if not ok then
+    os.remove(tmp)
+    return nil, err
+  end
+  ok, err = os.rename(tmp, out)
+  if not ok then
+    os.remove(tmp)
+    return nil, out .. ": " .. tostring(err)
+  end
+  return true
+end
+
+local function main()
+  local base, err = rsxmesh.open(opts.base)
+  if not base then return nil, err end
+  run:progress("reading " .. input)
+  local file
+  file, err = import.read(input)
+  if not file then return nil, err end
+  run:progress("importing into " .. opts.base)
+  local result
+  result, err = import.bundle(file, base, { only = only })
+  if not result then return nil, err end
+  local ok
+  ok, err = write_whole(result.writer, opts.out)
+  if not ok then return nil, err end
+  return result
+end
+
+local result, err = main()
+if not result then
+  run:fail(input, err)
+  run:finish("nothing written")
+end
+
+local counts = { unchanged = 0, changed = 0, derived = 0, other = 0 }
+for _, r in ipairs(result.meshes) do
+  if r.state == "changed" then
+    counts.changed = counts.changed + 1
+    if #r.derived > 0 then counts.derived = counts.derived + 1 end
+  elseif r.state == "unchanged" then
+    counts.unchanged = counts.unchanged + 1
+  else
+    counts.other = counts.other + 1
+  end
+  if opts.report then
+    local parts = { r.label .. ": " .. r.state }
+    if #r.changed > 0 then
+      parts[#parts + 1] = "changed: " .. table.concat(r.changed, ", ")
+    end
+    if #r.derived > 0 then
+      parts[#parts + 1] = "derived: " .. table.concat(r.derived, ", ")
+    end
+    if #r.kept > 0 then
+      parts[#parts + 1] = "kept from the base: "
+        .. table.concat(r.kept, ", ")
+    end
+    io.stdout:write(table.concat(parts, "; "), "\n")
+  end
+end
+
+local size = lfs.attributes(opts.out, "size") or 0
+run.ok = 1
+run:finish(string.format("%s: %s unchanged, %s changed (%s with derived"
+  .. " data), %s copied; %s, %s written",
+  cli.plural(#result.meshes, "mesh", "meshes"), cli.count(counts.unchanged),
+  cli.count(counts.changed), cli.count(counts.derived),
+  cli.count(counts.other), opts.out, cli.plural(size, "byte")))

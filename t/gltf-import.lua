@@ -1,0 +1,358 @@
+-- t/gltf-import.lua - rsxmesh gltf-import on a hand-built bundle: edits made
+-- here, and bad input
+--
+-- A bundle spelt byte by byte with string.pack is exported by the real
+-- gltf-export, the glTF edited here (its JSON through lua-cjson, its .bin
+-- byte by byte), and imported back by the real gltf-import. Every expected
+-- byte is worked out by hand from the research note, never taken from the
+-- importer: an edit changes exactly the bytes it should.
+
+local t = require "tap"
+local rsxmesh = require "rsxmesh"
+local cjson = require "cjson"
+
+-- ------------------------------------------------------------ helpers
+
+local function sh_quote(s)
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+local function read_file(p)
+  local f = io.open(p, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+local function write_file(p, bytes)
+  local f = assert(io.open(p, "wb"))
+  assert(f:write(bytes))
+  assert(f:close())
+end
+
+local tmp = assert(io.popen("mktemp -d"):read("l"), "mktemp -d")
+local function at(p) return tmp .. "/" .. p end
+
+-- Run a standard script under the test wrapper: exit status, stdout and
+-- stderr.
+local function run(script, args)
+  local wrapper = os.getenv("TEST_WRAPPER") or ""
+  local cmd = wrapper .. " " .. sh_quote(os.getenv("RSXMESH")) .. " "
+    .. script .. " " .. args .. " >" .. sh_quote(at("stdout")) .. " 2>"
+    .. sh_quote(at("stderr"))
+  local _, _, code = os.execute(cmd)
+  return code, read_file(at("stdout")) or "", read_file(at("stderr")) or ""
+end
+
+-- ------------------------------------------------------------ the bundle
+
+-- CMP words by the note's bit split: x bits 0..10, y 11..21, z 22..31.
+local N_UP = 511 << 22       -- (0, 0, 511*64/32767)
+local A_HALF = 512           -- (512*32/32767, 0, 0): A is not unit
+local B_Y = 1023 << 11       -- (0, 1023*32/32767, 0)
+
+local function meta(mask)
+  return string.rep("\0", 0x8C) .. string.pack(">I4", mask)
+end
+local function record(selectors)
+  return string.rep("\0", 0x38) .. selectors
+end
+
+-- "panel": mask 0x000800ff (colour, normal, A, B, stored UV sets 0..2),
+-- a unit square in z = 0. Selectors 00 01 01 01: logical UV0 from set 0,
+-- UV1..3 all from set 1, so set 2 feeds no logical UV.
+local PANEL_POS = { 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0 }
+local PANEL_COLOUR = { "\255\0\0\255", "\0\255\0\255", "\0\0\255\255",
+  "\18\52\86\120" }
+-- halves: 0x0000 0, 0x3C00 1, 0x3800 0.5, 0x4000 2, 0x4200 3
+local PANEL_UV = {
+  { 0x0000, 0x0000, 0x3C00, 0x0000, 0x3C00, 0x3C00, 0x0000, 0x3C00 },
+  { 0x3800, 0x3800, 0x3800, 0x0000, 0x0000, 0x3800, 0x0000, 0x0000 },
+  { 0x4000, 0x4200, 0x4200, 0x4000, 0x4000, 0x4000, 0x4200, 0x4200 },
+}
+
+local function panel_mmp(dx)
+  local out = {}
+  for v = 1, 4 do
+    out[v] = string.pack(">fffI4", PANEL_POS[3 * v - 2] + dx,
+      PANEL_POS[3 * v - 1], PANEL_POS[3 * v], N_UP)
+  end
+  return table.concat(out)
+end
+
+local function panel_mgp(a_word)
+  local out = {}
+  for v = 1, 4 do
+    out[v] = PANEL_COLOUR[v] .. string.pack(">I4I4HHHHHH", a_word, B_Y,
+      PANEL_UV[1][2 * v - 1], PANEL_UV[1][2 * v], PANEL_UV[2][2 * v - 1],
+      PANEL_UV[2][2 * v], PANEL_UV[3][2 * v - 1], PANEL_UV[3][2 * v])
+  end
+  return table.concat(out)
+end
+
+local PANEL_INDICES = string.pack(">HHHHHH", 0, 1, 2, 0, 2, 3)
+-- "rail": a u16 strip with a restart, no material: never edited here
+local RAIL_INDICES = string.pack(">HHHHHH", 0, 1, 2, 0xFFFF, 1, 3)
+
+local w = rsxmesh.writer()
+w:material("paint", { { slot = rsxmesh.BASE_COLOUR,
+  texture = "tex/paint.png" } })
+assert(w:mesh(assert(rsxmesh.mesh{
+  name = "panel", meta = meta(0x000800ff), vertex_count = 4,
+  mmp = panel_mmp(0), mmp_stride = 16, mgp = panel_mgp(A_HALF),
+  mgp_stride = 24, indices = PANEL_INDICES, index_size = 2,
+  submeshes = { { record = record("\0\1\1\1"), first_index = 0,
+    index_count = 6, material = 1 } },
+})))
+assert(w:mesh(assert(rsxmesh.mesh{
+  name = "rail", meta = meta(0x00080005), vertex_count = 4,
+  mmp = string.pack(">fffI4fffI4fffI4fffI4", 0, 0, 1, N_UP, 1, 0, 1, N_UP,
+    0, 1, 1, N_UP, 1, 1, 1, N_UP), mmp_stride = 16,
+  indices = RAIL_INDICES, index_size = 2, primitive = "strip",
+  submeshes = { { record = record("\255\255\255\255"), first_index = 0,
+    index_count = 6 } },
+})))
+local ORIGINAL = w:bytes()
+write_file(at("edit.rsxb"), ORIGINAL)
+
+-- The original's bytes with one part (found by its own bytes, which occur
+-- once) replaced.
+local function with_part(old, new)
+  local i = assert(ORIGINAL:find(old, 1, true), "part not found")
+  assert(not ORIGINAL:find(old, i + 1, true), "part not unique")
+  assert(#old == #new)
+  return ORIGINAL:sub(1, i - 1) .. new .. ORIGINAL:sub(i + #old)
+end
+
+-- ------------------------------------------------------------ the export
+
+local code, _, err = run("gltf-export", sh_quote(at("edit.rsxb")) .. " -o "
+  .. sh_quote(at("g")))
+t.is(code, 0, "gltf-export of the test bundle")
+if code ~= 0 then t.diag(err) end
+local GLTF_TEXT = assert(read_file(at("g/edit.gltf")))
+local BIN = assert(read_file(at("g/edit.bin")))
+
+-- A glTF edited in memory: edit(doc, bin) changes the decoded JSON and
+-- returns the bin (changed or not); written as DIR/edit.gltf + edit.bin.
+local function edited(dir, edit)
+  local doc = cjson.decode(GLTF_TEXT)
+  local bin = edit(doc, BIN) or BIN
+  assert(os.execute("mkdir -p " .. sh_quote(at(dir))))
+  write_file(at(dir .. "/edit.gltf"), cjson.encode(doc))
+  write_file(at(dir .. "/edit.bin"), bin)
+  return at(dir .. "/edit.gltf")
+end
+
+local function import(gltf, out, extra)
+  return run("gltf-import", sh_quote(gltf) .. " --base "
+    .. sh_quote(at("edit.rsxb")) .. " -o " .. sh_quote(out)
+    .. (extra or ""))
+end
+
+local function panel_of(doc)
+  for _, m in ipairs(doc.meshes) do
+    if m.name == "panel" then return m end
+  end
+end
+
+-- ------------------------------------------------------------ unchanged
+
+code, _, err = import(at("g/edit.gltf"), at("same.rsxb"), " --report")
+t.is(code, 0, "the unchanged export imports")
+t.ok(read_file(at("same.rsxb")) == ORIGINAL,
+  "gltf-export then gltf-import: the very bytes of the bundle")
+t.like(err, "2 meshes: 2 unchanged, 0 changed", "the summary says so")
+t.like(read_file(at("stdout")), "mesh 1 %(panel%): unchanged\nmesh 2"
+  .. " %(rail%): unchanged\n", "--report: a line per mesh")
+
+do
+  local c2 = run("gltf-export", sh_quote(at("edit.rsxb")) .. " --glb -o "
+    .. sh_quote(at("glb")))
+  t.is(c2, 0, "gltf-export --glb")
+  c2 = import(at("glb/edit.glb"), at("same-glb.rsxb"))
+  t.is(c2, 0, "a .glb imports")
+  t.ok(read_file(at("same-glb.rsxb")) == ORIGINAL, "... byte for byte too")
+end
+
+-- ------------------------------------------------------------ +1 in x
+
+-- Every POSITION x of panel + 1 in the .bin: the new bundle is the
+-- original with panel's MMP x floats 1, 2, 2, 1 (0 + 1, 1 + 1, 1 + 1,
+-- 0 + 1), all else byte for byte.
+do
+  local g = edited("plus", function(doc, bin)
+    local a = doc.accessors[panel_of(doc).primitives[1].attributes.POSITION
+      + 1]
+    local v = doc.bufferViews[a.bufferView + 1]
+    local parts, at0 = {}, v.byteOffset + (a.byteOffset or 0)
+    parts[1] = bin:sub(1, at0)
+    for e = 0, a.count - 1 do
+      local x, y, z = string.unpack("<fff", bin, at0 + 12 * e + 1)
+      parts[#parts + 1] = string.pack("<fff", x + 1, y, z)
+    end
+    parts[#parts + 1] = bin:sub(at0 + 12 * a.count + 1)
+    -- min and max move with it
+    a.min[1], a.max[1] = a.min[1] + 1, a.max[1] + 1
+    return table.concat(parts)
+  end)
+  code, _, err = import(g, at("plus.rsxb"), " --report")
+  t.is(code, 0, "+1 in x: imports")
+  if code ~= 0 then t.diag(err) end
+  t.ok(read_file(at("plus.rsxb")) == with_part(panel_mmp(0), panel_mmp(1)),
+    "+1 in x: only panel's x floats differ, each by exactly +1")
+  t.like(read_file(at("stdout")), "mesh 1 %(panel%): changed; changed:"
+    .. " positions\nmesh 2 %(rail%): unchanged", "+1 in x: the report")
+end
+
+-- ------------------------------------------------------------ no A
+
+-- _TANGENT_A dropped: A comes from TANGENT, which gltf-export wrote as A
+-- normalised: (1, 0, 0), CMP x = 32767/32 = 1023.97 -> 1023 (clamped),
+-- the word 0x3FF. The stored A (512, a length of 0.5) is lost.
+do
+  local g = edited("noa", function(doc)
+    for _, p in ipairs(panel_of(doc).primitives) do
+      p.attributes._TANGENT_A = nil
+    end
+  end)
+  code, _, err = import(g, at("noa.rsxb"), " --report")
+  t.is(code, 0, "no _TANGENT_A: imports")
+  if code ~= 0 then t.diag(err) end
+  t.ok(read_file(at("noa.rsxb")) == with_part(panel_mgp(A_HALF),
+    panel_mgp(0x3FF)), "no _TANGENT_A: A derived as 0x3FF, all else kept")
+  t.like(read_file(at("stdout")), "mesh 1 %(panel%): changed; derived:"
+    .. " tangent A from TANGENT and NORMAL %(no _TANGENT_A%)",
+    "no _TANGENT_A: reported as derived")
+end
+
+-- ------------------------------------------------------------ a triangle
+
+-- panel's last triangle deleted: its submesh has 3 indices, 0 1 2, in a
+-- u16 triangle list; streams and rail as they were.
+do
+  local g = edited("tri", function(doc)
+    local a = doc.accessors[panel_of(doc).primitives[1].indices + 1]
+    a.count = a.count - 3
+  end)
+  code, _, err = import(g, at("tri.rsxb"), " --report")
+  t.is(code, 0, "a triangle deleted: imports")
+  if code ~= 0 then t.diag(err) end
+  local b = assert(rsxmesh.open(at("tri.rsxb")))
+  local panel = b:mesh("panel")
+  t.is(panel:submesh(1).index_count, 3, "the submesh's index count: 6 - 3")
+  t.is(panel:index_bytes(), string.pack(">HHH", 0, 1, 2),
+    "its indices: the first triangle, u16")
+  t.is(panel.primitive, "triangles", "a triangle list")
+  t.ok(panel:stream("mmp") == panel_mmp(0)
+    and panel:stream("mgp") == panel_mgp(A_HALF), "the streams as they were")
+  t.ok(b:mesh("rail"):index_bytes() == RAIL_INDICES,
+    "rail's strip and restart as they were")
+  t.like(read_file(at("stdout")), "changed: triangles %(1, a triangle list"
+    .. " of u16 indices%)", "the report names the triangles")
+  b:close()
+end
+
+-- ------------------------------------------------------------ bad input
+
+local function refused(name, g, pattern, what)
+  local out = at("bad-" .. name .. ".rsxb")
+  local c, _, e = import(g, out)
+  t.is(c, 1, what .. ": exit status 1")
+  t.like(e, pattern, what .. ": the message")
+  t.ok(read_file(out) == nil and read_file(out .. ".part") == nil,
+    what .. ": nothing written")
+end
+
+do
+  assert(os.execute("mkdir -p " .. sh_quote(at("json"))))
+  write_file(at("json/edit.gltf"), '{ "asset": { "version": "2.0" }, ')
+  refused("json", at("json/edit.gltf"), "json/edit%.gltf: JSON parse"
+    .. " error: ", "a JSON parse error")
+end
+
+do
+  local g = edited("nobin", function() end)
+  os.remove(at("nobin/edit.bin"))
+  refused("nobin", g, "nobin/edit%.gltf: buffer 0 %(edit%.bin%): [^\n]*No"
+    .. " such file", "a missing .bin")
+end
+
+refused("bounds", edited("bounds", function(doc)
+  doc.accessors[panel_of(doc).primitives[1].attributes.POSITION + 1].count
+    = 1000
+end), "bounds/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION"
+  .. " %(accessor 0%): 1000 elements of 12 bytes from offset 0 run past the"
+  .. " end of buffer view 0 %(48 bytes%)", "an accessor out of bounds")
+
+refused("type", edited("type", function(doc)
+  doc.accessors[panel_of(doc).primitives[1].attributes.NORMAL + 1].type
+    = "VEC2"
+end), "type/edit%.gltf: mesh 1 %(panel%): primitive 1: NORMAL %(accessor"
+  .. " %d+%): type VEC2 where VEC3 is wanted", "a wrong type")
+
+refused("count", edited("count", function(doc)
+  doc.accessors[panel_of(doc).primitives[1].attributes.COLOR_0 + 1].count
+    = 3
+end), "count/edit%.gltf: mesh 1 %(panel%): primitive 1: COLOR_0"
+  .. " %(accessor %d+%): count 3 where POSITION has 4", "a wrong count")
+
+refused("mode", edited("mode", function(doc)
+  panel_of(doc).primitives[1].mode = 5
+end), "mode/edit%.gltf: mesh 1 %(panel%): primitive 1: mode 5 %(triangle"
+  .. " strip%) is not a triangle list", "a non-triangle mode")
+
+refused("sparse", edited("sparse", function(doc, bin)
+  -- two sparse indices, 1 then 0: not increasing
+  local a = doc.accessors[panel_of(doc).primitives[1].attributes.POSITION
+    + 1]
+  doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0,
+    byteOffset = #bin, byteLength = 4 }
+  doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0,
+    byteOffset = #bin + 4, byteLength = 24 }
+  a.sparse = { count = 2,
+    indices = { bufferView = #doc.bufferViews - 2, componentType = 5123 },
+    values = { bufferView = #doc.bufferViews - 1 } }
+  local out = bin .. string.pack("<HH", 1, 0) .. string.rep("\0", 24)
+  doc.buffers[1].byteLength = #out
+  return out
+end), "sparse/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION"
+  .. " %(accessor 0%): sparse index 1 is 0: indices must increase",
+  "a bad sparse accessor")
+
+refused("unmatched", edited("unmatched", function(doc)
+  panel_of(doc).name = "door"
+end), "unmatched/edit%.gltf: glTF mesh 0 %(door%) matches no mesh of"
+  .. " edit%.rsxb", "a glTF mesh without a match")
+
+-- --mesh leaves the others as the base has them: the unmatched mesh is
+-- not looked at
+do
+  local g = edited("only", function(doc)
+    panel_of(doc).name = "door"
+  end)
+  local c = import(g, at("only.rsxb"), " --mesh rail")
+  t.is(c, 0, "--mesh rail: the other glTF meshes are not imported")
+  t.ok(read_file(at("only.rsxb")) == ORIGINAL, "... and the base kept")
+end
+
+-- an output that cannot be written leaves no file behind: in a folder
+-- that does not exist, or (the temporary file written, the rename
+-- refused) where a folder is
+do
+  local c, _, e = import(at("g/edit.gltf"), at("nowhere/new.rsxb"))
+  t.is(c, 1, "an output in a missing folder: exit status 1")
+  t.like(e, "nowhere/new%.rsxb%.part", "... naming the file")
+  assert(os.execute("mkdir -p " .. sh_quote(at("taken/inside"))))
+  c, _, e = import(at("g/edit.gltf"), at("taken"))
+  t.is(c, 1, "an output that is a folder: exit status 1")
+  t.like(e, "taken", "... naming it")
+  local p = io.popen("ls -A " .. sh_quote(tmp))
+  local names = p:read("a")
+  p:close()
+  t.ok(not names:find("%.part"), "... and no temporary file left")
+end
+
+os.execute("rm -rf " .. sh_quote(tmp))
+t.done_testing()
