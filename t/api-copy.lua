@@ -48,7 +48,7 @@ t.isnt(crate:submesh(1), crate:submesh(2), "two submeshes differ")
 t.is(b:material("glass").index, 2, "b:material('glass') is material 2")
 t.is(b:material("nowhere"), nil, "b:material of an unknown name: nil")
 
--- m:with{}: a copy byte for byte ----------------------------------------------
+-- m:with{}: a copy byte for byte ---------------------------------------------
 local copy = crate:with{}
 t.is(copy.number, nil, "a copy is a built mesh: no number")
 t.is(copy.name, "crate", "a copy keeps the name")
@@ -71,7 +71,7 @@ do
   t.ok(w:bytes() == bytes, "every mesh copied by m:with{}: the same file")
 end
 
--- Replaced attributes ----------------------------------------------------------
+-- Replaced attributes --------------------------------------------------------
 do
   -- positions from a table: bytes 0..11 of each 16-byte MMP vertex
   local p = crate:with{ position = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 0.1, -1, 0 } }
@@ -177,7 +177,7 @@ do
     .. " in this writer (w:material adds it)", "... for a copy too")
 end
 
--- The seeded string table -------------------------------------------------------
+-- The seeded string table ----------------------------------------------------
 do
   local w = rsxmesh.writer(b)
   w:material("glass")
@@ -198,7 +198,7 @@ do
     "without a base: only the strings added")
 end
 
--- A closed bundle -------------------------------------------------------------
+-- A closed bundle ------------------------------------------------------------
 do
   local b2 = assert(rsxmesh.load(bytes, "closing.rsxb"))
   local c = b2:mesh("crate"):with{}

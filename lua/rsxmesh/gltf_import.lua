@@ -318,7 +318,9 @@ local function accessor(file, i, what)
   local r = { count = count, type = a.type, ctype = ctype, components = n,
     size = n * ct.size, normalized = a.normalized == true, label = label }
   r.bytes = dense_bytes(file, a, r)
-  if a.sparse ~= nil then r.bytes = sparse_bytes(file, a.sparse, r, r.bytes) end
+  if a.sparse ~= nil then
+    r.bytes = sparse_bytes(file, a.sparse, r, r.bytes)
+  end
   return r
 end
 
@@ -408,7 +410,9 @@ local function node_matrix(file, node, k)
     2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y), 0,
     0, 0, 0, 1 }
   for col = 0, 2 do
-    for row = 0, 2 do r[col * 4 + row + 1] = r[col * 4 + row + 1] * s[col + 1] end
+    for row = 0, 2 do
+      r[col * 4 + row + 1] = r[col * 4 + row + 1] * s[col + 1]
+    end
   end
   r[13], r[14], r[15] = t[1], t[2], t[3]
   return r
@@ -523,15 +527,19 @@ end
 local function exported(m)
   local doc = gltf.new{}
   doc.material = function() return nil end -- materials play no part
+  -- each view's bytes kept in memory, in the order of the views
+  local kept = {}
+  doc.view = function(self, bytes)
+    kept[#kept + 1] = bytes
+    self.views[#kept] = { byteLength = #bytes }
+    return #kept - 1
+  end
   local r = doc:add_mesh(m)
   if not r.written then return nil, r.errors[1] or "no triangles" end
-  local bin = doc:bin()
   return {
     primitives = doc.meshes[1].primitives,
     bytes = function(i)
-      if i == nil then return nil end
-      local v = doc.views[doc.accessors[i + 1].bufferView + 1]
-      return bin:sub(v.byteOffset + 1, v.byteOffset + v.byteLength)
+      return i ~= nil and kept[doc.accessors[i + 1].bufferView + 1] or nil
     end,
   }
 end
