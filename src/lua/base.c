@@ -173,6 +173,21 @@ int rsxlua_checkkind(lua_State *L, int idx, const char *fname)
   return kind;
 }
 
+/* ---------------------------------------------------------- objects */
+
+void *rsxlua_new_child(lua_State *L, size_t size, const char *tname,
+                       int parent)
+{
+  void *p;
+  parent = lua_absindex(L, parent);
+  p = lua_newuserdatauv(L, size, 1);
+  memset(p, 0, size);
+  luaL_setmetatable(L, tname);
+  lua_pushvalue(L, parent);
+  lua_setiuservalue(L, -2, 1);
+  return p;
+}
+
 /* ---------------------------------------------------------- results */
 
 int rsxlua_fail(lua_State *L, const char *message)
@@ -225,13 +240,19 @@ const char *rsxlua_type_name(int type)
 
 /* ---------------------------------------------------------- tracking */
 
-void rsxlua_new_tracker(lua_State *L)
+/* Push a new table, weak as mode says ("k" or "v"). */
+static void aux_weaktable(lua_State *L, const char *mode)
 {
   lua_newtable(L);
   lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "k");
+  lua_pushstring(L, mode);
   lua_setfield(L, -2, "__mode");
   lua_setmetatable(L, -2);
+}
+
+void rsxlua_new_tracker(lua_State *L)
+{
+  aux_weaktable(L, "k");
 }
 
 void rsxlua_track(lua_State *L, int owner, int mt)
@@ -314,11 +335,7 @@ void rsxlua_close_tracked(lua_State *L, int owner, const char *why)
 
 void rsxlua_new_cache(lua_State *L)
 {
-  lua_newtable(L);
-  lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "v");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
+  aux_weaktable(L, "v");
 }
 
 int rsxlua_cached(lua_State *L, int owner, const void *key)

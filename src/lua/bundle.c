@@ -191,40 +191,19 @@ static int bp_name(lua_State *L)
   return 1;
 }
 
-static int bp_size(lua_State *L)
-{
-  rl_bundle *b = bun_check(L, 1, "bundle.size");
-  lua_pushinteger(L, (lua_Integer)rsx_bundle_size(b->b));
-  return 1;
-}
+#define BP_INTEGER(fn, field)                                          \
+  static int fn(lua_State *L)                                          \
+  {                                                                    \
+    rl_bundle *b = bun_check(L, 1, "bundle." #field);                  \
+    lua_pushinteger(L, (lua_Integer)rsx_bundle_##field(b->b));         \
+    return 1;                                                          \
+  }
 
-static int bp_mesh_count(lua_State *L)
-{
-  rl_bundle *b = bun_check(L, 1, "bundle.mesh_count");
-  lua_pushinteger(L, (lua_Integer)rsx_bundle_mesh_count(b->b));
-  return 1;
-}
-
-static int bp_submesh_count(lua_State *L)
-{
-  rl_bundle *b = bun_check(L, 1, "bundle.submesh_count");
-  lua_pushinteger(L, (lua_Integer)rsx_bundle_submesh_count(b->b));
-  return 1;
-}
-
-static int bp_material_count(lua_State *L)
-{
-  rl_bundle *b = bun_check(L, 1, "bundle.material_count");
-  lua_pushinteger(L, (lua_Integer)rsx_bundle_material_count(b->b));
-  return 1;
-}
-
-static int bp_sampler_count(lua_State *L)
-{
-  rl_bundle *b = bun_check(L, 1, "bundle.sampler_count");
-  lua_pushinteger(L, (lua_Integer)rsx_bundle_sampler_count(b->b));
-  return 1;
-}
+BP_INTEGER(bp_size, size)
+BP_INTEGER(bp_mesh_count, mesh_count)
+BP_INTEGER(bp_submesh_count, submesh_count)
+BP_INTEGER(bp_material_count, material_count)
+BP_INTEGER(bp_sampler_count, sampler_count)
 
 static int bp_closed(lua_State *L)
 {

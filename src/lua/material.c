@@ -15,13 +15,10 @@ void rsxlua_push_material(lua_State *L, int parent, rl_bundle *bundle,
   const rsx_material *mat = rsx_bundle_material(bundle->b, index);
   parent = lua_absindex(L, parent); /* the bundle */
   if (rsxlua_cached(L, parent, mat)) return;
-  ma = lua_newuserdatauv(L, sizeof *ma, 1);
+  ma = rsxlua_new_child(L, sizeof *ma, RSXLUA_MATERIAL, parent);
   ma->bundle = bundle;
   ma->mat = mat;
   ma->index = index;
-  luaL_setmetatable(L, RSXLUA_MATERIAL);
-  lua_pushvalue(L, parent);
-  lua_setiuservalue(L, -2, 1);
   rsxlua_cache(L, parent, mat);
 }
 

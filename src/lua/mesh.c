@@ -18,14 +18,10 @@ void rsxlua_push_mesh(lua_State *L, int parent, rl_bundle *bundle,
   rl_mesh *me;
   parent = lua_absindex(L, parent); /* the bundle */
   if (rsxlua_cached(L, parent, m)) return;
-  me = lua_newuserdatauv(L, sizeof *me, 1);
-  memset(me, 0, sizeof *me);
+  me = rsxlua_new_child(L, sizeof *me, RSXLUA_MESH, parent);
   me->bundle = bundle;
   me->m = m;
   me->materials = bundle;
-  luaL_setmetatable(L, RSXLUA_MESH);
-  lua_pushvalue(L, parent);
-  lua_setiuservalue(L, -2, 1);
   rsxlua_cache(L, parent, m);
 }
 

@@ -10,14 +10,10 @@ void rsxlua_push_record(lua_State *L, int parent, rl_bundle *bundle,
                         const uint8_t *p, uint32_t size)
 {
   rl_record *r;
-  parent = lua_absindex(L, parent);
-  r = lua_newuserdatauv(L, sizeof *r, 1);
+  r = rsxlua_new_child(L, sizeof *r, RSXLUA_RECORD, parent);
   r->bundle = bundle;
   r->p = p;
   r->size = size;
-  luaL_setmetatable(L, RSXLUA_RECORD);
-  lua_pushvalue(L, parent);
-  lua_setiuservalue(L, -2, 1);
 }
 
 /* "fname: offset 0x90 out of range (record is 0x90 bytes)" */

@@ -125,6 +125,12 @@ int rsxlua_checkoption(lua_State *L, int arg, const char *const list[],
 #define rsxlua_argcheck(L, cond, arg, fname, extramsg) \
   ((void)((cond) || rsxlua_argerror((L), (arg), (fname), (extramsg))))
 
+/* A new userdata of size bytes (zeroed) and metatable tname, whose user
+** value anchors the object at index parent (its mesh or bundle), so the
+** parent outlives it (LPeg's recipe); pushed and returned. */
+void *rsxlua_new_child(lua_State *L, size_t size, const char *tname,
+                       int parent);
+
 /* luaL_checkudata for a child, raising "fname: bundle is closed" after
 ** an explicit close. */
 void *rsxlua_check(lua_State *L, int idx, const char *tname,

@@ -27,15 +27,12 @@ void rsxlua_push_submesh(lua_State *L, int parent, const rl_mesh *mesh,
       return;
     }
   }
-  sm = lua_newuserdatauv(L, sizeof *sm, 1);
+  sm = rsxlua_new_child(L, sizeof *sm, RSXLUA_SUBMESH, parent);
   sm->bundle = mesh->bundle;
   sm->m = mesh->m;
   sm->s = s;
   sm->index = index;
   sm->materials = mesh->materials;
-  luaL_setmetatable(L, RSXLUA_SUBMESH);
-  lua_pushvalue(L, parent);
-  lua_setiuservalue(L, -2, 1);
   if (mesh->bundle != NULL) {
     rsxlua_cache(L, -2, s);
     lua_remove(L, -2);
