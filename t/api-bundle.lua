@@ -266,6 +266,16 @@ t.is(crate:attribute("uv0"):lines("vt", 1, 3,
      "acc:lines with scale and offset: 1 - v")
 t.is(pos:lines("v", 1, 1, { scale = { 2 } }), "v 2 2 3\n",
      "acc:lines: a short scale leaves the rest alone")
+-- options without a range (issue 9): the whole mesh, or from i to the end;
+-- x of the four positions is 1, -1.5, 0 and 0.1f
+t.is(pos:lines("v", { components = 1 }), "v 1\nv -1.5\nv 0\nv 0.1\n",
+     "acc:lines(prefix, opts): every vertex")
+-- (offset 0 + -2 * 0 is +0; -2 * 0.1f rounds to the float32 -0.2)
+t.is(pos:lines("v", 3, { scale = { -2 }, components = 1 }), "v 0\nv -0.2\n",
+     "acc:lines(prefix, i, opts): from vertex i to the last")
+t.error_like(function() pos:lines("v", { components = 9 }) end,
+  "opts%.components must be an integer in 1%.%.3",
+  "acc:lines(prefix, opts): the options are checked as ever")
 
 do
   local n = crate:attribute("normal")

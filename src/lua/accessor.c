@@ -236,7 +236,14 @@ static int a_lines(lua_State *L)
   uint32_t first, count, v, run;
   float c[AC_CHUNK * AC_MAXC], cw[AC_CHUNK * AC_MAXC];
   luaL_Buffer b;
+  int top = lua_gettop(L);
 
+  /* acc:lines(prefix, opts) and acc:lines(prefix, i, opts): the options
+  ** table is the last argument, whatever the range before it leaves out */
+  if ((top == 3 || top == 4) && lua_type(L, top) == LUA_TTABLE) {
+    lua_settop(L, 5);
+    lua_rotate(L, top, 5 - top); /* the table to 5, nils where it was */
+  }
   rsxlua_range(L, 3, a->count, "accessor:lines", &first, &count);
   lua_settop(L, 5);
   if (!lua_isnil(L, 5)) {
