@@ -79,6 +79,25 @@ raises("rsxmesh%.fmt: bad argument #1 %(number expected, got string%)$",
 raises("rsxmesh%.mesh: bad argument #1 %(table expected, got string%)$",
        "rsxmesh.mesh('x')", rsxmesh.mesh, "x")
 
+-- Fields are read-only (issue 9): "mesh.name is read-only" -------------------
+do
+  local function set(x, k) x[k] = "x" end
+  local f = rsxmesh.format(0x00080005)
+  local w = rsxmesh.writer()
+  for _, case in ipairs({
+    { b, "name", "bundle" }, { m, "name", "mesh" }, { s, "index", "submesh" },
+    { pos, "kind", "accessor" }, { rec, "size", "record" },
+    { mat, "name", "material" }, { f, "mask", "format" },
+    { w, "mesh_count", "writer" }, { m, "triangles", "mesh" },
+    { m, "no_such_field", "mesh" } }) do
+    local x, k, type = case[1], case[2], case[3]
+    raises("^[^\n]*api%-errors%.lua:%d+: " .. type .. "%." .. k
+      .. " is read%-only$", type .. "." .. k .. " = 'x' raises", set, x, k)
+  end
+  raises("mesh%[1%] is read%-only$", "m[1] = 'x' raises", set, m, 1)
+  t.is(m.name, "crate", "... and the field is unchanged")
+end
+
 -- Out of range --------------------------------------------------------------
 raises("accessor:get: vertex 5 out of range 1%.%.4", "acc:get(5)",
        function() return pos:get(5) end)

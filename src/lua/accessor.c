@@ -470,6 +470,8 @@ static void ac_fields(lua_State *L, const rl_accessor *a, int parent)
   lua_setfield(L, -2, "__index");
   lua_pushliteral(L, RSXLUA_ACCESSOR);
   lua_setfield(L, -2, "__name");
+  rsxlua_push_newindex(L, RSXLUA_ACCESSOR);
+  lua_setfield(L, -2, "__newindex");
   lua_pushstring(L, a->info->name);
   lua_setfield(L, -2, "kind");
   lua_pushvalue(L, parent);

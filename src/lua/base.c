@@ -28,6 +28,25 @@ static int aux_index(lua_State *L)
   return 1;
 }
 
+/* __newindex: no field of a userdata can be set ("mesh.name is
+** read-only"), rather than Lua's "attempt to index a userdata value".
+** Upvalue 1 is the type's short name. */
+static int aux_newindex(lua_State *L)
+{
+  const char *type = lua_tostring(L, lua_upvalueindex(1));
+  if (lua_type(L, 2) == LUA_TSTRING)
+    return luaL_error(L, "%s.%s is read-only", type, lua_tostring(L, 2));
+  return luaL_error(L, "%s[%s] is read-only", type,
+                    luaL_tolstring(L, 2, NULL));
+}
+
+void rsxlua_push_newindex(lua_State *L, const char *tname)
+{
+  const char *dot = strrchr(tname, '.');
+  lua_pushstring(L, dot != NULL ? dot + 1 : tname);
+  lua_pushcclosure(L, aux_newindex, 1);
+}
+
 void rsxlua_class(lua_State *L, const char *tname, const luaL_Reg *mt,
                   const luaL_Reg *methods, const rl_member *members)
 {
@@ -44,6 +63,8 @@ void rsxlua_class(lua_State *L, const char *tname, const luaL_Reg *mt,
   lua_pushlightuserdata(L, (void *)members);
   lua_pushcclosure(L, aux_index, 3);
   lua_setfield(L, -2, "__index");
+  rsxlua_push_newindex(L, tname);
+  lua_setfield(L, -2, "__newindex");
   lua_pop(L, 1);
 }
 

@@ -99,6 +99,9 @@ typedef struct rl_member {
 ** members, then gives nil. Leaves nothing on the stack. */
 void rsxlua_class(lua_State *L, const char *tname, const luaL_Reg *mt,
                   const luaL_Reg *methods, const rl_member *members);
+/* Pushes the __newindex of type tname ("rsxmesh.mesh"): assigning any
+** field raises "mesh.name is read-only". rsxlua_class installs it. */
+void rsxlua_push_newindex(lua_State *L, const char *tname);
 
 /* Argument checks, as lauxlib's luaL_check* but in the binding's one
 ** style of error: the function's name first, then what is wrong,
