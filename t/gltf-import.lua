@@ -354,5 +354,51 @@ do
   t.ok(not names:find("%.part"), "... and no temporary file left")
 end
 
+-- Hostile JSON: 300 documents, each the export with one to three fields
+-- anywhere replaced by a value of another kind (a fixed seed, so every run
+-- tries the same). Each import succeeds or gives nil and one message
+-- naming the file; none raises.
+do
+  local import = require "rsxmesh.gltf_import"
+  local base = assert(rsxmesh.open(at("edit.rsxb")))
+  local VALUES = { 0, -1, 1.5, 1e300, -1e300, "x", {}, { 1, 2 }, true,
+    cjson.null, 5126, 2 ^ 31, 4.5 }
+  local state = 12345
+  local function random(n) -- xorshift: the same on every Lua
+    state = state ~ (state << 13) & 0xFFFFFFFF
+    state = state ~ (state >> 17)
+    state = state ~ (state << 5) & 0xFFFFFFFF
+    return state % n + 1
+  end
+  local function mutate(v, depth)
+    local keys = {}
+    for k in pairs(v) do keys[#keys + 1] = k end
+    if #keys == 0 then return end
+    table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+    local k = keys[random(#keys)]
+    if type(v[k]) == "table" and random(5) > 1 and depth < 8 then
+      return mutate(v[k], depth + 1)
+    end
+    v[k] = VALUES[random(#VALUES)]
+  end
+  local raised, unnamed = 0, 0
+  for _ = 1, 300 do
+    local doc = cjson.decode(GLTF_TEXT)
+    for _ = 1, random(3) do mutate(doc, 0) end
+    local ok, r, e = pcall(import.bundle, { path = "hostile.gltf",
+      json = doc, buffers = { BIN } }, base)
+    if not ok then
+      raised = raised + 1
+      t.diag(tostring(r))
+    elseif not r and not tostring(e):find("^hostile%.gltf: ") then
+      unnamed = unnamed + 1
+      t.diag(tostring(e))
+    end
+  end
+  t.is(raised, 0, "hostile JSON: no import raises")
+  t.is(unnamed, 0, "hostile JSON: every refusal names the file")
+  base:close()
+end
+
 os.execute("rm -rf " .. sh_quote(tmp))
 t.done_testing()

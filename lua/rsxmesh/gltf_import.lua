@@ -391,17 +391,24 @@ local function mat_mul(a, b)
   return c
 end
 
-local function node_matrix(file, node, k)
-  if node.matrix ~= nil then
-    local m = node.matrix
-    if type(m) ~= "table" or #m ~= 16 then
-      fail("%s: node %d: matrix is not 16 numbers", file.path, k)
-    end
-    return m
+-- A node's field: n numbers, or dflt when absent.
+local function numbers(file, node, k, field, n, dflt)
+  local v = node[field]
+  if v == nil then return dflt end
+  local good = type(v) == "table" and #v == n
+  for i = 1, n do good = good and type(v[i]) == "number" end
+  if not good then
+    fail("%s: node %d: %s is not %d numbers", file.path, k, field, n)
   end
-  local t = node.translation or { 0, 0, 0 }
-  local q = node.rotation or { 0, 0, 0, 1 }
-  local s = node.scale or { 1, 1, 1 }
+  return v
+end
+
+local function node_matrix(file, node, k)
+  local m = numbers(file, node, k, "matrix", 16, nil)
+  if m then return m end
+  local t = numbers(file, node, k, "translation", 3, { 0, 0, 0 })
+  local q = numbers(file, node, k, "rotation", 4, { 0, 0, 0, 1 })
+  local s = numbers(file, node, k, "scale", 3, { 1, 1, 1 })
   local x, y, z, w = q[1], q[2], q[3], q[4]
   -- glTF: T * R * S, R from the unit quaternion (x, y, z, w)
   local r = {
@@ -430,6 +437,9 @@ local function mesh_transforms(file)
   local nodes = type(t.nodes) == "table" and t.nodes or {}
   local parent = {}
   for k, node in ipairs(nodes) do
+    if type(node) ~= "table" then
+      fail("%s: node %d is not an object", file.path, k - 1)
+    end
     for _, c in ipairs(type(node.children) == "table" and node.children
         or {}) do
       if int(c) then parent[int(c) + 1] = k end
@@ -548,7 +558,7 @@ end
 -- gltf-export names a variant "NAME (no UV0)".
 local function material_name(file, index)
   local mats = type(file.json.materials) == "table" and file.json.materials
-  local mat = mats and mats[(index or -1) + 1]
+  local mat = mats and int(index) and mats[int(index) + 1]
   if type(mat) ~= "table" or type(mat.name) ~= "string" then return nil end
   return (mat.name:gsub(" %(no UV0%)$", ""):gsub("%.%d%d%d$", ""))
 end
@@ -639,6 +649,7 @@ function Job:primitives()
   local groups, group_of, nv = {}, {}, 0
   for p, prim in ipairs(prims) do
     local pw = string.format("%s: primitive %d", self.where, p)
+    if type(prim) ~= "table" then fail("%s is not an object", pw) end
     local mode = int(prim.mode or 4) or prim.mode
     if mode ~= 4 then
       fail("%s: mode %s (%s) is not a triangle list", pw, tostring(mode),
@@ -742,18 +753,22 @@ function Job:from_base(kind, what)
   local raw = assert(m:attribute(kind)):raw()
   if self.same_layout then return raw end
   local size = #raw // m.vertex_count
+  -- positions as keys: their float32 bytes, -0 read as 0
+  local function key(bytes, at)
+    local x, y, z = string.unpack("<fff", bytes, at)
+    return string.pack("<fff", x + 0.0, y + 0.0, z + 0.0)
+  end
   local pos = assert(m:attribute("position")):pack()
   local index = {}
   for v = m.vertex_count - 1, 0, -1 do
-    index[pos:sub(12 * v + 1, 12 * v + 12)] = v
+    index[key(pos, 12 * v + 1)] = v
   end
   local gpos = column_bytes(self:column("POSITION", VEC3, ONLY_FLOAT))
   local out = {}
   for v = 1, self.nv do
-    local key = gpos:sub(12 * v - 11, 12 * v)
-    local b = index[key]
+    local b = index[key(gpos, 12 * v - 11)]
     if not b then
-      local x, y, z = string.unpack("<fff", key)
+      local x, y, z = string.unpack("<fff", gpos, 12 * v - 11)
       fail("%s: vertex %d: no %s in the glTF, and no vertex of the base"
         .. " lies at its position (%s, %s, %s)", self.where, v, what,
         rsxmesh.fmt(x), rsxmesh.fmt(y), rsxmesh.fmt(z))
