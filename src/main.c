@@ -22,6 +22,11 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
+#ifdef RSXMESH_USE_READLINE /* configure: readline, as lua.c's option */
+#include <readline/history.h>
+#include <readline/readline.h>
+#endif
+
 #include "rsxmesh.h"
 
 /* The binding's entry point (src/lua/): linked in, preloaded below. */
@@ -382,13 +387,27 @@ static void host_setup(lua_State *L)
 /* =============================================================== REPL */
 
 /* Write prompt, then push a line of stdin without its newline; 0 at end
-** of input. The one place the REPL reads, through a luaL_Buffer: no line
-** length limit, no leak. */
+** of input. The one place the REPL reads: readline on a terminal, else
+** through a luaL_Buffer (no line length limit, no leak). */
 static int repl_readline(lua_State *L, const char *prompt)
 {
   luaL_Buffer b;
   int c;
   size_t n = 0;
+#ifdef RSXMESH_USE_READLINE
+  /* a terminal gets line editing and history; a pipe is read as it is
+  ** (readline would echo its lines) */
+  if (isatty(STDIN_FILENO)) {
+    char *line;
+    rl_readline_name = "rsxmesh"; /* for ~/.inputrc's $if */
+    line = readline(prompt);
+    if (line == NULL) return 0;
+    if (line[0] != '\0') add_history(line);
+    lua_pushstring(L, line);
+    free(line);
+    return 1;
+  }
+#endif
   fputs(prompt, stdout);
   fflush(stdout);
   luaL_buffinit(L, &b);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # t/host-repl.sh - -i fed by a pipe: expressions print, multi-line chunks,
-# errors at the prompt, the global rsxmesh, -i after a script and -e.
+# errors at the prompt, the global rsxmesh, -i after a script and -e; and
+# on a terminal, readline's editing and history.
 . "$top_srcdir/t/host-lib.sh"
 
 tab=$(printf '\t')
@@ -36,5 +37,25 @@ is "$(line 2 "$out")" "> 6" "-i after -e and a script sees their globals"
 feed '_PROMPT = "rsx> "
 1' -i
 is "$(line 2 "$out")" "> rsx> 1" "_PROMPT sets the prompt"
+
+# On a terminal (script(1) makes one), readline edits lines and keeps
+# history: up-arrow (ESC [ A) recalls "20 + 1", Ctrl-A goes to the start
+# of the line and "2 * " is typed there: 2 * 20 + 1 = 41. Without readline
+# that line would be a syntax error.
+if ! command -v script >/dev/null; then
+  tap_result 1 "# SKIP no script(1) (Debian: bsdutils)"
+elif ! ldd "$RSXMESH" 2>/dev/null | grep -q libreadline; then
+  tap_result 1 "# SKIP the host is built --without-readline"
+else
+  { printf '20 + 1\n'; sleep 0.5; printf '\033[A\0012 * \n'; sleep 0.5
+    printf '\004'; } | TERM=dumb timeout 60 script -qfec \
+    "${TEST_WRAPPER:-} '$RSXMESH' -i" /dev/null >"$tmp/tty" 2>&1
+  tty=$(tr -d '\r' <"$tmp/tty")
+  like "$tty" "*
+21
+*
+41
+*" "-i on a terminal: readline's history and line editing (2 * 20 + 1)"
+fi
 
 done_testing
