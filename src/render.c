@@ -746,3 +746,65 @@ int rsx_draw_bounds(const rsx_draw *draws, size_t n, float min[3],
   }
   return any;
 }
+
+/* Recentre an orthographic camera on what the draws' triangles use, and
+** size its view to their projected extent (5% margin): tighter than the
+** bounding box's corners. The view direction and up are kept. */
+int rsx_camera_fit(rsx_camera *c, const rsx_draw *draws, size_t n,
+                   double aspect, rsx_error *err)
+{
+  rsx_render_options o;
+  rs r;
+  double lo[3] = {INFINITY, INFINITY, INFINITY};
+  double hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  double w, h, mid[3];
+  size_t i, j;
+  int k;
+
+  if (rsx_camera_check(c, err) != 0) return -1;
+  memset(&o, 0, sizeof o);
+  o.camera = *c;
+  memset(&r, 0, sizeof r);
+  r.o = &o;
+  basis(&r);
+  for (i = 0; i < n; i++) {
+    const rsx_mesh *m = draws[i].mesh;
+    float p[3];
+    size_t nt;
+    uint32_t *t;
+    if (m == NULL || rsx_mesh_can_decode(m, RSX_POSITION, NULL) != 0)
+      continue;
+    t = draw_triangles(&draws[i], &nt, NULL);
+    if (t == NULL) continue;
+    for (j = 0; j < nt * 3; j++) {
+      double d[3], v[3];
+      if (rsx_mesh_decode(m, RSX_POSITION, t[j], 1, p, NULL) != 0 ||
+          !isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+        continue;
+      for (k = 0; k < 3; k++) d[k] = p[k] - c->eye[k];
+      v[0] = d[0] * r.right[0] + d[1] * r.right[1] + d[2] * r.right[2];
+      v[1] = d[0] * r.up[0] + d[1] * r.up[1] + d[2] * r.up[2];
+      v[2] = d[0] * r.fwd[0] + d[1] * r.fwd[1] + d[2] * r.fwd[2];
+      for (k = 0; k < 3; k++) {
+        if (v[k] < lo[k]) lo[k] = v[k];
+        if (v[k] > hi[k]) hi[k] = v[k];
+      }
+    }
+    free(t);
+  }
+  if (!(lo[0] <= hi[0])) return 0; /* nothing drawn: keep the camera */
+  for (k = 0; k < 3; k++) mid[k] = (lo[k] + hi[k]) / 2;
+  w = hi[0] - lo[0];
+  h = hi[1] - lo[1];
+  c->ortho = 1.05 * (h > w / aspect ? h : w / aspect);
+  if (!(c->ortho > 0)) c->ortho = 1;
+  /* the eye: over the middle, in front of the nearest point */
+  for (k = 0; k < 3; k++) {
+    double centre = c->eye[k] + mid[0] * r.right[k] + mid[1] * r.up[k] +
+                    mid[2] * r.fwd[k];
+    double back = (hi[2] - lo[2]) / 2 + 1;
+    c->at[k] = centre;
+    c->eye[k] = centre - r.fwd[k] * back;
+  }
+  return 0;
+}

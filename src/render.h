@@ -114,6 +114,8 @@ int rsx_camera_frame(rsx_camera *c, int view, const double up[3],
 
 /* -------------------------------------------------------------- render */
 
+typedef struct rsx_draw rsx_draw;
+
 enum rsx_shade {
   RSX_SHADE_FLAT = 0,  /* base-colour texture, unlit */
   RSX_SHADE_LIT,       /* texture x (ambient + headlight Lambert) */
@@ -137,12 +139,12 @@ int rsx_view_from_name(const char *name);
 #define RSX_FALLBACK_B 180
 
 /* One submesh to draw. */
-typedef struct rsx_draw {
+struct rsx_draw {
   const rsx_mesh *mesh;
   const rsx_submesh *submesh;  /* NULL: the whole index buffer, with the
                                   default selectors */
   const rsx_texture *texture;  /* NULL: the fallback colour */
-} rsx_draw;
+};
 
 typedef struct rsx_render_options {
   rsx_camera camera;
@@ -186,6 +188,13 @@ void rsx_legend_colour(int i, uint8_t rgb[3]);
 ** none (min and max are then 0). */
 int rsx_draw_bounds(const rsx_draw *draws, size_t n, float min[3],
                     float max[3]);
+
+/* Recentre an orthographic camera (as rsx_camera_frame makes) on the
+** vertices the draws' triangles use and size its view height to their
+** extent across the view, with a 5% margin: tighter than the box. The
+** view direction and up are kept; nothing drawn keeps the camera. */
+int rsx_camera_fit(rsx_camera *c, const rsx_draw *draws, size_t n,
+                   double aspect, rsx_error *err);
 
 /* Clear target to the background and draw. Fails only on bad options or
 ** memory; a draw a finding stops is skipped and counted in stats (which

@@ -618,6 +618,31 @@ static void test_frame(void)
   ok(rsx_camera_check(&c, &err) == 0, "a framed camera passes the check");
 }
 
+/* Fit: the quad (-1..1)^2 at z = 0, offset by (3, 0, 0), seen from the
+** front: the view is recentred on (3, 0, 0) and its height is the quad's
+** 2 x 1.05 (aspect 1); the eye stays on +Z, in front of the quad. */
+static void test_fit(void)
+{
+  static const float pos[] = {2, 1, 0, 2, -1, 0, 4, -1, 0, 4, 1, 0};
+  static const double up[3] = {0, 1, 0};
+  static const float mn[3] = {-10, -10, -10}, mx[3] = {10, 10, 10};
+  rsx_camera c;
+  rsx_error err;
+  rsx_draw d;
+  tm t;
+  tm_build(&t, 0x00080005u, 4, pos, NULL, NULL, 6, quad_idx, 0xFFFFFFFFu);
+  d.mesh = &t.m;
+  d.submesh = NULL;
+  d.texture = NULL;
+  memset(&c, 0, sizeof c);
+  rsx_camera_frame(&c, RSX_VIEW_FRONT, up, mn, mx, 1.0, &err);
+  ok(rsx_camera_fit(&c, &d, 1, 1.0, &err) == 0, "fit");
+  ok(fabs(c.ortho - 2.1) < 1e-9, "fit: height 2.1 (got %g)", c.ortho);
+  ok(fabs(c.at[0] - 3) < 1e-9 && fabs(c.at[1]) < 1e-9 &&
+     fabs(c.at[2]) < 1e-9, "fit: at the quad's centre");
+  ok(c.eye[2] > 0 && fabs(c.eye[0] - 3) < 1e-9, "fit: the eye on +Z");
+}
+
 int main(void)
 {
   test_ortho_quad();
@@ -631,5 +656,6 @@ int main(void)
   test_lit();
   test_bad_camera();
   test_frame();
+  test_fit();
   return done_testing();
 }

@@ -203,7 +203,8 @@ static void read_camera(lua_State *L, int opts, rstate *st,
     double ortho = c->ortho;
     rsx_draw_bounds(st->draws, st->n, mn, mx);
     if (rsx_camera_frame(c, view < 0 ? RSX_VIEW_ISO : view, up, mn, mx,
-                         aspect, &err) != 0)
+                         aspect, &err) != 0 ||
+        rsx_camera_fit(c, st->draws, st->n, aspect, &err) != 0)
       luaL_error(L, FNAME ": %s", err.text);
     if (ortho > 0) c->ortho = ortho; /* a height given: keep it */
   }
@@ -377,15 +378,33 @@ static const rsx_texture *func_texture(lua_State *L, rstate *st, int func,
   return e->t;
 }
 
+/* One image for every draw (opts.texture is an image). */
+static void image_texture(lua_State *L, rstate *st, int idx)
+{
+  const rsx_image *img = rsxlua_checkimage(L, idx, FNAME ": opts.texture");
+  rsx_error err;
+  rtex *e = new_rtex(L, st);
+  size_t d;
+  e->image = img;
+  e->t = rsx_texture_new(img, &err);
+  if (e->t == NULL) luaL_error(L, FNAME ": %s", err.text);
+  for (d = 0; d < st->n; d++) st->draws[d].texture = e->t;
+}
+
 static void load_textures(lua_State *L, int opts, rstate *st, int keep,
                           int missing)
 {
   int func = 0;
   size_t d;
   if (lua_getfield(L, opts, "texture") != LUA_TNIL) {
+    if (luaL_testudata(L, -1, RSXLUA_IMAGE)) {
+      image_texture(L, st, lua_gettop(L));
+      lua_pop(L, 1);
+      return;
+    }
     if (!lua_isfunction(L, -1))
-      luaL_error(L, FNAME ": opts.texture must be a function, got %s",
-                 luaL_typename(L, -1));
+      luaL_error(L, FNAME ": opts.texture must be a function or an image, "
+                 "got %s", luaL_typename(L, -1));
     func = lua_gettop(L);
   }
   for (d = 0; d < st->n; d++) {
