@@ -97,6 +97,10 @@ local function opt_usage_error(spec, message)
   os.exit(2, true)
 end
 
+-- A usage error found after cli.parse (options that exclude each other):
+-- the message and the usage on stderr, exit 2.
+cli.usage_error = opt_usage_error
+
 -- Parse args (the script's `arg`) against spec. Returns the options, keyed
 -- by long name with '-' as '_' (per-mesh -> opts.per_mesh; a flag is true
 -- or nil), and the positional arguments. opts._name is the script's name.

@@ -189,6 +189,45 @@ static int i_paste(lua_State *L)
   return 0;
 }
 
+/* img:line(x1, y1, x2, y2, r, g, b [, a]): the pixels of a line from
+** (x1, y1) to (x2, y2), both drawn (Bresenham), clipped to the image. */
+static int i_line(lua_State *L)
+{
+  rsx_image *img = rsxlua_checkimage(L, 1, "image:line");
+  lua_Integer x = luaL_checkinteger(L, 2) - 1, y = luaL_checkinteger(L, 3) - 1;
+  lua_Integer x1 = luaL_checkinteger(L, 4) - 1;
+  lua_Integer y1 = luaL_checkinteger(L, 5) - 1;
+  lua_Integer dx, dy, sx, sy, e, n;
+  uint8_t c[4];
+  c[0] = img_channel(L, 6, "image:line", "r");
+  c[1] = img_channel(L, 7, "image:line", "g");
+  c[2] = img_channel(L, 8, "image:line", "b");
+  c[3] = lua_isnoneornil(L, 9) ? 255 : img_channel(L, 9, "image:line", "a");
+  if (x < -(1 << 24) || x > 1 << 24 || y < -(1 << 24) || y > 1 << 24 ||
+      x1 < -(1 << 24) || x1 > 1 << 24 || y1 < -(1 << 24) || y1 > 1 << 24)
+    return luaL_error(L, "image:line: an end is too far from the image");
+  dx = x1 > x ? x1 - x : x - x1;
+  dy = y1 > y ? y1 - y : y - y1;
+  sx = x < x1 ? 1 : -1;
+  sy = y < y1 ? 1 : -1;
+  e = dx - dy;
+  for (n = 0; n <= dx + dy + 1; n++) {
+    lua_Integer e2 = 2 * e;
+    if (x >= 0 && x < img->width && y >= 0 && y < img->height)
+      memcpy(img->rgba + ((size_t)y * img->width + (size_t)x) * 4, c, 4);
+    if (x == x1 && y == y1) break;
+    if (e2 > -dy) {
+      e -= dy;
+      x += sx;
+    }
+    if (e2 < dx) {
+      e += dx;
+      y += sy;
+    }
+  }
+  return 0;
+}
+
 static int i_save(lua_State *L)
 {
   rsx_image *img = rsxlua_checkimage(L, 1, "image:save");
@@ -252,6 +291,7 @@ static const luaL_Reg i_methods[] = {
   {"get", i_get},
   {"set", i_set},
   {"paste", i_paste},
+  {"line", i_line},
   {"save", i_save},
   {"bytes", i_bytes},
   {NULL, NULL}

@@ -1,0 +1,236 @@
+-- render.lua - render RSXB bundles to PNG images, or contact sheets
+--
+-- Each bundle whole (or the meshes named) through rsxmesh.render: from an
+-- automatic view framing its bounds or an explicit camera, in one of the
+-- shading modes; with --sheet, each mesh framed alone in a grid cell with
+-- its number. The conventions are doc/rendering.md's.
+
+local rsxmesh = require "rsxmesh"
+local cli = require "rsxmesh.cli"
+local font = require "rsxmesh.font"
+
+-- "X,Y,Z" -> {x, y, z}
+local function vector(s)
+  local x, y, z = s:match("^([^,]+),([^,]+),([^,]+)$")
+  x, y, z = tonumber(x), tonumber(y), tonumber(z)
+  if not (x and y and z) then
+    return nil, "expects X,Y,Z (three numbers), not '" .. s .. "'"
+  end
+  return { x, y, z }
+end
+
+-- "WxH" -> {w, h}
+local function size(s)
+  local w, h = s:match("^(%d+)x(%d+)$")
+  w, h = math.tointeger(tonumber(w)), math.tointeger(tonumber(h))
+  if not (w and h) or w < 1 or h < 1 or w > 16384 or h > 16384 then
+    return nil, "expects WxH with sides 1..16384, not '" .. s .. "'"
+  end
+  return { w, h }
+end
+
+local function number_in(lo, hi)
+  return function(s)
+    local n = tonumber(s)
+    if not n or n < lo or n > hi then
+      return nil, string.format("expects a number in %g..%g, not '%s'",
+        lo, hi, s)
+    end
+    return n
+  end
+end
+
+local function one_of(list)
+  return function(s)
+    for _, v in ipairs(list) do
+      if v == s then return s end
+    end
+    return nil, "expects one of " .. table.concat(list, ", ") .. ", not '"
+      .. s .. "'"
+  end
+end
+
+local spec = {
+  name = "render",
+  usage = "rsxmesh render [options] BUNDLE|FOLDER... -o OUT.png|DIR",
+  about = "Render RSXB bundles (folders are searched for *.rsxb) to PNG\n"
+    .. "images: each bundle whole, or the meshes named, textured with their\n"
+    .. "base-colour textures through the submeshes' selectors.",
+  options = {
+    { short = "o", long = "out", arg = "OUT", required = true,
+      help = "OUT.png for one bundle, else a folder (created if missing)" },
+    { long = "mesh", arg = "NAME|NUMBER", list = true,
+      help = "only this mesh (its name or number); repeatable" },
+    { long = "size", arg = "WxH", check = size,
+      help = "image size (default 1280x720; a cell's with --sheet, "
+        .. "default 192x192)" },
+    { long = "view", arg = "VIEW", check = one_of{ "iso", "top", "front",
+      "side" }, help = "iso (default), top, front or side, framing the "
+        .. "meshes" },
+    { long = "eye", arg = "X,Y,Z", check = vector,
+      help = "an explicit camera: the eye (with --at)" },
+    { long = "at", arg = "X,Y,Z", check = vector,
+      help = "the point looked at (with --eye)" },
+    { long = "up", arg = "X,Y,Z", check = vector,
+      help = "the up direction (default 0,1,0)" },
+    { long = "fov", arg = "DEG", check = number_in(1, 179),
+      help = "vertical field of view of --eye's camera (default 40)" },
+    { long = "ortho", arg = "HEIGHT", check = number_in(1e-30, math.huge),
+      help = "orthographic, with this view height" },
+    { long = "shade", arg = "MODE", check = one_of{ "flat", "lit", "normals",
+      "uv", "selectors", "colour" }, default = "lit",
+      help = "flat, lit (default), normals, uv, selectors or colour" },
+    { long = "uv", arg = "N", check = cli.integer(0, 3),
+      help = "sample logical UV N (through the selectors; default 0)" },
+    { long = "stored", arg = "N", check = cli.integer(0, 3),
+      help = "sample stored set N, ignoring the selectors" },
+    { long = "filter", arg = "F", check = one_of{ "nearest", "bilinear",
+      "trilinear" }, default = "trilinear",
+      help = "nearest, bilinear or trilinear (default)" },
+    { long = "cull", help = "drop triangles facing away" },
+    { long = "sheet",
+      help = "a contact sheet: each mesh alone in a numbered cell" },
+  },
+  details = "Output: OUT.png, or DIR/BUNDLE.png for each bundle (bundles found\n"
+    .. "in a folder keep their place below it). A texture that cannot be\n"
+    .. "read is reported once and drawn grey. See doc/rendering.md.",
+}
+local opts, args = cli.parse(arg, spec)
+
+if opts.uv and opts.stored then
+  cli.usage_error(spec, "--uv and --stored exclude each other")
+end
+if (opts.eye == nil) ~= (opts.at == nil) then
+  cli.usage_error(spec, "--eye and --at go together")
+end
+if opts.eye and opts.view then
+  cli.usage_error(spec, "--view and --eye exclude each other")
+end
+if opts.fov and not opts.eye then
+  cli.usage_error(spec, "--fov needs --eye and --at")
+end
+if opts.fov and opts.ortho then
+  cli.usage_error(spec, "--fov and --ortho exclude each other")
+end
+local single = opts.out:lower():match("%.png$") ~= nil
+if single and #cli.expand(args) > 1 then
+  cli.usage_error(spec, "-o " .. opts.out .. " takes one bundle; give a "
+    .. "folder for several")
+end
+local width, height = table.unpack(opts.size
+  or (opts.sheet and { 192, 192 } or { 1280, 720 }))
+
+local camera
+if opts.eye then
+  camera = { eye = opts.eye, at = opts.at, up = opts.up, fov = opts.fov,
+             ortho = opts.ortho }
+else
+  camera = { view = opts.view or "iso", up = opts.up, ortho = opts.ortho }
+end
+
+local run = cli.run(opts)
+local total = { images = 0, meshes = 0, triangles = 0 }
+local reported = {}
+
+-- A texture problem, once a run: it does not fail the input.
+local function warn_missing(info)
+  for _, msg in ipairs(info.missing) do
+    if not reported[msg] then
+      reported[msg] = true
+      run:clear()
+      io.stderr:write("render: ", msg, " (drawn grey)\n")
+    end
+  end
+end
+
+local function render(meshes, w, h)
+  local img, info = rsxmesh.render{ meshes = meshes, width = w, height = h,
+    camera = camera, shade = opts.shade, uv = opts.uv, stored = opts.stored,
+    filter = opts.filter, cull = opts.cull }
+  warn_missing(info)
+  total.triangles = total.triangles + info.triangles
+  return img, info
+end
+
+-- The meshes --mesh names in bundle (nil: all), with their numbers.
+local function selection(bundle, input)
+  local list, number = {}, {}
+  if not opts.mesh then
+    for k, m in bundle:meshes() do
+      list[#list + 1] = m
+      number[m] = k
+    end
+    return list, number
+  end
+  for _, sel in ipairs(opts.mesh) do
+    local k = math.tointeger(tonumber(sel))
+    local m = k and bundle:mesh(k) or bundle:mesh(sel)
+    if m then
+      if not number[m] then list[#list + 1] = m end
+      number[m] = m.number
+    else
+      run:fail(input.path, "no mesh " .. sel)
+    end
+  end
+  return list, number
+end
+
+local function save(img, file, input)
+  assert(run:claim(file, input.path))
+  assert(img:save(file))
+  total.images = total.images + 1
+end
+
+-- Print the selectors legend: which colour each combination got.
+local function legend(input, info)
+  for _, e in ipairs(info.legend) do
+    io.stdout:write(string.format("%s: selectors %s: %d %d %d\n",
+      input.path, e.selectors, e.colour[1], e.colour[2], e.colour[3]))
+  end
+end
+
+-- Each mesh framed alone in a cell of a grid, its number at the top-left.
+local function sheet(list, number)
+  local n = #list
+  local cols = math.max(1, math.ceil(math.sqrt(n)))
+  local rows = math.max(1, math.ceil(n / cols))
+  if cols * width > 16384 or rows * height > 16384 then
+    error(string.format("a sheet of %d meshes in %dx%d cells is over 16384 "
+      .. "pixels a side; choose a smaller --size", n, width, height), 0)
+  end
+  local img = rsxmesh.image(cols * width, rows * height, { 32, 32, 32 })
+  for k, m in ipairs(list) do
+    run:progress(string.format("%s: mesh %d of %d", run.label, k, n))
+    local x = (k - 1) % cols * width + 1
+    local y = (k - 1) // cols * height + 1
+    img:paste((render(m, width, height)), x, y)
+    font.draw(img, x, y, tostring(number[m]), 2, { 255, 255, 255 },
+      { 0, 0, 0 })
+    total.meshes = total.meshes + 1
+  end
+  return img
+end
+
+run:each(args, function(bundle, input)
+  local list, number = selection(bundle, input)
+  if #list == 0 then return end
+  local file = single and opts.out or cli.join(opts.out, input.stem
+    .. ".png")
+  if opts.sheet then
+    return save(sheet(list, number), file, input)
+  end
+  run:progress(run.label)
+  local img, info = render(opts.mesh and list or bundle, width, height)
+  total.meshes = total.meshes + #list
+  if info.skipped > 0 then
+    run:fail(input.path, info.skip_message .. " (" .. cli.plural(
+      info.skipped, "submesh", "submeshes") .. " not drawn)")
+  end
+  legend(input, info)
+  save(img, file, input)
+end)
+
+run:finish(string.format("%s, %s, %s, %s written",
+  cli.plural(run.ok, "bundle"), cli.plural(total.meshes, "mesh", "meshes"),
+  cli.plural(total.triangles, "triangle"),
+  cli.plural(total.images, "image")))

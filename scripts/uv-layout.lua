@@ -1,0 +1,180 @@
+-- uv-layout.lua - draw the UV layout of each submesh over its texture
+--
+-- A PNG per submesh and logical UV present: the base-colour texture tiled
+-- over the UV rectangle the submesh's triangles span, V top-origin (as the
+-- research note says), the triangle edges drawn on top. The file name says
+-- the mesh, the submesh, the logical UV and the stored set that feeds it.
+
+local rsxmesh = require "rsxmesh"
+local cli = require "rsxmesh.cli"
+
+local spec = {
+  name = "uv-layout",
+  usage = "rsxmesh uv-layout [options] BUNDLE|FOLDER... -o DIR",
+  about = "Draw the UV layout of each submesh of RSXB bundles (folders are\n"
+    .. "searched for *.rsxb) over its base-colour texture, one PNG per\n"
+    .. "submesh and logical UV.",
+  options = {
+    { short = "o", long = "out", arg = "DIR", required = true,
+      help = "write the PNGs into DIR (created if missing)" },
+    { long = "mesh", arg = "NAME|NUMBER", list = true,
+      help = "only this mesh (its name or number); repeatable" },
+    { long = "size", arg = "N", check = cli.integer(16, 16384),
+      default = 512, help = "the longer side of each image (default 512)" },
+  },
+  details = "Output: DIR/BUNDLE/MESH-sS-uvL-setN.png: submesh S (1-based),\n"
+    .. "logical UV L, stored set N feeding it. The image spans the UVs the\n"
+    .. "submesh's triangles use: its top-left is (u min, v min), its\n"
+    .. "bottom-right (u max, v max). Edges are yellow; a texture that cannot\n"
+    .. "be read is reported once and drawn grey.",
+}
+local opts, args = cli.parse(arg, spec)
+
+local EDGE = { 255, 230, 0 }
+local run = cli.run(opts)
+local total = { meshes = 0, images = 0, triangles = 0 }
+local textures, reported = {}, {}
+
+-- The base-colour texture of a submesh's material, read once a run; nil
+-- (reported once) when it cannot be read.
+local function texture(bundle, s)
+  local mat = s.material
+  local rel = mat and mat.base_colour
+  if not rel then return nil end
+  local file = cli.join(cli.dirname(bundle.path), rel)
+  if textures[file] == nil then
+    local img, err = rsxmesh.read_png(file)
+    textures[file] = img or false
+    if not img and not reported[file] then
+      reported[file] = true
+      run:clear()
+      io.stderr:write("uv-layout: ", err, " (drawn grey)\n")
+    end
+  end
+  return textures[file] or nil
+end
+
+-- The UV rectangle the triangles use: umin, vmin, umax, vmax (finite
+-- values only); nil if none is finite.
+local function uv_bounds(acc, tri)
+  local umin, vmin, umax, vmax = math.huge, math.huge, -math.huge, -math.huge
+  for _, v in ipairs(tri) do
+    local u, w = acc:get(v)
+    if u == u and w == w and math.abs(u) < math.huge
+        and math.abs(w) < math.huge then
+      umin, umax = math.min(umin, u), math.max(umax, u)
+      vmin, vmax = math.min(vmin, w), math.max(vmax, w)
+    end
+  end
+  if umin > umax then return nil end
+  if umax == umin then umax = umin + 1 end
+  if vmax == vmin then vmax = vmin + 1 end
+  return umin, vmin, umax, vmax
+end
+
+-- A quad over the rectangle, position (u, -v) and UV0 (u, v), so that an
+-- orthographic render from +Z tiles the texture with V growing downwards.
+local META = string.rep("\0", 0x8C) .. string.pack(">I4", 0x00080021)
+local function uv_quad(umin, vmin, umax, vmax)
+  local corners = { { umin, vmin }, { umin, vmax }, { umax, vmax },
+    { umax, vmin } }
+  local mmp, mgp = {}, {}
+  for k, c in ipairs(corners) do
+    mmp[k] = string.pack(">fffI4", c[1], -c[2], 0, 0)
+    mgp[k] = string.pack(">I2I2", rsxmesh.to_half(c[1]),
+      rsxmesh.to_half(c[2]))
+  end
+  return assert(rsxmesh.mesh{ name = "uv", meta = META, vertex_count = 4,
+    mmp = table.concat(mmp), mmp_stride = 16, mgp = table.concat(mgp),
+    mgp_stride = 4, index_size = 2,
+    indices = rsxmesh.indices(2, { 1, 2, 3, 1, 3, 4 }) })
+end
+
+-- The layout of logical UV i of submesh s: the image, and its triangles.
+local function layout(bundle, s, i)
+  local acc = assert(s:uv(i))
+  local tri, n = s:triangles()
+  if not tri then error(n, 0) end
+  local umin, vmin, umax, vmax = uv_bounds(acc, tri)
+  if not umin then return nil, 0 end
+  local du, dv = umax - umin, vmax - vmin
+  local scale = opts.size / math.max(du, dv)
+  local w = math.max(1, math.min(opts.size, math.floor(du * scale + 0.5)))
+  local h = math.max(1, math.min(opts.size, math.floor(dv * scale + 0.5)))
+  local cu, cv = (umin + umax) / 2, (vmin + vmax) / 2
+  local img = rsxmesh.render{ meshes = uv_quad(umin, vmin, umax, vmax),
+    width = w, height = h, shade = "flat", filter = "trilinear",
+    camera = { eye = { cu, -cv, 1 }, at = { cu, -cv, 0 }, ortho = dv },
+    texture = texture(bundle, s) }
+  -- pixel x covers u in umin + [x - 1, x] du / w; u max is in pixel w
+  local function px(u, v)
+    return math.min(w, math.floor((u - umin) / du * w) + 1),
+      math.min(h, math.floor((v - vmin) / dv * h) + 1)
+  end
+  for k = 1, #tri, 3 do
+    local x1, y1 = px(acc:get(tri[k]))
+    local x2, y2 = px(acc:get(tri[k + 1]))
+    local x3, y3 = px(acc:get(tri[k + 2]))
+    if x1 == x1 and x2 == x2 and x3 == x3 then
+      img:line(x1, y1, x2, y2, EDGE[1], EDGE[2], EDGE[3])
+      img:line(x2, y2, x3, y3, EDGE[1], EDGE[2], EDGE[3])
+      img:line(x3, y3, x1, y1, EDGE[1], EDGE[2], EDGE[3])
+    end
+  end
+  return img, n
+end
+
+local function selection(bundle, input)
+  local list = {}
+  if not opts.mesh then
+    for _, m in bundle:meshes() do list[#list + 1] = m end
+    return list
+  end
+  local seen = {}
+  for _, sel in ipairs(opts.mesh) do
+    local k = math.tointeger(tonumber(sel))
+    local m = k and bundle:mesh(k) or bundle:mesh(sel)
+    if not m then
+      run:fail(input.path, "no mesh " .. sel)
+    elseif not seen[m] then
+      seen[m] = true
+      list[#list + 1] = m
+    end
+  end
+  return list
+end
+
+run:each(args, function(bundle, input)
+  local taken = {}
+  local list = selection(bundle, input)
+  for k, m in ipairs(list) do
+    run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
+    local stem = cli.mesh_file_name(m.name, m.number, taken)
+    for j = 1, m.submesh_count do
+      local s = m:submesh(j)
+      for i = 0, 3 do
+        local set = s:uv_set(i)
+        if set then
+          local ok, img, n = pcall(layout, bundle, s, i)
+          if not ok then
+            run:fail(input.path, string.format("mesh %d (%s): submesh %d: "
+              .. "%s", m.number, m.name, j, tostring(img)))
+          elseif img then
+            local file = cli.join(cli.join(opts.out, input.stem),
+              string.format("%s-s%d-uv%d-set%d.png", stem, j, i, set))
+            assert(run:claim(file, input.path))
+            assert(img:save(file))
+            total.images = total.images + 1
+            total.triangles = total.triangles + n
+          end
+        end
+      end
+    end
+    total.meshes = total.meshes + 1
+  end
+end)
+
+run:finish(string.format("%s, %s, %s, %s written",
+  cli.plural(run.ok, "bundle"), cli.plural(total.meshes, "mesh", "meshes"),
+  cli.plural(total.triangles, "triangle"),
+  cli.plural(total.images, "layout")))
