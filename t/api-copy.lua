@@ -177,6 +177,32 @@ do
     .. " in this writer (w:material adds it)", "... for a copy too")
 end
 
+-- Two materials of one name: a copy keeps each submesh's own number
+do
+  local w = rsxmesh.writer()
+  w:material("twin")
+  w:material("twin", { { slot = 1, texture = "b.png" } })
+  assert(w:mesh{ name = "pair", meta = fx.meta(0x00080005),
+    vertex_count = 3, mmp = fx.strip_mmp:sub(1, 48), mmp_stride = 16,
+    indices = string.pack(">HHH", 0, 1, 2), index_size = 2,
+    submeshes = { { record = fx.record(0, 0, 0, 0), first_index = 0,
+      index_count = 3, material = 2 } } })
+  local twins = assert(rsxmesh.load(w:bytes()))
+  local again = rsxmesh.writer()
+  again:material("twin")
+  again:material("twin", { { slot = 1, texture = "b.png" } })
+  assert(again:mesh(twins:mesh(1)))
+  local back = assert(rsxmesh.load(again:bytes()))
+  t.is(back:mesh(1):submesh(1).material.index, 2,
+    "a name used twice: the submesh keeps material 2, not the first twin")
+  local one = rsxmesh.writer()
+  one:material("twin")
+  one:material("other")
+  assert(one:mesh(twins:mesh(1)))
+  t.is(assert(rsxmesh.load(one:bytes())):mesh(1):submesh(1).material.index,
+    1, "... and the first twin by name where number 2 is another name")
+end
+
 -- The seeded string table ----------------------------------------------------
 do
   local w = rsxmesh.writer(b)

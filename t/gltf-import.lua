@@ -13,36 +13,16 @@ local cjson = require "cjson"
 
 -- ------------------------------------------------------------ helpers
 
-local function sh_quote(s)
-  return "'" .. s:gsub("'", "'\\''") .. "'"
-end
+local lib = require "scripts-lib"
+local read_file, write_file, sh_quote = lib.read, lib.write, lib.quote
 
-local function read_file(p)
-  local f = io.open(p, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
-local function write_file(p, bytes)
-  local f = assert(io.open(p, "wb"))
-  assert(f:write(bytes))
-  assert(f:close())
-end
-
-local tmp = assert(io.popen("mktemp -d"):read("l"), "mktemp -d")
+local tmp = lib.tmpdir()
 local function at(p) return tmp .. "/" .. p end
 
--- Run a standard script under the test wrapper: exit status, stdout and
+-- Run a standard script (under the test wrapper): exit status, stdout and
 -- stderr.
-local function run(script, args)
-  local wrapper = os.getenv("TEST_WRAPPER") or ""
-  local cmd = wrapper .. " " .. sh_quote(os.getenv("RSXMESH")) .. " "
-    .. script .. " " .. args .. " >" .. sh_quote(at("stdout")) .. " 2>"
-    .. sh_quote(at("stderr"))
-  local _, _, code = os.execute(cmd)
-  return code, read_file(at("stdout")) or "", read_file(at("stderr")) or ""
+local function run(...)
+  return lib.rsxmesh(tmp, ...)
 end
 
 -- ------------------------------------------------------------ the bundle
@@ -127,8 +107,7 @@ end
 
 -- ------------------------------------------------------------ the export
 
-local code, _, err = run("gltf-export", sh_quote(at("edit.rsxb")) .. " -o "
-  .. sh_quote(at("g")))
+local code, _, err = run("gltf-export", at("edit.rsxb"), "-o", at("g"))
 t.is(code, 0, "gltf-export of the test bundle")
 if code ~= 0 then t.diag(err) end
 local GLTF_TEXT = assert(read_file(at("g/edit.gltf")))
@@ -145,10 +124,8 @@ local function edited(dir, edit)
   return at(dir .. "/edit.gltf")
 end
 
-local function import(gltf, out, extra)
-  return run("gltf-import", sh_quote(gltf) .. " --base "
-    .. sh_quote(at("edit.rsxb")) .. " -o " .. sh_quote(out)
-    .. (extra or ""))
+local function import(gltf, out, ...)
+  return run("gltf-import", gltf, "--base", at("edit.rsxb"), "-o", out, ...)
 end
 
 local function panel_of(doc)
@@ -159,17 +136,17 @@ end
 
 -- ------------------------------------------------------------ unchanged
 
-code, _, err = import(at("g/edit.gltf"), at("same.rsxb"), " --report")
+local out
+code, out, err = import(at("g/edit.gltf"), at("same.rsxb"), "--report")
 t.is(code, 0, "the unchanged export imports")
 t.ok(read_file(at("same.rsxb")) == ORIGINAL,
   "gltf-export then gltf-import: the very bytes of the bundle")
 t.like(err, "2 meshes: 2 unchanged, 0 changed", "the summary says so")
-t.like(read_file(at("stdout")), "mesh 1 %(panel%): unchanged\nmesh 2"
+t.like(out, "mesh 1 %(panel%): unchanged\nmesh 2"
   .. " %(rail%): unchanged\n", "--report: a line per mesh")
 
 do
-  local c2 = run("gltf-export", sh_quote(at("edit.rsxb")) .. " --glb -o "
-    .. sh_quote(at("glb")))
+  local c2 = run("gltf-export", at("edit.rsxb"), "--glb", "-o", at("glb"))
   t.is(c2, 0, "gltf-export --glb")
   c2 = import(at("glb/edit.glb"), at("same-glb.rsxb"))
   t.is(c2, 0, "a .glb imports")
@@ -197,12 +174,12 @@ do
     a.min[1], a.max[1] = a.min[1] + 1, a.max[1] + 1
     return table.concat(parts)
   end)
-  code, _, err = import(g, at("plus.rsxb"), " --report")
+  code, out, err = import(g, at("plus.rsxb"), "--report")
   t.is(code, 0, "+1 in x: imports")
   if code ~= 0 then t.diag(err) end
   t.ok(read_file(at("plus.rsxb")) == with_part(panel_mmp(0), panel_mmp(1)),
     "+1 in x: only panel's x floats differ, each by exactly +1")
-  t.like(read_file(at("stdout")), "mesh 1 %(panel%): changed; changed:"
+  t.like(out, "mesh 1 %(panel%): changed; changed:"
     .. " positions\nmesh 2 %(rail%): unchanged", "+1 in x: the report")
 end
 
@@ -217,12 +194,12 @@ do
       p.attributes._TANGENT_A = nil
     end
   end)
-  code, _, err = import(g, at("noa.rsxb"), " --report")
+  code, out, err = import(g, at("noa.rsxb"), "--report")
   t.is(code, 0, "no _TANGENT_A: imports")
   if code ~= 0 then t.diag(err) end
   t.ok(read_file(at("noa.rsxb")) == with_part(panel_mgp(A_HALF),
     panel_mgp(0x3FF)), "no _TANGENT_A: A derived as 0x3FF, all else kept")
-  t.like(read_file(at("stdout")), "mesh 1 %(panel%): changed; derived:"
+  t.like(out, "mesh 1 %(panel%): changed; derived:"
     .. " tangent A from TANGENT and NORMAL %(no _TANGENT_A%)",
     "no _TANGENT_A: reported as derived")
 end
@@ -236,7 +213,7 @@ do
     local a = doc.accessors[panel_of(doc).primitives[1].indices + 1]
     a.count = a.count - 3
   end)
-  code, _, err = import(g, at("tri.rsxb"), " --report")
+  code, out, err = import(g, at("tri.rsxb"), "--report")
   t.is(code, 0, "a triangle deleted: imports")
   if code ~= 0 then t.diag(err) end
   local b = assert(rsxmesh.open(at("tri.rsxb")))
@@ -249,7 +226,7 @@ do
     and panel:stream("mgp") == panel_mgp(A_HALF), "the streams as they were")
   t.ok(b:mesh("rail"):index_bytes() == RAIL_INDICES,
     "rail's strip and restart as they were")
-  t.like(read_file(at("stdout")), "changed: triangles %(1, a triangle list"
+  t.like(out, "changed: triangles %(1, a triangle list"
     .. " of u16 indices%)", "the report names the triangles")
   b:close()
 end
@@ -332,7 +309,7 @@ do
   local g = edited("only", function(doc)
     panel_of(doc).name = "door"
   end)
-  local c = import(g, at("only.rsxb"), " --mesh rail")
+  local c = import(g, at("only.rsxb"), "--mesh", "rail")
   t.is(c, 0, "--mesh rail: the other glTF meshes are not imported")
   t.ok(read_file(at("only.rsxb")) == ORIGINAL, "... and the base kept")
 end
@@ -400,5 +377,5 @@ do
   base:close()
 end
 
-os.execute("rm -rf " .. sh_quote(tmp))
+lib.cleanup()
 t.done_testing()

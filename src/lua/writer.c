@@ -23,7 +23,7 @@ static rl_writer *wr_check(lua_State *L, int idx, const char *fname)
 
 /* rsxmesh.writer([base]): base, a bundle, seeds the string table. The
 ** user value maps each material name to the number of its first
-** material, for w:mesh's mapping. */
+** material, and each number to its name, for w:mesh's mapping. */
 static int wr_new(lua_State *L)
 {
   rl_bundle *base = NULL;
@@ -94,6 +94,8 @@ static int w_material(lua_State *L)
   if (index == RSX_NONE) return rsxlua_fail(L, err.text);
   w->materials++;
   lua_getiuservalue(L, 1, 1);
+  lua_pushstring(L, name);
+  lua_rawseti(L, -2, (lua_Integer)index + 1);
   if (lua_getfield(L, -1, name) == LUA_TNIL) {
     lua_pushinteger(L, (lua_Integer)index + 1);
     lua_setfield(L, -3, name);
@@ -123,6 +125,16 @@ static rsx_submesh *wr_map_materials(lua_State *L, const rl_mesh *me,
     lua_Integer k;
     if (subs[i].material == RSX_NONE) continue;
     mat = rsx_bundle_material(me->materials->b, subs[i].material);
+    /* the same number when this writer's material of that number has
+    ** the name (a copy of a bundle with names used twice stays exact),
+    ** else the first of the name */
+    lua_rawgeti(L, -1, (lua_Integer)subs[i].material + 1);
+    if (lua_type(L, -1) == LUA_TSTRING &&
+        strcmp(lua_tostring(L, -1), mat->name) == 0) {
+      lua_pop(L, 1);
+      continue;
+    }
+    lua_pop(L, 1);
     lua_getfield(L, -1, mat->name);
     k = lua_tointegerx(L, -1, &isint);
     lua_pop(L, 1);
