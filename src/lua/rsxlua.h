@@ -2,11 +2,13 @@
 ** rsxlua.h - internals shared by the files of the Lua binding.
 ** Floors, as Lua's lauxlib.c / libraries / linit.c: base.c (helpers every
 ** file uses: classes, checks, failures, findings, tracking) under the
-** shared pieces (triangles.c, build.c) under one file per userdata type,
+** shared pieces (triangles.c, build.c) under one file per userdata type
+** (and functions.c), under the operations over several types (render.c),
 ** under init.c (luaopen_rsxmesh). A type's file includes only this header
 ** and reaches another type only through the push function of an object
-** it returns. A new type: its RSXLUA_ name, its push function and its
-** rsxlua_open_ function here, and one line in init.c.
+** it returns; t/binding-floors.sh checks it. A new type: its RSXLUA_
+** name, its push function and its rsxlua_open_ function here, and one
+** line in init.c.
 */
 #ifndef RSXLUA_H
 #define RSXLUA_H
