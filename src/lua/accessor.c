@@ -235,6 +235,7 @@ static int a_lines(lua_State *L)
   int n = a->info->components, nw = 0, nc = n, ncw = 0, mapped = 0, k;
   uint32_t first, count, v, run;
   float c[AC_CHUNK * AC_MAXC], cw[AC_CHUNK * AC_MAXC];
+  size_t line;
   luaL_Buffer b;
   int top = lua_gettop(L);
 
@@ -267,7 +268,12 @@ static int a_lines(lua_State *L)
     for (k = 0; k < n; k++) scale[k] = 1.0, offset[k] = 0.0;
   }
 
+  /* room for every line at once: the buffer never grows by copies (the
+  ** pages past the text's end are never touched, so never resident) */
+  line = plen + 1 + (size_t)(nc + ncw) * (RSX_FLOAT_CHARS + 1);
   luaL_buffinit(L, &b);
+  if (count > 0 && (size_t)count <= (SIZE_MAX - line) / line)
+    luaL_prepbuffsize(&b, (size_t)count * line);
   for (v = 0; v < count; v += run) {
     uint32_t i;
     run = count - v < AC_CHUNK ? count - v : AC_CHUNK;
@@ -276,8 +282,7 @@ static int a_lines(lua_State *L)
     for (i = 0; i < run; i++) {
       const float *x = c + (size_t)i * n, *y = cw + (size_t)i * nw;
       size_t len = plen;
-      char *p = luaL_prepbuffsize(&b, plen + 1 +
-                                  (size_t)(nc + ncw) * (RSX_FLOAT_CHARS + 1));
+      char *p = luaL_prepbuffsize(&b, line);
       memcpy(p, prefix, plen);
       for (k = 0; k < nc + ncw; k++) {
         float f = k >= nc ? y[k - nc]

@@ -187,9 +187,13 @@ static int s_face_lines(lua_State *L)
   n = (size_t)lua_tointeger(L, -1);
   tri = (const unsigned char *)lua_tostring(L, -2);
 
-  /* the longest line: prefix, three spaced corners, newline */
+  /* the longest line: prefix, three spaced corners, newline; room for
+  ** every line at once, so that the buffer never grows by copies (an
+  ** upper bound: the pages past the text's end are never touched) */
   line = plen + 3 * (1 + (size_t)ncols * FL_INTCHARS) + 1;
   luaL_buffinit(L, &b);
+  if (n > 0 && n <= (SIZE_MAX - line) / line)
+    luaL_prepbuffsize(&b, n * line);
   for (t = 0; t < n; t++) {
     char *p = luaL_prepbuffsize(&b, line), *start = p;
     memcpy(p, prefix, plen);
