@@ -69,58 +69,99 @@ local function face_columns(v, vt, vn)
   return { { offset = v } }
 end
 
--- The OBJ text of one mesh, numbered after the counts in base ({v =, vt =,
--- vn =}), which it advances; also the triangle count. nil and a message
--- when something the mesh needs cannot be decoded.
-local function mesh_obj(mesh, base, names, used)
-  local n = mesh.vertex_count
-  local position, normal, colour, err
-  position, err = mesh:attribute("position")
-  if not position then return nil, err end
+-- What one mesh's text needs, checked before any of it is written, so
+-- that a mesh that fails leaves nothing in the file: its attributes, the
+-- UV accessor of each stored set its submeshes feed (in submesh order,
+-- as they are written) and, when an index lies past the vertices, each
+-- submesh's triangles. A table, or nil and the first message.
+local function mesh_parts(mesh)
+  local parts, err = { uv = {} }, nil
+  parts.position, err = mesh:attribute("position")
+  if not parts.position then return nil, err end
   if mesh:has("normal") then
-    normal, err = mesh:attribute("normal")
-    if not normal then return nil, err end
+    parts.normal, err = mesh:attribute("normal")
+    if not parts.normal then return nil, err end
   end
   if opts.colours and mesh:has("colour") then
-    colour, err = mesh:attribute("colour")
-    if not colour then return nil, err end
+    parts.colour, err = mesh:attribute("colour")
+    if not parts.colour then return nil, err end
+  end
+  local bad_index = false
+  for _, f in ipairs(mesh.findings) do
+    if f.code == "index-range" then bad_index = true end
+  end
+  for _, s in mesh:submeshes() do
+    if bad_index then
+      local tri, why = s:triangle_bytes()
+      if not tri then return nil, why end
+    end
+    local set = s:uv_set(opts.uv)
+    if set and parts.uv[set] == nil then
+      parts.uv[set], err = s:uv(opts.uv)
+      if not parts.uv[set] then return nil, err end
+    end
+  end
+  return parts
+end
+
+-- Write the OBJ text of one mesh to f, numbered after the counts in base
+-- ({v =, vt =, vn =}), which it advances; the long blocks (v, vn, vt, f)
+-- go from the module straight to the file. Returns the bytes and the
+-- triangles written; nil and a message when something the mesh needs
+-- cannot be decoded, and then nothing is written.
+local function mesh_obj(f, mesh, base, names, used)
+  local parts, err = mesh_parts(mesh)
+  if not parts then return nil, err end
+  local n = mesh.vertex_count
+  local position, normal, colour = parts.position, parts.normal,
+    parts.colour
+  local bytes = 0
+  local function put(text)
+    assert(f:write(text))
+    bytes = bytes + #text
+  end
+  local function block(written, why)
+    bytes = bytes + assert(written, why)
   end
 
   local name = token(mesh.name)
-  local out = { "o " .. name .. "\n" }
+  put("o " .. name .. "\n")
   if n > 0 and colour then
     -- "v x y z r g b": the colour's alpha has no place in the extension
-    out[#out + 1] = position:lines("v", 1, n,
-      { with = colour, with_components = 3 })
+    block(position:lines("v", 1, n,
+      { with = colour, with_components = 3, file = f }))
   elseif n > 0 then
-    out[#out + 1] = position:lines("v", 1, n)
+    block(position:lines("v", 1, n, { file = f }))
   end
-  if n > 0 and normal then out[#out + 1] = normal:lines("vn", 1, n) end
+  if n > 0 and normal then
+    block(normal:lines("vn", 1, n, { file = f }))
+  end
   local vt_base = {} -- stored UV set -> vt count before its block
   local vt_count, triangles = base.vt, 0
   for i, s in mesh:submeshes() do
     -- a set first met here gets its vt block next, at vt_count
     local set = s:uv_set(opts.uv)
-    local faces, count = s:face_lines("f", face_columns(base.v,
-      set and (vt_base[set] or vt_count), normal and base.vn))
-    if not faces then return nil, count end
+    local columns = face_columns(base.v,
+      set and (vt_base[set] or vt_count), normal and base.vn)
     if set and not vt_base[set] then
-      local uv, why = s:uv(opts.uv)
-      if not uv then return nil, why end
       vt_base[set] = vt_count
-      if n > 0 then out[#out + 1] = uv:lines("vt", 1, n, FLIP_V) end
+      if n > 0 then
+        block(parts.uv[set]:lines("vt", 1, n,
+          { scale = FLIP_V.scale, offset = FLIP_V.offset, file = f }))
+      end
       vt_count = vt_count + n
     end
     local mat = s.material and names[s.material.index] or names.none
     used[mat] = true
-    out[#out + 1] = "g " .. name .. "." .. i .. "\nusemtl " .. mat .. "\n"
-    out[#out + 1] = faces
+    put("g " .. name .. "." .. i .. "\nusemtl " .. mat .. "\n")
+    local written, count = s:face_lines("f", columns, f)
+    block(written, count)
     triangles = triangles + count
   end
   base.v = base.v + n
   base.vn = base.vn + (normal and n or 0)
   base.vt = vt_count
-  return table.concat(out), triangles
+  return bytes, triangles
 end
 
 -- The MTL text: the bundle's materials (only those in `only`, when given),
@@ -166,9 +207,9 @@ local function export(bundle, input, list, path, names, all_materials)
   local base, used = { v = 0, vt = 0, vn = 0 }, {}
   for k, mesh in ipairs(list) do
     run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
-    local text, triangles = mesh_obj(mesh, base, names, used)
-    if text then
-      write(f, text)
+    local bytes, triangles = mesh_obj(f, mesh, base, names, used)
+    if bytes then
+      total.bytes = total.bytes + bytes
       total.meshes = total.meshes + 1
       total.vertices = total.vertices + mesh.vertex_count
       total.triangles = total.triangles + triangles

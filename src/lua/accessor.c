@@ -236,8 +236,9 @@ static int a_lines(lua_State *L)
   uint32_t first, count, v, run;
   float c[AC_CHUNK * AC_MAXC], cw[AC_CHUNK * AC_MAXC];
   size_t line;
-  luaL_Buffer b;
-  int top = lua_gettop(L);
+  int top = lua_gettop(L), file = 0;
+  char pre[8] = {0};
+  rl_text t;
 
   /* acc:lines(prefix, opts) and acc:lines(prefix, i, opts): the options
   ** table is the last argument, whatever the range before it leaves out */
@@ -264,16 +265,16 @@ static int a_lines(lua_State *L)
                         "opts.with");
     }
     /* the with accessor stays at 6: it anchors what it views */
+    if (lua_getfield(L, 5, "file") != LUA_TNIL) file = lua_gettop(L);
   } else {
     for (k = 0; k < n; k++) scale[k] = 1.0, offset[k] = 0.0;
   }
 
-  /* room for every line at once: the buffer never grows by copies (the
-  ** pages past the text's end are never touched, so never resident) */
   line = plen + 1 + (size_t)(nc + ncw) * (RSX_FLOAT_CHARS + 1);
-  luaL_buffinit(L, &b);
-  if (count > 0 && (size_t)count <= (SIZE_MAX - line) / line)
-    luaL_prepbuffsize(&b, (size_t)count * line);
+  memcpy(pre, prefix, plen < sizeof pre ? plen : sizeof pre);
+  rsxlua_text_init(L, &t, file, count > 0 && (size_t)count <= (SIZE_MAX
+                   - line) / line ? (size_t)count * line : 0,
+                   "accessor:lines");
   for (v = 0; v < count; v += run) {
     uint32_t i;
     run = count - v < AC_CHUNK ? count - v : AC_CHUNK;
@@ -282,8 +283,11 @@ static int a_lines(lua_State *L)
     for (i = 0; i < run; i++) {
       const float *x = c + (size_t)i * n, *y = cw + (size_t)i * nw;
       size_t len = plen;
-      char *p = luaL_prepbuffsize(&b, line);
-      memcpy(p, prefix, plen);
+      char *p = rsxlua_text_room(&t, line);
+      if (plen <= sizeof pre)
+        memcpy(p, pre, sizeof pre); /* a fixed size: no call */
+      else
+        memcpy(p, prefix, plen);
       for (k = 0; k < nc + ncw; k++) {
         float f = k >= nc ? y[k - nc]
                   : mapped ? (float)(offset[k] + scale[k] * (double)x[k])
@@ -292,11 +296,10 @@ static int a_lines(lua_State *L)
         len += (size_t)rsxlua_fmt(f, p + len);
       }
       p[len++] = '\n';
-      luaL_addsize(&b, len);
+      rsxlua_text_add(&t, len);
     }
   }
-  luaL_pushresult(&b);
-  return 1;
+  return rsxlua_text_push(&t);
 }
 
 /* Little-endian bytes of a float32, whatever the host's order. */

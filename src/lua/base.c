@@ -1,8 +1,10 @@
 /*
 ** base.c - the floor under every file of the binding, as lauxlib.c is
 ** under Lua's libraries: class registration, argument checks, failures,
-** findings, and the closing of objects tracked by their owner.
+** findings, the closing of objects tracked by their owner, and the text
+** sink of the bulk text methods.
 */
+#include <errno.h>
 #include <string.h>
 
 #include "rsxlua.h"
@@ -398,4 +400,72 @@ float *rsxlua_floats(lua_State *L, int idx, size_t n, const char *fname,
                  (lua_Integer)i + 1);
   }
   return out;
+}
+
+/* ------------------------------------------------------------ text sink */
+
+void rsxlua_text_init(lua_State *L, rl_text *t, int arg, size_t hint,
+                      const char *fname)
+{
+  t->L = L;
+  t->f = NULL;
+  t->n = t->total = 0;
+  t->err = 0;
+  if (arg != 0 && !lua_isnoneornil(L, arg)) {
+    luaL_Stream *s = luaL_testudata(L, arg, LUA_FILEHANDLE);
+    if (s == NULL)
+      rsxlua_typeerror(L, arg, fname, "file");
+    if (s->closef == NULL)
+      luaL_error(L, "%s: the file is closed", fname);
+    t->f = s->f;
+    return;
+  }
+  luaL_buffinit(L, &t->b);
+  /* room for all the text at once: the buffer never grows by copies,
+  ** and the pages past the text's end are never touched */
+  if (hint > 0) luaL_prepbuffsize(&t->b, hint);
+}
+
+static void text_flush(rl_text *t)
+{
+  if (t->n > 0 && t->err == 0 && fwrite(t->block, 1, t->n, t->f) != t->n)
+    t->err = errno ? errno : EIO;
+  t->n = 0;
+}
+
+char *rsxlua_text_room(rl_text *t, size_t size)
+{
+  if (t->f == NULL) return luaL_prepbuffsize(&t->b, size);
+  if (size > RL_TEXT_BLOCK)
+    luaL_error(t->L, "text: a line of %I bytes is too long",
+               (lua_Integer)size);
+  if (RL_TEXT_BLOCK - t->n < size) text_flush(t);
+  return t->block + t->n;
+}
+
+void rsxlua_text_add(rl_text *t, size_t len)
+{
+  if (t->f == NULL) {
+    luaL_addsize(&t->b, len);
+    return;
+  }
+  t->n += len;
+  t->total += len;
+}
+
+int rsxlua_text_push(rl_text *t)
+{
+  if (t->f == NULL) {
+    luaL_pushresult(&t->b);
+    return 1;
+  }
+  text_flush(t);
+  if (t->err != 0) {
+    lua_pushnil(t->L);
+    lua_pushstring(t->L, strerror(t->err));
+    lua_pushinteger(t->L, t->err);
+    return 3;
+  }
+  lua_pushinteger(t->L, (lua_Integer)t->total);
+  return 1;
 }

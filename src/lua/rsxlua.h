@@ -197,6 +197,30 @@ void rsxlua_cache(lua_State *L, int owner, const void *key);
 float *rsxlua_floats(lua_State *L, int idx, size_t n, const char *fname,
                      const char *what);
 
+/* Where a bulk text method writes (acc:lines, s:face_lines): a string it
+** returns, or a Lua file (io.open's) it writes to in blocks, with no
+** string of the whole text. rsxlua_text_room gives room for size bytes,
+** rsxlua_text_add keeps len of them, rsxlua_text_push pushes the string,
+** or the bytes written (nil, message and an errno on a write error). */
+#define RL_TEXT_BLOCK 65536
+typedef struct rl_text {
+  lua_State *L;
+  FILE *f;          /* NULL: into b */
+  luaL_Buffer b;
+  size_t n, total;  /* bytes in block, bytes written */
+  int err;          /* errno of a failed write, 0 */
+  char block[RL_TEXT_BLOCK];
+} rl_text;
+
+/* Start t: into the file at arg when it is one (arg 0: none), else into a
+** string, reserving hint bytes (an upper bound of the text, 0 if
+** unknown). */
+void rsxlua_text_init(lua_State *L, rl_text *t, int arg, size_t hint,
+                      const char *fname);
+char *rsxlua_text_room(rl_text *t, size_t size);
+void rsxlua_text_add(rl_text *t, size_t len);
+int rsxlua_text_push(rl_text *t);
+
 /* ------------------------------------------------------- triangles.c */
 
 /* The triangles of count indices from first of m (s names the submesh in

@@ -110,23 +110,40 @@ static int s_triangle_bytes(lua_State *L)
 /* The digits of a lua_Integer, its sign and a separator: 64 bits. */
 #define FL_INTCHARS 22
 
-/* Writes v in decimal at p and returns the end: a formatter per number
-** without snprintf's format parsing, the hot path of a text export. */
+static const char fl_pairs[201] =
+  "00010203040506070809101112131415161718192021222324252627282930313233343536"
+  "37383940414243444546474849505152535455565758596061626364656667686970717273"
+  "7475767778798081828384858687888990919293949596979899";
+
+/* Writes v in decimal at p and returns the end: its digits counted, then
+** written from the last, two at a time, with no call (not even memcpy of
+** a varying size): the hot path of a text export. */
 static char *fl_int(char *p, lua_Integer v)
 {
-  char tmp[FL_INTCHARS];
-  char *t = tmp + sizeof tmp;
-  lua_Unsigned u = (lua_Unsigned)v;
+  lua_Unsigned u = (lua_Unsigned)v, x;
+  int n = 1;
   if (v < 0) {
     *p++ = '-';
     u = 0u - u;
   }
-  do {
-    *--t = (char)('0' + u % 10);
-    u /= 10;
-  } while (u != 0);
-  memcpy(p, t, (size_t)(tmp + sizeof tmp - t));
-  return p + (tmp + sizeof tmp - t);
+  for (x = u; x >= 100; x /= 100) n += 2;
+  n += x >= 10;
+  x = u;
+  p += n;
+  while (x >= 100) {
+    p -= 2;
+    p[0] = fl_pairs[2 * (x % 100)];
+    p[1] = fl_pairs[2 * (x % 100) + 1];
+    x /= 100;
+  }
+  if (x >= 10) {
+    p -= 2;
+    p[0] = fl_pairs[2 * x];
+    p[1] = fl_pairs[2 * x + 1];
+  } else {
+    *--p = (char)('0' + x);
+  }
+  return p + n;
 }
 
 /* Column k (1-based) of the table at arg: {offset = integer}, or false
@@ -157,9 +174,10 @@ static void fl_column(lua_State *L, int arg, int k, int *used,
   lua_pop(L, 2);
 }
 
-/* s:face_lines(prefix, columns): a line per triangle of s:triangles(),
-** the prefix and three corners; each corner the columns joined by "/",
-** a column the vertex number plus its offset, or empty. */
+/* s:face_lines(prefix, columns [, file]): a line per triangle of
+** s:triangles(), the prefix and three corners; each corner the columns
+** joined by "/", a column the vertex number plus its offset, or empty.
+** The text, or with a file the bytes written to it; then the count. */
 static int s_face_lines(lua_State *L)
 {
   rl_submesh *sm = sm_check(L, 1, "submesh:face_lines");
@@ -169,10 +187,11 @@ static int s_face_lines(lua_State *L)
   lua_Integer off[FL_MAXCOLS];
   int used[FL_MAXCOLS], ncols, k, c, nres;
   lua_Unsigned len;
-  luaL_Buffer b;
+  char pre[8] = {0};
+  rl_text out;
 
   rsxlua_checktype(L, 3, LUA_TTABLE, "submesh:face_lines");
-  lua_settop(L, 3);
+  lua_settop(L, 4); /* 4: the file to write to, or nil */
   len = lua_rawlen(L, 3);
   if (len < 1 || len > FL_MAXCOLS)
     return luaL_error(L, "submesh:face_lines: columns must hold 1..%d "
@@ -187,16 +206,17 @@ static int s_face_lines(lua_State *L)
   n = (size_t)lua_tointeger(L, -1);
   tri = (const unsigned char *)lua_tostring(L, -2);
 
-  /* the longest line: prefix, three spaced corners, newline; room for
-  ** every line at once, so that the buffer never grows by copies (an
-  ** upper bound: the pages past the text's end are never touched) */
+  /* the longest line: prefix, three spaced corners, newline */
   line = plen + 3 * (1 + (size_t)ncols * FL_INTCHARS) + 1;
-  luaL_buffinit(L, &b);
-  if (n > 0 && n <= (SIZE_MAX - line) / line)
-    luaL_prepbuffsize(&b, n * line);
+  memcpy(pre, prefix, plen < sizeof pre ? plen : sizeof pre);
+  rsxlua_text_init(L, &out, 4, n > 0 && n <= (SIZE_MAX - line) / line
+                   ? n * line : 0, "submesh:face_lines");
   for (t = 0; t < n; t++) {
-    char *p = luaL_prepbuffsize(&b, line), *start = p;
-    memcpy(p, prefix, plen);
+    char *p = rsxlua_text_room(&out, line), *start = p;
+    if (plen <= sizeof pre)
+      memcpy(p, pre, sizeof pre); /* a fixed size: no call */
+    else
+      memcpy(p, prefix, plen);
     p += plen;
     for (c = 0; c < 3; c++, tri += 4) {
       /* 0-based little-endian u32 -> 1-based vertex number */
@@ -211,9 +231,9 @@ static int s_face_lines(lua_State *L)
       }
     }
     *p++ = '\n';
-    luaL_addsize(&b, (size_t)(p - start));
+    rsxlua_text_add(&out, (size_t)(p - start));
   }
-  luaL_pushresult(&b);
+  if (rsxlua_text_push(&out) != 1) return 3; /* nil, message, errno */
   lua_pushinteger(L, (lua_Integer)n);
   return 2;
 }
