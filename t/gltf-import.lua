@@ -231,6 +231,61 @@ do
   b:close()
 end
 
+-- ------------------------------------------------------------ merged
+
+-- Blender merges primitives that share a material. "twin": a quad whose
+-- two submeshes share material paint, triangles (1, 3, 4) then (1, 2, 3)
+-- (0-based 0 2 3 and 0 1 2). Its two primitives merged into one, whose
+-- indices are the two lists one after the other: split back by the
+-- triangles' positions, each submesh gets its own triangle back, and the
+-- bundle comes back byte for byte (the same u16 list and ranges, the
+-- vertices in the same order, every value exact).
+do
+  local tw = rsxmesh.writer()
+  tw:material("paint")
+  assert(tw:mesh(assert(rsxmesh.mesh{
+    name = "twin", meta = meta(0x00080005), vertex_count = 4,
+    mmp = panel_mmp(0), mmp_stride = 16,
+    indices = string.pack(">HHHHHH", 0, 2, 3, 0, 1, 2), index_size = 2,
+    submeshes = {
+      { record = record("\255\255\255\255"), first_index = 0,
+        index_count = 3, material = 1 },
+      { record = record("\255\255\255\255"), first_index = 3,
+        index_count = 3, material = 1 },
+    } })))
+  local twin_bytes = tw:bytes()
+  write_file(at("twin.rsxb"), twin_bytes)
+  local c = run("gltf-export", at("twin.rsxb"), "-o", at("tw"))
+  t.is(c, 0, "merged: gltf-export of twin")
+  local doc = cjson.decode(assert(read_file(at("tw/twin.gltf"))))
+  local bin = assert(read_file(at("tw/twin.bin")))
+  local prims = doc.meshes[1].primitives
+  local function index_bytes(i)
+    local a = doc.accessors[i + 1]
+    local v = doc.bufferViews[a.bufferView + 1]
+    return bin:sub(v.byteOffset + 1, v.byteOffset + v.byteLength)
+  end
+  local both = index_bytes(prims[1].indices) .. index_bytes(prims[2].indices)
+  doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0,
+    byteOffset = #bin, byteLength = #both }
+  doc.accessors[#doc.accessors + 1] = { bufferView = #doc.bufferViews - 1,
+    componentType = 5125, count = 6, type = "SCALAR" }
+  prims[1].indices = #doc.accessors - 1
+  prims[2] = nil
+  bin = bin .. both
+  doc.buffers[1].byteLength = #bin
+  write_file(at("tw/twin.gltf"), cjson.encode(doc))
+  write_file(at("tw/twin.bin"), bin)
+  local out
+  c, out = run("gltf-import", at("tw/twin.gltf"), "--base",
+    at("twin.rsxb"), "-o", at("twin-back.rsxb"), "--report")
+  t.is(c, 0, "merged: imports")
+  t.like(out, "primitive 1 split back into submeshes 1, 2 by their"
+    .. " triangles' positions", "merged: the report says it was split")
+  t.ok(read_file(at("twin-back.rsxb")) == twin_bytes,
+    "merged then split back: the very bytes of the bundle")
+end
+
 -- ------------------------------------------------------------ bad input
 
 local function refused(name, g, pattern, what)

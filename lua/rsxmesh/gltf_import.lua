@@ -636,18 +636,11 @@ function Job:accessor(i, p, name)
     .. name)
 end
 
--- Primitives to submeshes, by order and material; each a triangle list.
--- Their vertices: a group per POSITION accessor, in the glTF's order.
-function Job:primitives()
-  local prims, subs = self.prims, self.subs
-  if #prims ~= #subs then
-    fail("%s: %d primitives where the base has %d submeshes with"
-      .. " triangles (an editor may have merged primitives that share a"
-      .. " material, as Blender does; import them one submesh each)",
-      self.where, #prims, #subs)
-  end
+-- Each primitive a triangle list with a POSITION; its vertices a group
+-- per POSITION accessor, in the glTF's order.
+function Job:vertex_groups()
   local groups, group_of, nv = {}, {}, 0
-  for p, prim in ipairs(prims) do
+  for p, prim in ipairs(self.prims) do
     local pw = string.format("%s: primitive %d", self.where, p)
     if type(prim) ~= "table" then fail("%s is not an object", pw) end
     local mode = int(prim.mode or 4) or prim.mode
@@ -655,30 +648,142 @@ function Job:primitives()
       fail("%s: mode %s (%s) is not a triangle list", pw, tostring(mode),
         MODES[mode] or "unknown")
     end
-    local s = subs[p].s
-    local want = s.material and s.material.name
-    local got = material_name(self.file, prim.material)
-    if got ~= want then
-      fail("%s: material %s where submesh %d has %s", pw,
-        got and "'" .. got .. "'" or "none", subs[p].index,
-        want and "'" .. want .. "'" or "none")
-    end
     if type(prim.attributes) ~= "table" then prim.attributes = {} end
     local pi = prim.attributes.POSITION
     if pi == nil then fail("%s: no POSITION", pw) end
     if not group_of[pi] then
       local r = self:accessor(pi, p, "POSITION")
       expect(r, VEC3, ONLY_FLOAT)
-      groups[#groups + 1] = { first = nv, count = r.count, prims = {} }
+      groups[#groups + 1] = { first = nv, count = r.count, prims = {},
+        position = r }
       group_of[pi] = groups[#groups]
       nv = nv + r.count
     end
     table.insert(group_of[pi].prims, p)
   end
   self.groups, self.group_of, self.nv = groups, group_of, nv
+end
+
+local function quoted(name)
+  return name and "'" .. name .. "'" or "none"
+end
+
+-- A position as a key: its float32 bytes, -0 read as 0.
+local function position_key(bytes, at)
+  local x, y, z = string.unpack("<fff", bytes, at)
+  return string.pack("<fff", x + 0.0, y + 0.0, z + 0.0)
+end
+
+-- A triangle as a key: its three position keys, sorted (the corners in
+-- any order).
+local function triangle_key(a, b, c)
+  if a > b then a, b = b, a end
+  if b > c then b, c = c, b end
+  if a > b then a, b = b, a end
+  return a .. b .. c
+end
+
+-- Glue primitive p back into the submeshes subs (a list of exported
+-- submeshes that share its material): each triangle goes to the submesh
+-- whose triangle has the same three positions; one of no submesh goes to
+-- the first. Returns a part per submesh.
+function Job:split(p, subs)
+  local pos = assert(self.m:attribute("position")):pack()
+  local owner = {}
+  for k, sub in ipairs(subs) do
+    local tri, n = sub.s:triangles()
+    for i = 0, (tri and n or 0) - 1 do
+      local key = triangle_key(position_key(pos, 12 * tri[3 * i + 1] - 11),
+        position_key(pos, 12 * tri[3 * i + 2] - 11),
+        position_key(pos, 12 * tri[3 * i + 3] - 11))
+      owner[key] = owner[key] or k
+    end
+  end
+  local idx = self:primitive_indices(p)
+  local gpos = self:group(p).position.bytes
+  local parts, stray = {}, 0
+  for k, sub in ipairs(subs) do
+    parts[k] = { prim = self.prims[p], p = p, sub = sub, tris = {} }
+  end
+  for i = 0, #idx // 3 - 1 do
+    local key = triangle_key(position_key(gpos, 12 * idx[3 * i + 1] + 1),
+      position_key(gpos, 12 * idx[3 * i + 2] + 1),
+      position_key(gpos, 12 * idx[3 * i + 3] + 1))
+    local k = owner[key]
+    if not k then
+      k, stray = 1, stray + 1
+    end
+    table.insert(parts[k].tris, i)
+  end
+  local list = {}
+  for k = 1, #subs do list[k] = subs[k].index end
+  self:note("derived", string.format("primitive %d split back into"
+    .. " submeshes %s by their triangles' positions%s", p,
+    table.concat(list, ", "), stray > 0 and string.format(" (%d of no"
+    .. " submesh given to submesh %d)", stray, subs[1].index) or ""))
+  return parts
+end
+
+-- Primitives to the submeshes gltf-export wrote, by order and material:
+-- self.parts, { prim =, p =, sub =, e = (what the export wrote for it),
+-- tris = (nil: all its triangles) }. Where an editor merged primitives
+-- that share a material (Blender does), the merged one is split back.
+function Job:primitives()
+  self:vertex_groups()
+  local prims, subs = self.prims, self.subs
+  local parts = {}
+  if #prims == #subs then
+    for p, prim in ipairs(prims) do
+      local sub = subs[p]
+      local want = sub.s.material and sub.s.material.name
+      local got = material_name(self.file, prim.material)
+      if got ~= want then
+        fail("%s: primitive %d: material %s where submesh %d has %s",
+          self.where, p, quoted(got), sub.index, quoted(want))
+      end
+      parts[p] = { prim = prim, p = p, sub = sub,
+        e = self.E.primitives[p] }
+    end
+  else
+    local by_material, order = {}, {}
+    for _, sub in ipairs(subs) do
+      local name = sub.s.material and sub.s.material.name or false
+      if not by_material[name] then
+        by_material[name] = {}
+        order[#order + 1] = name
+      end
+      table.insert(by_material[name], sub)
+    end
+    local claimed = {}
+    for p, prim in ipairs(prims) do
+      local got = material_name(self.file, prim.material) or false
+      local list = by_material[got]
+      if not list or claimed[got] then
+        fail("%s: %d primitives where the base has %d submeshes with"
+          .. " triangles, and primitive %d's material %s is %s",
+          self.where, #prims, #subs, p, quoted(got or nil), list
+          and "another primitive's too" or "no submesh's")
+      end
+      claimed[got] = true
+      for _, part in ipairs(#list == 1 and { { prim = prim, p = p,
+          sub = list[1] } } or self:split(p, list)) do
+        parts[#parts + 1] = part
+      end
+    end
+    for _, name in ipairs(order) do
+      if not claimed[name] then
+        fail("%s: no primitive has material %s of submesh %d", self.where,
+          quoted(name or nil), by_material[name][1].index)
+      end
+    end
+    -- back in the submeshes' order
+    table.sort(parts, function(a, b) return a.sub.index < b.sub.index end)
+  end
+  self.parts = parts
   -- the base's vertices, in its order: attributes compare as exported
-  self.same_layout = #groups == 1 and nv == self.m.vertex_count
-  if not self.same_layout then self.t.vertex_count = nv end
+  self.same_layout = #self.groups == 1 and self.nv == self.m.vertex_count
+    and #prims == #subs
+  if not self.same_layout then self.t.vertex_count = self.nv end
 end
 
 function Job:group(p)
@@ -745,29 +850,58 @@ function Job:as_exported(parts, name)
     and column_bytes(parts) == self.E.bytes(self.e_attrs[name])
 end
 
+-- The base vertex (0-based) of each glTF vertex (1-based), for vertices
+-- that are not the base's: corner by corner where a part has its
+-- submesh's triangles in their order (an editor that splits vertices per
+-- corner keeps them: the vertices of a UV seam stay apart), else the
+-- first base vertex at the same position (POSITION before any node
+-- transform); nil where none is.
+function Job:base_vertices()
+  if self.base_of then return self.base_of end
+  local pos = assert(self.m:attribute("position")):pack()
+  local map = {}
+  for _, part in ipairs(self.parts) do
+    local tri, n = part.sub.s:triangles()
+    local idx = self:part_indices(part)
+    local grp = self:group(part.p)
+    if tri and #idx == 3 * n then
+      for c = 1, #idx do
+        local gv, bv = grp.first + idx[c] + 1, tri[c] - 1
+        if not map[gv] and position_key(grp.position.bytes, 12 * idx[c] + 1)
+            == position_key(pos, 12 * bv + 1) then
+          map[gv] = bv
+        end
+      end
+    end
+  end
+  local index = {}
+  for v = self.m.vertex_count - 1, 0, -1 do
+    index[position_key(pos, 12 * v + 1)] = v
+  end
+  for _, grp in ipairs(self.groups) do
+    for li = 0, grp.count - 1 do
+      local gv = grp.first + li + 1
+      map[gv] = map[gv] or index[position_key(grp.position.bytes,
+        12 * li + 1)]
+    end
+  end
+  self.base_of = map
+  return map
+end
+
 -- The base's stored bytes of kind for each glTF vertex: as they are when
--- the vertices are the base's, else from the base vertex at the same
--- position (the glTF's POSITION before any node transform).
+-- the vertices are the base's, else from each one's base vertex.
 function Job:from_base(kind, what)
   local m = self.m
   local raw = assert(m:attribute(kind)):raw()
   if self.same_layout then return raw end
   local size = #raw // m.vertex_count
-  -- positions as keys: their float32 bytes, -0 read as 0
-  local function key(bytes, at)
-    local x, y, z = string.unpack("<fff", bytes, at)
-    return string.pack("<fff", x + 0.0, y + 0.0, z + 0.0)
-  end
-  local pos = assert(m:attribute("position")):pack()
-  local index = {}
-  for v = m.vertex_count - 1, 0, -1 do
-    index[key(pos, 12 * v + 1)] = v
-  end
-  local gpos = column_bytes(self:column("POSITION", VEC3, ONLY_FLOAT))
+  local map = self:base_vertices()
   local out = {}
   for v = 1, self.nv do
-    local b = index[key(gpos, 12 * v - 11)]
+    local b = map[v]
     if not b then
+      local gpos = column_bytes(self:column("POSITION", VEC3, ONLY_FLOAT))
       local x, y, z = string.unpack("<fff", gpos, 12 * v - 11)
       fail("%s: vertex %d: no %s in the glTF, and no vertex of the base"
         .. " lies at its position (%s, %s, %s)", self.where, v, what,
@@ -829,7 +963,11 @@ function Job:colours()
       end
       self.t.colour = v
     end
-    self:note("changed", "colours")
+    local ct = C[1].ctype
+    self:note("changed", ct == UNSIGNED_BYTE and "colours"
+      or string.format("colours (COLOR_0 as %s%s, not as exported:"
+      .. " Blender 3.4 scrambles colours, check them)", CTYPE[ct].name,
+      C[1].normalized and " normalized" or ""))
   end
 end
 
@@ -898,39 +1036,97 @@ end
 -- _UV_SET_n; each with what the export wrote for it (e).
 function Job:uv_sources(set)
   local sources = {}
-  for p, prim in ipairs(self.prims) do
-    local s, ep = self.subs[p].s, self.E.primitives[p].attributes
+  for _, part in ipairs(self.parts) do
+    local prim, s = part.prim, part.sub.s
+    local ep = part.e and part.e.attributes or {}
     for logical = 0, 3 do
       local routed = s:uv_set(logical)
       if routed == nil then break end
       local name = "TEXCOORD_" .. logical
       if routed == set and prim.attributes[name] ~= nil then
-        sources[#sources + 1] = { p = p, name = name,
-          i = prim.attributes[name], e = ep[name] }
+        sources[#sources + 1] = { p = part.p, sub = part.sub, part = part,
+          name = name, i = prim.attributes[name], e = ep[name] }
       end
     end
     local name = "_UV_SET_" .. set
     if prim.attributes[name] ~= nil then
-      sources[#sources + 1] = { p = p, name = name,
-        i = prim.attributes[name], e = ep[name] }
+      sources[#sources + 1] = { p = part.p, sub = part.sub, part = part,
+        name = name, i = prim.attributes[name], e = ep[name] }
     end
   end
   return sources
 end
 
--- The sources of one group must agree: the first difference is an error
--- naming the submesh and the vertex.
-function Job:uv_agree(set, grp, known, src, r)
-  local a, b = values(known.r), values(r)
-  for v = 1, grp.count do
-    if a[2 * v - 1] ~= b[2 * v - 1] or a[2 * v] ~= b[2 * v] then
-      fail("%s: submesh %d: vertex %d: %s (%s, %s) and %s (%s, %s) feed the"
-        .. " one stored UV set %d and differ", self.where,
-        self.subs[src.p].index, grp.first + v, known.src.name,
-        rsxmesh.fmt(a[2 * v - 1]), rsxmesh.fmt(a[2 * v]), src.name,
-        rsxmesh.fmt(b[2 * v - 1]), rsxmesh.fmt(b[2 * v]), set)
+-- The accessor of a UV source, checked against its primitive's vertices.
+function Job:uv_accessor(src)
+  local grp = self:group(src.p)
+  local r = self:accessor(src.i, src.p, src.name)
+  expect(r, VEC2, UV_CTYPES)
+  if r.count ~= grp.count then
+    fail("%s: count %d where POSITION has %d", r.label, r.count, grp.count)
+  end
+  return r
+end
+
+local function differ(a, b)
+  return a ~= b and (a == a or b == b) -- NaN is NaN's equal here
+end
+
+-- Stored set `set` vertex by vertex: each source gives the vertices that
+-- its submesh's triangles use, and sources that give one vertex must
+-- agree (else an error naming the submesh and the vertex); a vertex no
+-- triangle uses takes its group's first source. nil when a group has no
+-- source at all.
+function Job:uv_column(set, sources)
+  local out, claim, read = {}, {}, {}
+  for _, src in ipairs(sources) do
+    local V = read[src.i]
+    if not V then
+      V = values(self:uv_accessor(src))
+      read[src.i] = V
+    end
+    local first = self:group(src.p).first
+    for _, li in ipairs(self:part_indices(src.part)) do
+      local v, x, y = first + li, V[2 * li + 1], V[2 * li + 2]
+      local known = claim[v]
+      if not known then
+        claim[v], out[2 * v + 1], out[2 * v + 2] = src, x, y
+      elseif differ(out[2 * v + 1], x) or differ(out[2 * v + 2], y) then
+        fail("%s: submesh %d: vertex %d: %s (%s, %s) and %s (%s, %s) feed"
+          .. " the one stored UV set %d and differ", self.where,
+          src.sub.index, v + 1, known.name, rsxmesh.fmt(out[2 * v + 1]),
+          rsxmesh.fmt(out[2 * v + 2]), src.name, rsxmesh.fmt(x),
+          rsxmesh.fmt(y), set)
+      end
     end
   end
+  for _, grp in ipairs(self.groups) do
+    local fill
+    for _, src in ipairs(sources) do
+      if self:group(src.p) == grp then
+        fill = read[src.i]
+        break
+      end
+    end
+    for v = grp.first, grp.first + grp.count - 1 do
+      if not claim[v] then
+        if not fill then return nil end
+        local li = v - grp.first
+        out[2 * v + 1], out[2 * v + 2] = fill[2 * li + 1], fill[2 * li + 2]
+      end
+    end
+  end
+  return out
+end
+
+-- Are the sources the very bytes gltf-export wrote (the base's vertices)?
+function Job:uv_as_exported(sources)
+  if not self.same_layout then return false end
+  for _, src in ipairs(sources) do
+    local r = self:uv_accessor(src)
+    if not (src.e and r.bytes == self.E.bytes(src.e)) then return false end
+  end
+  return true
 end
 
 function Job:uv_sets()
@@ -938,36 +1134,14 @@ function Job:uv_sets()
     local kind = "uv" .. set
     if self.m:has(kind) then
       local sources = self:uv_sources(set)
-      local per_group, as_exported = {}, self.same_layout
-      for _, src in ipairs(sources) do
-        local grp = self:group(src.p)
-        local r = self:accessor(src.i, src.p, src.name)
-        expect(r, VEC2, UV_CTYPES)
-        if r.count ~= grp.count then
-          fail("%s: count %d where POSITION has %d", r.label, r.count,
-            grp.count)
-        end
-        if not (src.e and r.bytes == self.E.bytes(src.e)) then
-          as_exported = false
-        end
-        local known = per_group[grp]
-        if not known then
-          per_group[grp] = { r = r, src = src }
-        elseif known.r.bytes ~= r.bytes then
-          self:uv_agree(set, grp, known, src, r)
-        end
-      end
-      local parts, complete = {}, true
-      for i, grp in ipairs(self.groups) do
-        parts[i] = per_group[grp] and per_group[grp].r
-        complete = complete and parts[i] ~= nil
-      end
-      if not complete then
+      local v = #sources > 0 and not self:uv_as_exported(sources)
+        and self:uv_column(set, sources)
+      if v then
+        self.t[kind] = v
+        self:note("changed", "stored UV set " .. set)
+      elseif #sources == 0 or v == nil then
         self:keep(kind, "stored UV set " .. set, #sources > 0
           or exported_set(self.E, self.subs, set))
-      elseif not as_exported then
-        self.t[kind] = column_values(parts)
-        self:note("changed", "stored UV set " .. set)
       end
     end
   end
@@ -996,37 +1170,53 @@ function Job:raw_kinds()
   end
 end
 
--- The 0-based indices of primitive p, checked; false when they are the
--- bytes gltf-export wrote (same layout only: they need no reading).
-function Job:indices(p, lazy)
+-- The 0-based indices of glTF primitive p, checked (read once). With
+-- exported (the bytes gltf-export wrote for it), false when they are
+-- those bytes: they need no reading.
+function Job:primitive_indices(p, exported)
+  self.indices_of = self.indices_of or {}
+  if self.indices_of[p] then return self.indices_of[p] end
   local prim, grp = self.prims[p], self:group(p)
+  local idx
   if prim.indices == nil then
     if grp.count % 3 ~= 0 then
       fail("%s: primitive %d: %d vertices without indices are not whole"
         .. " triangles", self.where, p, grp.count)
     end
-    local idx = {}
+    idx = {}
     for i = 1, grp.count do idx[i] = i - 1 end
-    return idx
-  end
-  local r = self:accessor(prim.indices, p, "indices")
-  expect(r, { SCALAR = true }, INDEX_CTYPES)
-  if r.count % 3 ~= 0 then
-    fail("%s: count %d is not a whole number of triangles", r.label,
-      r.count)
-  end
-  if lazy and r.ctype == UNSIGNED_INT
-      and r.bytes == self.E.bytes(self.E.primitives[p].indices) then
-    return false
-  end
-  local idx = values(r)
-  for i, v in ipairs(idx) do
-    if v >= grp.count then
-      fail("%s: index %d is %d, not below the %d vertices of POSITION",
-        r.label, i - 1, v, grp.count)
+  else
+    local r = self:accessor(prim.indices, p, "indices")
+    expect(r, { SCALAR = true }, INDEX_CTYPES)
+    if r.count % 3 ~= 0 then
+      fail("%s: count %d is not a whole number of triangles", r.label,
+        r.count)
+    end
+    if exported and r.ctype == UNSIGNED_INT and r.bytes == exported then
+      return false
+    end
+    idx = values(r)
+    for i, v in ipairs(idx) do
+      if v >= grp.count then
+        fail("%s: index %d is %d, not below the %d vertices of POSITION",
+          r.label, i - 1, v, grp.count)
+      end
     end
   end
+  self.indices_of[p] = idx
   return idx
+end
+
+-- The indices of a part: its primitive's, or the triangles split to it.
+function Job:part_indices(part, exported)
+  local idx = self:primitive_indices(part.p, exported)
+  if not idx or not part.tris then return idx end
+  local out = {}
+  for _, i in ipairs(part.tris) do
+    out[#out + 1], out[#out + 2], out[#out + 3] =
+      idx[3 * i + 1], idx[3 * i + 2], idx[3 * i + 3]
+  end
+  return out
 end
 
 -- little-endian u32 bytes of a table of integers, as gltf-export writes
@@ -1045,21 +1235,18 @@ end
 -- when the vertices allow.
 function Job:triangles()
   local same = self.same_layout
-  local tris = {}
-  for p = 1, #self.prims do
-    local idx = self:indices(p, same)
-    if idx and same then
-      same = u32_bytes(idx) == self.E.bytes(self.E.primitives[p].indices)
-    end
-    tris[p] = idx
+  for _, part in ipairs(self.parts) do
+    if not same then break end
+    local exported = self.E.bytes(part.e.indices)
+    local idx = self:part_indices(part, exported)
+    same = idx == false or u32_bytes(idx) == exported
   end
   if same then return end
   local all, ranges = {}, {}
-  for p = 1, #self.prims do
-    local idx = tris[p] or self:indices(p, false)
-    local first = self:group(p).first
-    ranges[self.subs[p].index] = { first_index = #all,
-      index_count = #idx }
+  for _, part in ipairs(self.parts) do
+    local idx = self:part_indices(part)
+    local first = self:group(part.p).first
+    ranges[part.sub.index] = { first_index = #all, index_count = #idx }
     for i = 1, #idx do all[#all + 1] = idx[i] + first + 1 end
   end
   local list = {}
