@@ -284,7 +284,7 @@ static int std_find(lua_State *L, const char *name)
 ** rsxmesh.scripts writes it. Fails when there is nothing to list. */
 static int std_list(lua_State *L, const char *indent)
 {
-  int status, n = 0;
+  int status, n = 0, top = lua_gettop(L);
   lua_getglobal(L, "require");
   lua_pushliteral(L, "rsxmesh.scripts");
   status = run_call(L, 1, 1);
@@ -301,7 +301,7 @@ static int std_list(lua_State *L, const char *indent)
     }
   }
   msg_report(L, status);
-  lua_settop(L, 0);
+  lua_settop(L, top);
   return status == LUA_OK;
 }
 
