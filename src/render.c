@@ -717,48 +717,100 @@ int rsx_render(rsx_image *target, const rsx_render_options *o,
 
 /* -------------------------------------------------------------- bounds */
 
-int rsx_draw_bounds(const rsx_draw *draws, size_t n, float min[3],
-                    float max[3])
+/* Calls fn(ctx, p) for each position (finite) that the draws' triangles
+** use, a vertex once per triangle corner. Positions are decoded once per
+** run of draws of the same mesh. */
+static void each_position(const rsx_draw *draws, size_t n,
+                          void (*fn)(void *ctx, const float p[3]),
+                          void *ctx)
 {
+  const rsx_mesh *pm = NULL;
+  float *pos = NULL;
   size_t i, j;
-  int k, any = 0;
-  for (k = 0; k < 3; k++) min[k] = max[k] = 0;
   for (i = 0; i < n; i++) {
     const rsx_mesh *m = draws[i].mesh;
-    float p[3];
     size_t nt;
     uint32_t *t;
-    if (m == NULL || rsx_mesh_can_decode(m, RSX_POSITION, NULL) != 0)
-      continue;
+    if (m == NULL) continue;
+    if (m != pm) {
+      free(pos);
+      pos = decode_all(m, RSX_POSITION);
+      pm = m;
+    }
+    if (pos == NULL) continue;
     t = draw_triangles(&draws[i], &nt, NULL);
     if (t == NULL) continue;
     for (j = 0; j < nt * 3; j++) {
-      if (rsx_mesh_decode(m, RSX_POSITION, t[j], 1, p, NULL) != 0 ||
-          !isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
-        continue;
-      for (k = 0; k < 3; k++) {
-        if (!any || p[k] < min[k]) min[k] = p[k];
-        if (!any || p[k] > max[k]) max[k] = p[k];
-      }
-      any = 1;
+      const float *p = pos + (size_t)t[j] * 3;
+      if (t[j] < m->vertex_count && isfinite(p[0]) && isfinite(p[1]) &&
+          isfinite(p[2]))
+        fn(ctx, p);
     }
     free(t);
   }
-  return any;
+  free(pos);
+}
+
+typedef struct box {
+  float min[3], max[3];
+  int any;
+} box;
+
+static void box_add(void *ctx, const float p[3])
+{
+  box *b = ctx;
+  int k;
+  for (k = 0; k < 3; k++) {
+    if (!b->any || p[k] < b->min[k]) b->min[k] = p[k];
+    if (!b->any || p[k] > b->max[k]) b->max[k] = p[k];
+  }
+  b->any = 1;
+}
+
+int rsx_draw_bounds(const rsx_draw *draws, size_t n, float min[3],
+                    float max[3])
+{
+  box b;
+  memset(&b, 0, sizeof b);
+  each_position(draws, n, box_add, &b);
+  memcpy(min, b.min, sizeof b.min);
+  memcpy(max, b.max, sizeof b.max);
+  return b.any;
 }
 
 /* Recentre an orthographic camera on what the draws' triangles use, and
 ** size its view to their projected extent (5% margin): tighter than the
 ** bounding box's corners. The view direction and up are kept. */
+/* The extent of positions along a camera's right, up and forward. */
+typedef struct extent {
+  const rs *r;
+  const double *eye;
+  double lo[3], hi[3];
+} extent;
+
+static void extent_add(void *ctx, const float p[3])
+{
+  extent *e = ctx;
+  const rs *r = e->r;
+  double d[3], v[3];
+  int k;
+  for (k = 0; k < 3; k++) d[k] = p[k] - e->eye[k];
+  v[0] = d[0] * r->right[0] + d[1] * r->right[1] + d[2] * r->right[2];
+  v[1] = d[0] * r->up[0] + d[1] * r->up[1] + d[2] * r->up[2];
+  v[2] = d[0] * r->fwd[0] + d[1] * r->fwd[1] + d[2] * r->fwd[2];
+  for (k = 0; k < 3; k++) {
+    if (v[k] < e->lo[k]) e->lo[k] = v[k];
+    if (v[k] > e->hi[k]) e->hi[k] = v[k];
+  }
+}
+
 int rsx_camera_fit(rsx_camera *c, const rsx_draw *draws, size_t n,
                    double aspect, rsx_error *err)
 {
   rsx_render_options o;
   rs r;
-  double lo[3] = {INFINITY, INFINITY, INFINITY};
-  double hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-  double w, h, mid[3];
-  size_t i, j;
+  extent e;
+  double w, h, mid[3], back;
   int k;
 
   if (rsx_camera_check(c, err) != 0) return -1;
@@ -767,42 +819,24 @@ int rsx_camera_fit(rsx_camera *c, const rsx_draw *draws, size_t n,
   memset(&r, 0, sizeof r);
   r.o = &o;
   basis(&r);
-  for (i = 0; i < n; i++) {
-    const rsx_mesh *m = draws[i].mesh;
-    float p[3];
-    size_t nt;
-    uint32_t *t;
-    if (m == NULL || rsx_mesh_can_decode(m, RSX_POSITION, NULL) != 0)
-      continue;
-    t = draw_triangles(&draws[i], &nt, NULL);
-    if (t == NULL) continue;
-    for (j = 0; j < nt * 3; j++) {
-      double d[3], v[3];
-      if (rsx_mesh_decode(m, RSX_POSITION, t[j], 1, p, NULL) != 0 ||
-          !isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
-        continue;
-      for (k = 0; k < 3; k++) d[k] = p[k] - c->eye[k];
-      v[0] = d[0] * r.right[0] + d[1] * r.right[1] + d[2] * r.right[2];
-      v[1] = d[0] * r.up[0] + d[1] * r.up[1] + d[2] * r.up[2];
-      v[2] = d[0] * r.fwd[0] + d[1] * r.fwd[1] + d[2] * r.fwd[2];
-      for (k = 0; k < 3; k++) {
-        if (v[k] < lo[k]) lo[k] = v[k];
-        if (v[k] > hi[k]) hi[k] = v[k];
-      }
-    }
-    free(t);
+  e.r = &r;
+  e.eye = c->eye;
+  for (k = 0; k < 3; k++) {
+    e.lo[k] = INFINITY;
+    e.hi[k] = -INFINITY;
   }
-  if (!(lo[0] <= hi[0])) return 0; /* nothing drawn: keep the camera */
-  for (k = 0; k < 3; k++) mid[k] = (lo[k] + hi[k]) / 2;
-  w = hi[0] - lo[0];
-  h = hi[1] - lo[1];
+  each_position(draws, n, extent_add, &e);
+  if (!(e.lo[0] <= e.hi[0])) return 0; /* nothing drawn: keep the camera */
+  for (k = 0; k < 3; k++) mid[k] = (e.lo[k] + e.hi[k]) / 2;
+  w = e.hi[0] - e.lo[0];
+  h = e.hi[1] - e.lo[1];
   c->ortho = 1.05 * (h > w / aspect ? h : w / aspect);
   if (!(c->ortho > 0)) c->ortho = 1;
   /* the eye: over the middle, in front of the nearest point */
+  back = (e.hi[2] - e.lo[2]) / 2 + 1;
   for (k = 0; k < 3; k++) {
     double centre = c->eye[k] + mid[0] * r.right[k] + mid[1] * r.up[k] +
                     mid[2] * r.fwd[k];
-    double back = (hi[2] - lo[2]) / 2 + 1;
     c->at[k] = centre;
     c->eye[k] = centre - r.fwd[k] * back;
   }
