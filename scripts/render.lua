@@ -19,6 +19,20 @@ local function vector(s)
   return { x, y, z }
 end
 
+-- "R,G,B[,A]" -> {r, g, b, a}, each 0..255
+local function colour(s)
+  local c, ok = {}, true
+  for v in (s .. ","):gmatch("([^,]*),") do
+    local n = math.tointeger(tonumber(v))
+    ok = ok and n ~= nil and n >= 0 and n <= 255
+    c[#c + 1] = n or -1
+  end
+  if not ok or #c < 3 or #c > 4 then
+    return nil, "expects R,G,B or R,G,B,A (0..255), not '" .. s .. "'"
+  end
+  return c
+end
+
 -- "WxH" -> {w, h}
 local function size(s)
   local w, h = s:match("^(%d+)x(%d+)$")
@@ -88,6 +102,8 @@ local spec = {
       "trilinear" }, default = "trilinear",
       help = "nearest, bilinear or trilinear (default)" },
     { long = "cull", help = "drop triangles facing away" },
+    { long = "background", arg = "R,G,B[,A]", check = colour,
+      help = "the background colour (default 48,48,48)" },
     { long = "sheet",
       help = "a contact sheet: each mesh alone in a numbered cell" },
   },
@@ -146,7 +162,7 @@ end
 local function render(meshes, w, h)
   local img, info = rsxmesh.render{ meshes = meshes, width = w, height = h,
     camera = camera, shade = opts.shade, uv = opts.uv, stored = opts.stored,
-    filter = opts.filter, cull = opts.cull }
+    filter = opts.filter, cull = opts.cull, background = opts.background }
   warn_missing(info)
   total.triangles = total.triangles + info.triangles
   return img, info

@@ -79,6 +79,19 @@ for y = 1, 8 do
 end
 t.is(bad, 0, "render: each quadrant its texel, red at the top left")
 
+-- --background: the quad at half size (ortho height 4) leaves a border
+-- of 2 pixels in the background colour.
+status = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "bg.png", "--size",
+  "8x8", "--eye", "0,0,5", "--at", "0,0,0", "--ortho", "4", "--filter",
+  "nearest", "--background",
+  "1,2,3,4")
+img = rsxmesh.read_png(dir .. "/bg.png")
+t.is(img and rgb(img, 2, 2), "1 2 3 4", "--background 1,2,3,4 outside")
+t.is(img and rgb(img, 3, 3), "255 0 0 255", "the quad inside: lit, facing")
+status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "bg.png",
+  "--background", "1,2")
+t.is(status, 2, "--background 1,2: exit 2")
+
 -- A folder of bundles into a folder; the missing texture reported once
 -- for two submeshes, drawn grey 180, the run still a success.
 status, out, err = lib.rsxmesh(dir, "render", "in", "-o", "imgs",
