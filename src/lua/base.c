@@ -220,8 +220,10 @@ int rsxlua_fail(lua_State *L, const char *message)
   return 2;
 }
 
-void rsxlua_push_finding(lua_State *L, int n, const char *code,
-                         const char *message)
+/* Append {code = code, message = message} to the array at the top of the
+** stack as its element n. */
+static void aux_push_finding(lua_State *L, int n, const char *code,
+                             const char *message)
 {
   lua_createtable(L, 0, 2);
   lua_pushstring(L, code != NULL ? code : "unknown");
@@ -229,6 +231,25 @@ void rsxlua_push_finding(lua_State *L, int n, const char *code,
   lua_pushstring(L, message);
   lua_setfield(L, -2, "message");
   lua_rawseti(L, -2, n);
+}
+
+void rsxlua_push_findings(lua_State *L, const rsx_mesh *m,
+                          const rsx_submesh *s)
+{
+  unsigned findings = s != NULL ? s->findings : m->findings, bit;
+  int n = 0;
+  lua_newtable(L);
+  for (bit = 1; bit != 0; bit <<= 1) {
+    char buf[512];
+    if (!(findings & bit)) continue;
+    if (s != NULL) {
+      rsx_submesh_finding_describe(m, s, bit, buf, sizeof buf);
+      aux_push_finding(L, ++n, rsx_submesh_finding_name(bit), buf);
+    } else {
+      rsx_finding_describe(m, bit, buf, sizeof buf);
+      aux_push_finding(L, ++n, rsx_finding_name(bit), buf);
+    }
+  }
 }
 
 void rsxlua_range(lua_State *L, int arg, uint32_t n, const char *fname,

@@ -322,15 +322,7 @@ static int mp_primitive(lua_State *L)
 static int mp_findings(lua_State *L)
 {
   rl_mesh *me = me_check(L, 1, "mesh.findings");
-  unsigned bit;
-  int n = 0;
-  lua_newtable(L);
-  for (bit = 1; bit != 0; bit <<= 1) {
-    char buf[512];
-    if (!(me->m->findings & bit)) continue;
-    rsx_finding_describe(me->m, bit, buf, sizeof buf);
-    rsxlua_push_finding(L, ++n, rsx_finding_name(bit), buf);
-  }
+  rsxlua_push_findings(L, me->m, NULL);
   return 1;
 }
 

@@ -151,10 +151,11 @@ int rsxlua_checkkind(lua_State *L, int idx, const char *fname);
 /* Push nil and message, return 2 (the io.open convention). */
 int rsxlua_fail(lua_State *L, const char *message);
 
-/* Append {code = code, message = message} to the array at the top of the
-** stack as its element n: the form of mesh.findings and submesh.findings. */
-void rsxlua_push_finding(lua_State *L, int n, const char *code,
-                         const char *message);
+/* Push the findings of mesh m (s NULL) or of its submesh s: an array of
+** {code = "mgp-stride", message = "..."}, possibly empty, in bit order:
+** mesh.findings and submesh.findings. */
+void rsxlua_push_findings(lua_State *L, const rsx_mesh *m,
+                          const rsx_submesh *s);
 
 /* The shortest decimal that reads back as x (a float32), as the core's
 ** rsx_format_float writes it: into buf (RSX_FLOAT_CHARS bytes at least);

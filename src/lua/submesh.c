@@ -347,15 +347,7 @@ static int sp_selectors(lua_State *L)
 static int sp_findings(lua_State *L)
 {
   rl_submesh *sm = sm_check(L, 1, "submesh.findings");
-  unsigned bit;
-  int n = 0;
-  lua_newtable(L);
-  for (bit = 1; bit != 0; bit <<= 1) {
-    char buf[512];
-    if (!(sm->s->findings & bit)) continue;
-    rsx_submesh_finding_describe(sm->m, sm->s, bit, buf, sizeof buf);
-    rsxlua_push_finding(L, ++n, rsx_submesh_finding_name(bit), buf);
-  }
+  rsxlua_push_findings(L, sm->m, sm->s);
   return 1;
 }
 
