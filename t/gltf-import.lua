@@ -353,6 +353,26 @@ end), "sparse/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION"
   .. " %(accessor 0%): sparse index 1 is 0: indices must increase",
   "a bad sparse accessor")
 
+-- panel's selectors 00 01 01 01 feed logical UV1..3 from stored set 1:
+-- its TEXCOORD_2 pointed at set 0's accessor disagrees at vertex 1,
+-- set 1 (0.5, 0.5) against set 0 (0, 0)
+refused("agree", edited("agree", function(doc)
+  local attrs = panel_of(doc).primitives[1].attributes
+  attrs.TEXCOORD_2 = attrs.TEXCOORD_0
+end), "agree/edit%.gltf: mesh 1 %(panel%): submesh 1: vertex 1: TEXCOORD_1"
+  .. " %(0%.5, 0%.5%) and TEXCOORD_2 %(0, 0%) feed the one stored UV set 1"
+  .. " and differ", "two logical UVs of one stored set that differ")
+
+refused("index", edited("index", function(doc, bin)
+  local a = doc.accessors[panel_of(doc).primitives[1].indices + 1]
+  local v = doc.bufferViews[a.bufferView + 1]
+  -- the third index (0-based 2) becomes 9, past the 4 vertices
+  return bin:sub(1, v.byteOffset + 8) .. string.pack("<I4", 9)
+    .. bin:sub(v.byteOffset + 13)
+end), "index/edit%.gltf: mesh 1 %(panel%): primitive 1: indices %(accessor"
+  .. " %d+%): index 2 is 9, not below the 4 vertices of POSITION",
+  "an index out of range")
+
 refused("unmatched", edited("unmatched", function(doc)
   panel_of(doc).name = "door"
 end), "unmatched/edit%.gltf: glTF mesh 0 %(door%) matches no mesh of"
