@@ -231,6 +231,34 @@ do
   b:close()
 end
 
+-- ------------------------------------------------------------ a node
+
+-- panel's node translated by (1, 2, 3) and scaled by 2: positions 2p + t,
+-- so (1, 2, 3), (3, 2, 3), (3, 4, 3), (1, 4, 3); the normal (0, 0, 0.99945)
+-- through the inverse transpose (0.5) made unit is (0, 0, 1), CMP z 511,
+-- the word it was; A (0.50005, 0, 0) doubled is 1.0001, CMP x 1024
+-- clamped to 1023 (0x3FF); B (0, 0.99905, 0) doubled clamps to 1023, the
+-- word it was. Everything else as it was.
+do
+  local g = edited("node", function(doc)
+    for _, node in ipairs(doc.nodes) do
+      if node.name == "panel" then
+        node.translation, node.scale = { 1, 2, 3 }, { 2, 2, 2 }
+      end
+    end
+  end)
+  code, out, err = import(g, at("node.rsxb"), "--report")
+  t.is(code, 0, "a node's transform: imports")
+  if code ~= 0 then t.diag(err) end
+  local mmp = string.pack(">fffI4fffI4fffI4fffI4", 1, 2, 3, N_UP, 3, 2, 3,
+    N_UP, 3, 4, 3, N_UP, 1, 4, 3, N_UP)
+  t.ok(read_file(at("node.rsxb")) == with_part(panel_mmp(0) .. panel_mgp(
+    A_HALF), mmp .. panel_mgp(0x3FF)), "a node's translation and scale"
+    .. " baked into positions, normals and tangents, all else kept")
+  t.like(out, "changed: positions %(the node's transform baked in%)",
+    "... and reported")
+end
+
 -- ------------------------------------------------------------ merged
 
 -- Blender merges primitives that share a material. "twin": a quad whose
