@@ -31,7 +31,7 @@ for form in gltf glb; do
   # shellcheck disable=SC2086
   $TEST_WRAPPER "$RSXMESH" gltf-export "$tmp/disc" -o "$tmp/$form" $flag \
     2>"$tmp/export.log"
-  ok $? "gltf-export $flag of the disc: exit status 0"
+  ok $? "gltf-export${flag:+ $flag} of the disc: exit status 0"
   same=0
   total=0
   for bundle in "$tmp"/disc/*.rsxb; do
