@@ -24,7 +24,9 @@ local opts, inputs = cli.parse(arg, {
     { short = "o", long = "out", arg = "DIR", required = true,
       help = "write the files into DIR (created when missing)" },
     { long = "glb", help = "write one binary .glb per file, not .gltf"
-      .. " and .bin" },
+      .. " and .bin; it holds\nits PNG and JPEG textures" },
+    { long = "copy-textures", help = "copy the textures beside the .gltf"
+      .. " files and refer to\nthe copies" },
     { long = "per-mesh", help = "one file per mesh: DIR/BUNDLE/MESH.gltf" },
     { long = "mesh", arg = "PATTERN", check = cli.pattern,
       help = "only meshes whose name matches the Lua pattern" },
@@ -32,6 +34,12 @@ local opts, inputs = cli.parse(arg, {
       help = "say, mesh by mesh, what glTF could not take as stored" },
   },
 })
+
+if opts.glb and opts.copy_textures then
+  io.stderr:write("gltf-export: --copy-textures: a .glb holds its textures"
+    .. " already (--glb)\n")
+  os.exit(2)
+end
 
 local run = cli.run(opts)
 local ext = opts.glb and ".glb" or ".gltf"
@@ -53,9 +61,15 @@ end
 -- the run has claimed the file (its folder made, a name two inputs would
 -- share refused).
 local function new_doc(name, bundle_dir, file, input)
+  local dir = cli.dirname(file)
   return gltf.new{ name = name, bundle_dir = bundle_dir,
-    out_dir = cli.dirname(file), file = file, glb = opts.glb,
-    prepare = function() return run:claim(file, input.path) end }
+    out_dir = dir, file = file, glb = opts.glb,
+    prepare = function() return run:claim(file, input.path) end,
+    copy_texture = opts.copy_textures and function(src, texture)
+      local copy, err = run:copy_texture(src, texture, dir)
+      if not copy then run:fail(input.path, err) end
+      return copy, err
+    end }
 end
 
 local function save(doc, input)

@@ -8,6 +8,7 @@
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
 local jobs = require "rsxmesh.jobs"
+local output = require "rsxmesh.output"
 
 local opts, args = cli.parse(arg, {
   name = "obj-export",
@@ -26,10 +27,13 @@ local opts, args = cli.parse(arg, {
       help = "write vertex colours as 'v x y z r g b'" },
     { long = "per-mesh",
       help = "one OBJ and MTL per mesh, in a folder per bundle" },
+    { long = "copy-textures",
+      help = "copy the textures beside the MTL files and refer to the copies" },
   },
   details = "Output: DIR/BUNDLE.obj and DIR/BUNDLE.mtl, or with --per-mesh\n"
     .. "DIR/BUNDLE/MESH.obj and .mtl. Bundles found in a folder keep their\n"
-    .. "place below it. Texture paths in the MTL are relative to the MTL.",
+    .. "place below it. Texture paths in the MTL are relative to the MTL.\n"
+    .. "Each file is written under a temporary name and renamed when whole.",
 })
 
 -- v' = 1 - v, computed in float32 by acc:lines
@@ -164,10 +168,23 @@ local function mesh_obj(f, mesh, base, names, used)
   return bytes, triangles
 end
 
+-- The path an MTL in folder `to` gives texture tex of a bundle in folder
+-- `from`: relative to the MTL, to the texture where it is or (with
+-- --copy-textures) to its copy beside the MTL.
+local function texture_ref(tex, from, to, input)
+  local file = cli.join(from, tex)
+  if opts.copy_textures then
+    local copy, err = run:copy_texture(file, tex, to)
+    if copy then return copy end
+    run:fail(input.path, err)
+  end
+  return cli.relative(file, to)
+end
+
 -- The MTL text: the bundle's materials (only those in `only`, when given),
 -- and the stand-in for no material when `none` is true; texture paths
 -- made relative to the folder of the MTL.
-local function mtl_text(bundle, names, only, none, mtl_path)
+local function mtl_text(bundle, names, only, none, mtl_path, input)
   local out = { "# from " .. bundle.name .. " by rsxmesh obj-export\n" }
   local from, to = cli.dirname(bundle.path), cli.dirname(mtl_path)
   for i, mat in bundle:materials() do
@@ -175,7 +192,7 @@ local function mtl_text(bundle, names, only, none, mtl_path)
       out[#out + 1] = "\nnewmtl " .. names[i] .. "\nKd 1 1 1\n"
       local tex = mat.base_colour
       if tex then
-        out[#out + 1] = "map_Kd " .. cli.relative(cli.join(from, tex), to)
+        out[#out + 1] = "map_Kd " .. texture_ref(tex, from, to, input)
           .. "\n"
       end
     end
@@ -186,42 +203,56 @@ local function mtl_text(bundle, names, only, none, mtl_path)
   return table.concat(out)
 end
 
--- Create a file that no earlier input of this run has written.
-local function create(path, input)
+-- Write a file that no earlier input of this run has written, whole or
+-- not at all (rsxmesh.output): fn(f, put) writes it, to f or with
+-- put(text), which counts the bytes. A failure raises, naming the file
+-- and the reason; the input reports it.
+local function create(path, input, fn)
   assert(run:claim(path, input.path))
-  return assert(io.open(path, "wb"))
-end
-
-local function write(f, s)
-  assert(f:write(s))
-  total.bytes = total.bytes + #s
+  local bytes = 0
+  assert(output.write(path, function(f)
+    local function put(s)
+      assert(f:write(s))
+      bytes = bytes + #s
+    end
+    -- a failed write raises (assert) from put or from the module's
+    -- blocks: given back as a failure, named by output.write; an
+    -- interrupt is raised again
+    local ok, err = pcall(fn, f, put)
+    if not ok and cli.interrupted(err) then error(err, 0) end
+    return ok, err
+  end))
+  total.bytes = total.bytes + bytes
 end
 
 -- Write the meshes of list into one OBJ at path, with its MTL beside it.
 local function export(bundle, input, list, path, names, all_materials)
   local stem = path:gsub("%.obj$", "")
   local mtl = stem .. ".mtl"
-  local f = create(path, input)
-  write(f, "# from " .. bundle.name .. " by rsxmesh obj-export\n"
-    .. "mtllib " .. (mtl:match("([^/]+)$")) .. "\n")
-  local base, used = { v = 0, vt = 0, vn = 0 }, {}
-  for k, mesh in ipairs(list) do
-    run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
-    local bytes, triangles = mesh_obj(f, mesh, base, names, used)
-    if bytes then
-      total.bytes = total.bytes + bytes
-      total.meshes = total.meshes + 1
-      total.vertices = total.vertices + mesh.vertex_count
-      total.triangles = total.triangles + triangles
-    else
-      run:fail(input.path, triangles)
+  local used = {}
+  local done = { meshes = 0, vertices = 0, triangles = 0, bytes = 0 }
+  create(path, input, function(f, put)
+    put("# from " .. bundle.name .. " by rsxmesh obj-export\n"
+      .. "mtllib " .. (mtl:match("([^/]+)$")) .. "\n")
+    local base = { v = 0, vt = 0, vn = 0 }
+    for k, mesh in ipairs(list) do
+      run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
+      local bytes, triangles = mesh_obj(f, mesh, base, names, used)
+      if bytes then
+        done.bytes = done.bytes + bytes
+        done.meshes = done.meshes + 1
+        done.vertices = done.vertices + mesh.vertex_count
+        done.triangles = done.triangles + triangles
+      else
+        run:fail(input.path, triangles)
+      end
     end
-  end
-  assert(f:close())
-  local m = create(mtl, input)
-  write(m, mtl_text(bundle, names, not all_materials and used or nil,
-    used[names.none], mtl))
-  assert(m:close())
+  end)
+  jobs.add(total, done) -- counted once the OBJ is whole
+  create(mtl, input, function(_, put)
+    put(mtl_text(bundle, names, not all_materials and used or nil,
+      used[names.none], mtl, input))
+  end)
 end
 
 run:each(args, function(bundle, input)

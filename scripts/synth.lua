@@ -104,13 +104,9 @@ if not opts.no_textures then
   for _, name in ipairs(level.TEXTURES) do
     local src = cli.join(cli.join(here, TEXDIR), name .. ".png")
     local dst = cli.join(cli.join(opts.out, TEXDIR), name .. ".png")
-    local f, ferr = io.open(src, "rb")
-    local data = f and f:read("a")
-    if f then f:close() end
-    local g = data and io.open(dst, "wb")
-    if not g or not g:write(data) or not g:close() then
-      run:fail(dst, ferr or "cannot write")
-    end
+    -- whole or not at all, as every output (rsxmesh.output)
+    local copied, cerr = require("rsxmesh.output").copy(src, dst)
+    if not copied then run:fail(dst, cerr) end
   end
 end
 

@@ -36,13 +36,14 @@ end
 local tmp = assert(io.popen("mktemp -d"):read("l"), "mktemp -d")
 local function at(p) return tmp .. "/" .. p end
 assert(os.execute("mkdir -p " .. sh_quote(at("in/tex")) .. " "
-  .. sh_quote(at("odd"))))
+  .. sh_quote(at("odd")) .. " " .. sh_quote(at("moved/deep/er"))))
 
 -- Run the exporter (under the test wrapper, so valgrind sees it too):
 -- its exit status and what it wrote on stderr.
-local function export(args)
+local function export(args, before)
   local wrapper = os.getenv("TEST_WRAPPER") or ""
-  local cmd = wrapper .. " " .. sh_quote(os.getenv("RSXMESH"))
+  local cmd = (before or "") .. wrapper .. " "
+    .. sh_quote(os.getenv("RSXMESH"))
     .. " gltf-export " .. args .. " 2>" .. sh_quote(at("stderr"))
   local _, _, code = os.execute(cmd)
   return code, read_file(at("stderr")) or ""
@@ -558,6 +559,67 @@ t.is_deeply(values(gdoc, gbin, g2.attributes.TEXCOORD_0), UV_VALUES[2],
   "--glb: TEXCOORD_0 of selectors 02 01 00 ff equals stored set 2")
 t.like(err, "handled: 1 zero normal replaced[^\n]*%(%-%-verbose names",
   "without --verbose, only the handled line")
+-- the .glb holds its texture (issue 9): an image over a buffer view of
+-- the PNG's very bytes, no URI; moved elsewhere it still stands alone
+do
+  local img = gdoc.images and gdoc.images[1] or {}
+  t.is_deeply({ img.uri, img.mimeType, img.name },
+    { nil, "image/png", "tex/check.png" },
+    "--glb: the image is image/png, with no URI")
+  local v = gdoc.bufferViews[(img.bufferView or -1) + 1] or {}
+  t.is(gbin:sub((v.byteOffset or 0) + 1, (v.byteOffset or 0)
+    + (v.byteLength or 0)), png_1x1(),
+    "--glb: its buffer view holds the PNG's bytes")
+  t.is(v.target, nil, "--glb: an image's view has no target")
+  t.is(#gdoc.images, 1, "--glb: one image (tex/other.png is no base colour)")
+  write_file(at("moved/deep/er/good.glb"), read_file(at("glb/good.glb")))
+  write_file(at("moved/deep/er/good.gltf"), read_file(at("out/good.gltf")))
+  write_file(at("moved/deep/er/good.bin"), read_file(at("out/good.bin")))
+end
+
+-- --copy-textures: the texture copied beside the .gltf, the image its copy
+code, err = export(sh_quote(at("in/good.rsxb")) .. " -o "
+  .. sh_quote(at("copied")) .. " --copy-textures")
+t.is(code, 0, "--copy-textures: exit status 0")
+local cdoc = load(at("copied/good.gltf"))
+t.is(cdoc.images[1].uri, "tex/check.png",
+  "--copy-textures: the image refers to the copy beside the file")
+t.is(read_file(at("copied/tex/check.png")), png_1x1(),
+  "--copy-textures: the copy holds the texture's bytes")
+t.ok(read_file(at("copied/tex/other.png")) == nil,
+  "--copy-textures: only the textures the file refers to")
+code, err = export(sh_quote(at("odd/tex.rsxb")) .. " -o "
+  .. sh_quote(at("copied2")) .. " --copy-textures")
+t.is(code, 1, "--copy-textures: a texture that is not there fails the input")
+t.like(err, "tex%.rsxb: [^\n]*odd/tex/nothere%.png: No such file",
+  "... naming the texture file and the reason")
+t.is(read_file(at("copied2/fake.dds")), "DDS not really",
+  "--copy-textures: any texture file is copied, PNG or not")
+-- written whole or not at all (issue 9): under a file-size limit of 4
+-- blocks of 512 bytes (SIGXFSZ ignored, so that a write fails with EFBIG
+-- rather than killing) good.gltf's JSON (some 10 KB) cannot be written:
+-- neither it nor its .bin (under 2 KB, which fits) is left, nor any
+-- temporary; the message names the file and the system's reason
+for _, glb in ipairs({ "", " --glb" }) do
+  local ext = glb == "" and "gltf" or "glb"
+  code, err = export(sh_quote(at("in/good.rsxb")) .. " -o "
+    .. sh_quote(at("limited" .. ext)) .. glb, "trap '' XFSZ; ulimit -f 4; ")
+  t.is(code, 1, "a file-size limit (" .. ext .. "): exit status 1")
+  t.like(err, "gltf%-export: [^\n]*good%.rsxb: [^\n]*limited" .. ext
+    .. "/good%." .. ext .. ": File too large\n",
+    "... the message names the file and the reason")
+  local left = {}
+  for name in require("lfs").dir(at("limited" .. ext)) do
+    if name ~= "." and name ~= ".." then left[#left + 1] = name end
+  end
+  t.is_deeply(left, {}, "... no file at all: no ." .. ext .. ", no .bin,"
+    .. " no temporary")
+end
+
+code, err = export(sh_quote(at("in/good.rsxb")) .. " -o "
+  .. sh_quote(at("x")) .. " --glb --copy-textures")
+t.is(code, 2, "--copy-textures with --glb: a usage error")
+t.like(err, "a %.glb holds its textures already", "... saying why")
 t.ok(not err:find("submesh 3:"), "and no per-mesh lines")
 
 code = export(sh_quote(at("in")) .. " -o " .. sh_quote(at("each"))
@@ -678,18 +740,26 @@ t.ok(not err:find("mesh %d+ %([^)]*%): mesh %d"), "no label twice")
 local top = os.getenv("top_srcdir") or "."
 local files = { at("out/good.gltf"), at("glb/good.glb"),
   at("each/good/frame.gltf"), at("each/good/tree.gltf"),
-  at("odd/odd.gltf") }
+  at("odd/odd.gltf"), at("moved/deep/er/good.glb"),
+  at("copied/good.gltf") }
 local have = io.open(top .. "/node_modules/gltf-validator/package.json")
 if not have then
-  t.skip(2 * #files, "node_modules absent: run `npm ci` at the top")
+  t.skip(2 * #files + 1, "node_modules absent: run `npm ci` at the top")
 else
   have:close()
   local quoted = {}
   for i, f in ipairs(files) do quoted[i] = sh_quote(f) end
+  quoted[#quoted + 1] = sh_quote(at("moved/deep/er/good.gltf"))
   local p = io.popen("node " .. sh_quote(top .. "/t/gltf-validate.js")
     .. " " .. table.concat(quoted, " ") .. " 2>&1")
   local report = p:read("a")
   p:close()
+  -- the control: a .gltf moved away has lost its texture
+  local moved = at("moved/deep/er/good.gltf")
+  t.like(report, moved:gsub("%p", "%%%0") .. ": [1-9]%d* errors?",
+    "validator: a moved .gltf misses its image, unlike the moved .glb")
+  report = report:gsub("[^\n]*" .. moved:gsub("%p", "%%%0")
+    .. ": [^\n]*\n", "")
   local clean = true
   for _, f in ipairs(files) do
     local e, w = report:match(f:gsub("%p", "%%%0")

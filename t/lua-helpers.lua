@@ -1,11 +1,12 @@
 -- t/lua-helpers.lua - the small Lua helpers: rsxmesh.path, rsxmesh.text,
--- rsxmesh.json, with values worked out by hand.
+-- rsxmesh.json, rsxmesh.output, with values worked out by hand.
 
 local t = require "tap"
 local path = require "rsxmesh.path"
 local text = require "rsxmesh.text"
 local json = require "rsxmesh.json"
 local cli = require "rsxmesh.cli"
+local output = require "rsxmesh.output"
 local lfs = require "lfs"
 
 -- path: pure string arithmetic
@@ -79,5 +80,58 @@ t.is(cli.mesh_file_name("", 8, used), "_-8", "... twice: _-8")
 used["wall-9"] = true
 t.is(cli.mesh_file_name("wall", 9, used), "wall-9-9",
   "... -NUMBER again while still taken")
+
+-- output: where texture copies go, relative to an output's folder
+t.is(output.texture_path("tex/brick.png"), "tex/brick.png",
+  "texture_path: a relative path is kept")
+t.is(output.texture_path("./tex//a.png"), "tex/a.png",
+  "texture_path: '.' and empty parts dropped")
+t.is(output.texture_path("../shared/a.png"), "textures/a.png",
+  "texture_path: a path that climbs out goes to textures/NAME")
+t.is(output.texture_path("/abs/b.png"), "textures/b.png",
+  "texture_path: an absolute path too")
+t.is(output.texture_path("tex\\c.png"), "tex/c.png",
+  "texture_path: backslashes as folder separators")
+
+-- output.write: whole, or nothing and no temporary
+local scratch = os.tmpname()
+os.remove(scratch)
+assert(lfs.mkdir(scratch))
+local function names()
+  local list = {}
+  for n in lfs.dir(scratch) do
+    if n ~= "." and n ~= ".." then list[#list + 1] = n end
+  end
+  table.sort(list)
+  return list
+end
+local file = scratch .. "/a.txt"
+t.is(output.write(file, function(f) return f:write("one") end), true,
+  "write: true")
+t.is_deeply({ io.open(file):read("a"), names() }, { "one", { "a.txt" } },
+  "write: the file, and nothing else")
+t.is_deeply({ output.write(file, function() return nil, "no room" end) },
+  { nil, file .. ": no room" }, "write: fn's failure, naming the file")
+t.is_deeply({ io.open(file):read("a"), names() }, { "one", { "a.txt" } },
+  "write: a failure leaves the old file as it was, and no temporary")
+t.error_like(function()
+  output.write(file, function(f) f:write("two"); error("interrupted!") end)
+end, "interrupted!$", "write: an error raised by fn is raised again")
+t.is_deeply({ io.open(file):read("a"), names() }, { "one", { "a.txt" } },
+  "write: ... once the temporary is gone")
+t.is_deeply({ output.write(scratch .. "/no/b.txt", function() end) },
+  { nil, scratch .. "/no/b.txt: No such file or directory" },
+  "write: a folder that is not there, named by the file")
+t.is(output.copy(file, scratch .. "/c.txt"), true, "copy: true")
+t.is(io.open(scratch .. "/c.txt"):read("a"), "one", "copy: the bytes")
+t.is_deeply({ output.copy(scratch .. "/none", scratch .. "/d.txt") },
+  { nil, scratch .. "/none: No such file or directory" },
+  "copy: a source that is not there, named")
+t.is_deeply(names(), { "a.txt", "c.txt" }, "copy: nothing else written")
+t.ok(output.temporary("x") ~= output.temporary("x"),
+  "temporary: a name of its own each time")
+t.ok(cli.interrupted("a.lua:3: interrupted!"), "cli.interrupted: yes")
+t.ok(not cli.interrupted("not interrupted! at all"), "cli.interrupted: no")
+os.execute("rm -rf " .. scratch)
 
 t.done_testing()

@@ -212,5 +212,71 @@ t.like(err, "obj%-export: twin/A%.rsxb: [^\n]*twins/A%.obj: also the output"
   "... the second is refused, naming the first")
 t.ok(lib.read(dir .. "/twins/A.obj"), "... and the first's OBJ is kept")
 
+-- --copy-textures (issue 9): the base-colour textures copied beside the
+-- MTL, which refers to the copies; the road's normal map is no map_Kd.
+-- other/B.rsxb (A again) names tex/brick.png of its own folder, which
+-- would go to the same copy: refused, the first copy kept.
+assert(lfs.mkdir(dir .. "/in/tex"))
+lib.write(dir .. "/in/tex/brick.png", "brick bytes")
+lib.write(dir .. "/in/tex/road.png", "road bytes")
+status, out, err = lib.rsxmesh(dir, "obj-export", "in/A.rsxb", "-o",
+  "copied", "--copy-textures")
+t.is(status, 0, "--copy-textures: exit status 0")
+t.is(lib.read(dir .. "/copied/A.mtl"), (A_MTL:gsub("%.%./in/tex/", "tex/")),
+  "--copy-textures: map_Kd tex/brick.png and tex/road.png, the copies")
+t.is_deeply({ lib.read(dir .. "/copied/tex/brick.png"),
+  lib.read(dir .. "/copied/tex/road.png"),
+  lib.read(dir .. "/copied/tex/road_n.png") },
+  { "brick bytes", "road bytes", nil },
+  "--copy-textures: the textures' bytes, only those the MTL names")
+status, out, err = lib.rsxmesh(dir, "obj-export", "in/A.rsxb", "-o",
+  "copied2", "--copy-textures", "--per-mesh", "--mesh", "quad")
+t.is(lib.read(dir .. "/copied2/A/tex/brick.png"), "brick bytes",
+  "--copy-textures --per-mesh: beside the mesh's MTL")
+assert(lfs.mkdir(dir .. "/other"))
+assert(lfs.mkdir(dir .. "/other/tex"))
+lib.bundle_a(dir .. "/other/B.rsxb")
+lib.write(dir .. "/other/tex/brick.png", "another brick")
+lib.write(dir .. "/other/tex/road.png", "another road")
+status, out, err = lib.rsxmesh(dir, "obj-export", "in/A.rsxb",
+  "other/B.rsxb", "-o", "copied3", "--copy-textures", "-j", "1")
+t.is(status, 1, "two textures for one copy: exit status 1")
+t.like(err, "obj%-export: other/B%.rsxb: copied3/tex/brick%.png: also the "
+  .. "copy of [^\n]*/in/tex/brick%.png\n",
+  "... the second is refused, naming the first's source")
+t.is(lib.read(dir .. "/copied3/tex/brick.png"), "brick bytes",
+  "... and the first copy is kept")
+
+-- Every file is written whole or not at all (issue 9): under a file-size
+-- limit (ulimit -f, in blocks of 512 bytes; SIGXFSZ ignored, so that a
+-- write fails with EFBIG instead of killing) the OBJ of A (4 KiB of
+-- limit for some 700 bytes) is written and the big one is not: no
+-- big.obj, no temporary left, and a message naming the file and the reason.
+do
+  local w = require("rsxmesh").writer()
+  local n = 2000 -- 2000 vertices: some 30 bytes of "v" line each
+  local mmp = {}
+  for k = 1, n do mmp[k] = lib.f32(k, k, k) .. lib.u32(0) end
+  assert(w:mesh(require("rsxmesh").mesh{ name = "big",
+    meta = lib.meta(0x00080005), vertex_count = n, mmp_stride = 16,
+    mmp = table.concat(mmp), indices = "", index_size = 2 }))
+  assert(w:save(dir .. "/big.rsxb"))
+end
+local cmd = string.format("cd %s && trap '' XFSZ && ulimit -f 8 && "
+  .. "%s obj-export -j 1 in/A.rsxb big.rsxb -o limited >/dev/null "
+  .. "2>limited.err", lib.quote(dir), lib.quote(os.getenv("RSXMESH")))
+local _, _, code = os.execute(cmd)
+err = lib.read(dir .. "/limited.err") or ""
+t.is(code, 1, "a file-size limit: exit status 1")
+t.like(err, "obj%-export: big%.rsxb: limited/big%.obj: File too large\n",
+  "... the message names the file and the system's reason")
+t.is(lib.read(dir .. "/limited/big.obj"), nil, "... no big.obj at all")
+t.is(lib.read(dir .. "/limited/A.obj"), A_OBJ, "... A.obj whole")
+local left = {}
+for name in lfs.dir(dir .. "/limited") do
+  if name:find("%.part") then left[#left + 1] = name end
+end
+t.is_deeply(left, {}, "... and no temporary file left behind")
+
 lib.cleanup()
 t.done_testing()

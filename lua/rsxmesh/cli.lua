@@ -26,6 +26,7 @@
 local rsxmesh = require "rsxmesh"
 local lfs = require "lfs"
 local json = require "rsxmesh.json"
+local output = require "rsxmesh.output"
 local path = require "rsxmesh.path"
 local text = require "rsxmesh.text"
 local jobs = require "rsxmesh.jobs"
@@ -284,6 +285,7 @@ function cli.run(opts)
     tty = rsxmesh.isatty(io.stderr),
     shown = false, last = -1,
     outputs = {}, -- output path -> the input that wrote it
+    copies = {},  -- absolute path of a texture copy -> its source
   }, Run)
 end
 
@@ -300,6 +302,26 @@ function Run:claim(file, input)
   if not ok then return nil, err end
   self.outputs[file] = input
   return true
+end
+
+-- Copy the texture file src (named texture by its material) beside an
+-- output in folder dir (rsxmesh.output.texture_path says where), once per
+-- run; a copy that another source already made there is refused. The
+-- copy's path relative to dir, or nil and a message.
+function Run:copy_texture(src, texture, dir)
+  local rel = output.texture_path(texture)
+  local dest = path.join(dir, rel)
+  local key, from = path.absolute(dest), path.absolute(src)
+  local earlier = self.copies[key]
+  if earlier == from then return rel end
+  if earlier then
+    return nil, dest .. ": also the copy of " .. earlier
+  end
+  local ok, err = path.mkdirs(path.dirname(dest))
+  if ok then ok, err = output.copy(src, dest) end
+  if not ok then return nil, err end
+  self.copies[key] = from
+  return rel
 end
 
 -- One line on stderr about a problem with file; counts the failure. The
@@ -332,6 +354,12 @@ function Run:clear()
   end
 end
 
+-- True when message is the host's interrupt (SIGINT raises "interrupted!"
+-- at the next Lua instruction, as lua.c does).
+function cli.interrupted(message)
+  return type(message) == "string" and message:find("interrupted!$") ~= nil
+end
+
 -- Open input k of inputs and call fn(bundle, input); the bundle is closed
 -- after. An input that cannot be opened, or whose fn raises an error, is
 -- reported and counted.
@@ -349,7 +377,14 @@ function Run:each_input(inputs, k, fn)
     return type(e) == "string" and e or tostring(e)
   end, bundle, input)
   bundle:close()
-  if not ok then
+  if not ok and cli.interrupted(msg) then
+    -- Control-C stops the run, not just this input: what was being
+    -- written is gone already (rsxmesh.output), what was written is whole
+    self:fail(input.path, "interrupted")
+    self:clear()
+    io.stdout:flush()
+    os.exit(130, true)
+  elseif not ok then
     self:fail(input.path, msg)
   elseif self.failed == before then
     self.ok = self.ok + 1

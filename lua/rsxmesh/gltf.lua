@@ -16,6 +16,7 @@
 
 local rsxmesh = require "rsxmesh"
 local json = require "rsxmesh.json"
+local output = require "rsxmesh.output"
 local path = require "rsxmesh.path"
 local plural = require("rsxmesh.text").plural
 local lfs = require "lfs"
@@ -77,7 +78,12 @@ Doc.__index = Doc
 -- will be written to, for the images' relative URIs), generator; file and
 -- glb, the file save will write (a .glb when glb is true), and prepare, a
 -- function called once before anything is written there (it makes the
--- folder, say), returning true or nil and a message.
+-- folder, say), returning true or nil and a message. Images: embed (a
+-- .glb's default) puts each PNG or JPEG texture's bytes in the buffer, so
+-- the file stands alone; copy_texture, a function(file, texture) that
+-- copies the texture file and returns the copy's path relative to
+-- out_dir (or nil and a message), makes the image refer to the copy;
+-- else the image refers to the texture where it is.
 --
 -- The buffer is written as it is made, never held whole: a .gltf's
 -- straight into its .bin's temporary name, a .glb's (whose JSON comes
@@ -91,6 +97,8 @@ function gltf.new(opts)
     out_dir = opts.out_dir or ".",
     generator = opts.generator or rsxmesh._VERSION .. " gltf-export",
     file = opts.file, glb = opts.glb, prepare = opts.prepare,
+    embed = opts.embed == nil and opts.glb or opts.embed,
+    copy_texture = opts.copy_texture,
     size = 0,
     accessors = {}, views = {}, meshes = {}, nodes = {},
     materials = {}, textures = {}, images = {},
@@ -120,8 +128,9 @@ function Doc:sink()
   if self.out then return self.out end
   local f, err = self:prepared()
   if f and self.file and not self.glb then
-    self.part = bin_path(self.file) .. ".part"
-    f, err = io.open(self.part, "w+b")
+    self.bin = bin_path(self.file)
+    f, err = output.open(self.bin, "w+b")
+    if f then self.part = err end
   elseif f then
     f, err = io.tmpfile()
   end
@@ -155,17 +164,49 @@ function Doc:accessor(bytes, t)
   return #self.accessors - 1
 end
 
+-- The image media types glTF 2.0 allows, by the files' first bytes.
+local function image_type(bytes)
+  if bytes:sub(1, 8) == "\137PNG\r\n\26\n" then return "image/png" end
+  if bytes:sub(1, 3) == "\255\216\255" then return "image/jpeg" end
+  return nil
+end
+
+-- The glTF image of texture, whose file is file: its bytes in the buffer
+-- when embedding; else a URI to it, or to its copy.
+function Doc:image_of_file(texture, file)
+  local note = self.notes
+  if self.embed then
+    local f = io.open(file, "rb")
+    local bytes = f and f:read("a")
+    if f then f:close() end
+    local mime = bytes and image_type(bytes)
+    if mime then
+      return { name = texture, bufferView = self:view(bytes),
+        mimeType = mime }
+    end
+    note[#note + 1] = "texture " .. texture .. " is not embedded ("
+      .. (bytes and "neither PNG nor JPEG" or file .. " cannot be read")
+      .. "); the file refers to it where it is"
+  end
+  local uri = path.relative(file, self.out_dir)
+  if self.copy_texture and not self.embed then
+    local copy, err = self.copy_texture(file, texture)
+    if copy then
+      uri = copy
+    else
+      note[#note + 1] = "texture " .. texture .. " is not copied ("
+        .. tostring(err) .. "); the file refers to it where it is"
+    end
+  end
+  return { name = texture, uri = gltf.uri(uri) }
+end
+
 -- The glTF image of a texture path (relative to the bundle's folder),
 -- shared by every material that names it.
 function Doc:image(texture)
   local index = self.image_of[texture]
   if index then return index end
   local file = path.absolute(path.join(self.bundle_dir, texture))
-  local uri = gltf.uri(path.relative(file, self.out_dir))
-  self.images[#self.images + 1] = { name = texture, uri = uri }
-  self.textures[#self.textures + 1] = { source = #self.images - 1 }
-  index = #self.textures - 1
-  self.image_of[texture] = index
   if lfs.attributes(file, "mode") ~= "file" then
     self.notes[#self.notes + 1] = "texture " .. texture .. " is not there ("
       .. file .. "); the file refers to it all the same"
@@ -174,6 +215,10 @@ function Doc:image(texture)
     self.notes[#self.notes + 1] = "texture " .. texture .. " is neither PNG"
       .. " nor JPEG, the only images glTF 2.0 itself allows"
   end
+  self.images[#self.images + 1] = self:image_of_file(texture, file)
+  self.textures[#self.textures + 1] = { source = #self.images - 1 }
+  index = #self.textures - 1
+  self.image_of[texture] = index
   return index
 end
 
@@ -553,25 +598,6 @@ function Doc:copy_buffer(f)
   return ok, err
 end
 
--- Write to tmp with write(f), then rename it to file, so a failed run
--- leaves no half-written file. true, or nil and a message.
-local function write_via(tmp, file, write)
-  local f, err = io.open(tmp, "wb")
-  if not f then return nil, err end
-  local ok, werr = write(f)
-  local closed, cerr = f:close()
-  if not ok or not closed then
-    os.remove(tmp)
-    return nil, file .. ": " .. tostring(werr or cerr)
-  end
-  local renamed, rerr = os.rename(tmp, file)
-  if not renamed then
-    os.remove(tmp)
-    return nil, rerr
-  end
-  return true
-end
-
 -- The .glb: the JSON chunk, padded with spaces, then the binary chunk,
 -- padded with zeros, each to 4 bytes (glTF 2.0, GLB file format).
 -- Returns the bytes written, or nil and a message.
@@ -581,7 +607,7 @@ function Doc:save_glb(file)
   text = text .. string.rep(" ", (4 - #text % 4) % 4)
   local bin_pad = (4 - size % 4) % 4
   local length = 12 + 8 + #text + (size > 0 and 8 + size + bin_pad or 0)
-  local ok, err = write_via(file .. ".part", file, function(f)
+  local ok, err = output.write(file, function(f)
     local ok, err = f:write(string.pack("<c4I4I4", "glTF", 2, length),
       string.pack("<I4c4", #text, "JSON"), text)
     if ok and size > 0 then
@@ -601,31 +627,20 @@ function Doc:save_bin(file)
   local out, part = self.out, self.part
   local dest = bin_path(file)
   self.out, self.part = nil, nil
-  if part and dest .. ".part" == part then
+  if part and self.bin == dest then
     -- written in place as it was made
-    local closed, cerr = out:close()
-    if not closed then
-      os.remove(part)
-      return nil, dest .. ": " .. tostring(cerr)
-    end
     if self.size == 0 then
-      os.remove(part)
+      output.abandon(out, part)
       return true
     end
-    local renamed, rerr = os.rename(part, dest)
-    if not renamed then
-      os.remove(part)
-      return nil, rerr
-    end
-    return true
+    return output.commit(out, part, dest)
   end
   if self.size == 0 then return true end
   self.out = out
-  local ok, err = write_via(dest .. ".part", dest, function(f)
+  local ok, err = output.write(dest, function(f)
     return self:copy_buffer(f)
   end)
-  if out then out:close() end
-  if part then os.remove(part) end
+  output.abandon(out, part)
   self.out = nil
   return ok, err
 end
@@ -634,9 +649,9 @@ end
 -- not saved leaves no file behind. Also its __close, so that a document
 -- held in a to-be-closed variable is discarded when an error ends it.
 function Doc:discard()
-  if self.out then self.out:close() end
-  if self.part then os.remove(self.part) end
-  self.out, self.part = nil, nil
+  output.abandon(self.out, self.part)
+  output.abandon(nil, self.text_part)
+  self.out, self.part, self.text_part = nil, nil, nil
 end
 Doc.__close = Doc.discard
 
@@ -658,13 +673,34 @@ function Doc:save(file, glb)
   if self.size > 0 then
     buffer.uri = gltf.uri(path.basename(bin_path(file)))
   end
-  ok, err = self:save_bin(file)
-  if not ok then return nil, err end
+  -- the .gltf whole under its temporary name first, then the .bin in
+  -- place, then the .gltf: a failure leaves neither, nor an orphan .bin
   local text = gltf.json(self:tree(buffer)) .. "\n"
-  ok, err = write_via(file .. ".part", file, function(f)
-    return f:write(text)
-  end)
-  if not ok then return nil, err end
+  local f, tmp = output.open(file)
+  if not f then
+    self:discard()
+    return nil, tmp
+  end
+  self.text_part = tmp
+  local written, werr = f:write(text)
+  if not written then
+    output.abandon(f, tmp)
+    self:discard()
+    return nil, file .. ": " .. tostring(werr)
+  end
+  ok, err = output.close(f, tmp, file)
+  local bin_saved = false
+  if ok then
+    ok, err = self:save_bin(file)
+    bin_saved = ok and self.size > 0
+  end
+  if ok then ok, err = output.rename(tmp, file) end
+  if not ok then
+    self:discard()
+    if bin_saved then os.remove(bin_path(file)) end
+    return nil, err
+  end
+  self.text_part = nil
   return self.size + #text
 end
 
