@@ -120,12 +120,16 @@ local function mesh_obj(f, mesh, base, names, used)
   local position, normal, colour = parts.position, parts.normal,
     parts.colour
   local bytes = 0
+  -- a failed write raises the system's reason alone (no position): the
+  -- caller names the file
   local function put(text)
-    assert(f:write(text))
+    local ok, why = f:write(text)
+    if not ok then error(why, 0) end
     bytes = bytes + #text
   end
   local function block(written, why)
-    bytes = bytes + assert(written, why)
+    if not written then error(why, 0) end
+    bytes = bytes + written
   end
 
   local name = token(mesh.name)
@@ -208,20 +212,23 @@ end
 -- put(text), which counts the bytes. A failure raises, naming the file
 -- and the reason; the input reports it.
 local function create(path, input, fn)
-  assert(run:claim(path, input.path))
+  local claimed, cerr = run:claim(path, input.path)
+  if not claimed then error(cerr, 0) end
   local bytes = 0
-  assert(output.write(path, function(f)
+  local ok, err = output.write(path, function(f)
     local function put(s)
-      assert(f:write(s))
+      local written, why = f:write(s)
+      if not written then error(why, 0) end
       bytes = bytes + #s
     end
-    -- a failed write raises (assert) from put or from the module's
+    -- a failed write raises from put or from the module's
     -- blocks: given back as a failure, named by output.write; an
     -- interrupt is raised again
-    local ok, err = pcall(fn, f, put)
-    if not ok and cli.interrupted(err) then error(err, 0) end
-    return ok, err
-  end))
+    local done, why = pcall(fn, f, put)
+    if not done and cli.interrupted(why) then error(why, 0) end
+    return done, why
+  end)
+  if not ok then error(err, 0) end
   total.bytes = total.bytes + bytes
 end
 
