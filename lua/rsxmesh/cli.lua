@@ -360,6 +360,16 @@ function cli.interrupted(message)
   return type(message) == "string" and message:find("interrupted!$") ~= nil
 end
 
+-- Control-C stops the run, not just the input in progress (named by
+-- what): what was being written is gone already (rsxmesh.output), what
+-- was written is whole. Exit status 130, as a shell gives.
+function Run:interrupted(what)
+  self:fail(what, "interrupted")
+  self:clear()
+  io.stdout:flush()
+  os.exit(130, true)
+end
+
 -- Open input k of inputs and call fn(bundle, input); the bundle is closed
 -- after. An input that cannot be opened, or whose fn raises an error, is
 -- reported and counted.
@@ -378,12 +388,7 @@ function Run:each_input(inputs, k, fn)
   end, bundle, input)
   bundle:close()
   if not ok and cli.interrupted(msg) then
-    -- Control-C stops the run, not just this input: what was being
-    -- written is gone already (rsxmesh.output), what was written is whole
-    self:fail(input.path, "interrupted")
-    self:clear()
-    io.stdout:flush()
-    os.exit(130, true)
+    self:interrupted(input.path)
   elseif not ok then
     self:fail(input.path, msg)
   elseif self.failed == before then
@@ -407,11 +412,21 @@ function Run:each(args, fn, share)
   end
   for _, f in ipairs(failures) do self:fail(f.path, f.message) end
   local n = share and jobs.count(self, inputs) or 1
-  if n > 1 then
-    jobs.run(self, inputs, share, n)
-    return self
+  -- an interrupt between inputs (or in the first process of -j) stops
+  -- the run as one within an input does
+  local k = 0
+  local ok, err = pcall(function()
+    if n > 1 then return jobs.run(self, inputs, share, n) end
+    for i in ipairs(inputs) do
+      k = i
+      self:each_input(inputs, i, fn)
+    end
+  end)
+  if not ok and cli.interrupted(err) then
+    self:interrupted(inputs[k] and inputs[k].path or self.name)
+  elseif not ok then
+    error(err, 0)
   end
-  for k in ipairs(inputs) do self:each_input(inputs, k, fn) end
   return self
 end
 

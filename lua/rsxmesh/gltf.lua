@@ -129,8 +129,8 @@ function Doc:sink()
   local f, err = self:prepared()
   if f and self.file and not self.glb then
     self.bin = bin_path(self.file)
-    f, err = output.open(self.bin, "w+b")
-    if f then self.part = err end
+    self.part = output.temporary(self.bin) -- known before it exists
+    f, err = output.open(self.bin, "w+b", self.part)
   elseif f then
     f, err = io.tmpfile()
   end
@@ -651,7 +651,9 @@ end
 function Doc:discard()
   output.abandon(self.out, self.part)
   output.abandon(nil, self.text_part)
-  self.out, self.part, self.text_part = nil, nil, nil
+  -- a .bin put in place for a .gltf that never followed
+  if self.bin_placed then os.remove(self.bin_placed) end
+  self.out, self.part, self.text_part, self.bin_placed = nil, nil, nil, nil
 end
 Doc.__close = Doc.discard
 
@@ -676,12 +678,12 @@ function Doc:save(file, glb)
   -- the .gltf whole under its temporary name first, then the .bin in
   -- place, then the .gltf: a failure leaves neither, nor an orphan .bin
   local text = gltf.json(self:tree(buffer)) .. "\n"
-  local f, tmp = output.open(file)
+  self.text_part = output.temporary(file) -- known before it exists
+  local f, tmp = output.open(file, "wb", self.text_part)
   if not f then
     self:discard()
     return nil, tmp
   end
-  self.text_part = tmp
   local written, werr = f:write(text)
   if not written then
     output.abandon(f, tmp)
@@ -689,18 +691,14 @@ function Doc:save(file, glb)
     return nil, file .. ": " .. tostring(werr)
   end
   ok, err = output.close(f, tmp, file)
-  local bin_saved = false
-  if ok then
-    ok, err = self:save_bin(file)
-    bin_saved = ok and self.size > 0
-  end
+  if ok then ok, err = self:save_bin(file) end
+  if ok and self.size > 0 then self.bin_placed = bin_path(file) end
   if ok then ok, err = output.rename(tmp, file) end
   if not ok then
     self:discard()
-    if bin_saved then os.remove(bin_path(file)) end
     return nil, err
   end
-  self.text_part = nil
+  self.text_part, self.bin_placed = nil, nil
   return self.size + #text
 end
 

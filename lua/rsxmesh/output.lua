@@ -34,10 +34,13 @@ function output.temporary(file)
   return string.format("%s.part-%06x", file, math.random(0, 0xFFFFFF))
 end
 
--- Open a temporary file for file: the handle and its name, or nil and a
--- message naming file. Pair with output.commit or output.abandon.
-function output.open(file, mode)
-  local tmp = output.temporary(file)
+-- Open a temporary file for file (named tmp, by default a new
+-- output.temporary: a caller that must clean up after an interrupt at any
+-- instruction names it, and keeps the name, before it opens): the handle
+-- and its name, or nil and a message naming file. Pair with
+-- output.commit or output.abandon.
+function output.open(file, mode, tmp)
+  tmp = tmp or output.temporary(file)
   local f, err = io.open(tmp, mode or "wb")
   if not f then return nil, reason(file, tmp, err) end
   return f, tmp
@@ -83,18 +86,26 @@ end
 -- message; it may raise, and the error is raised again once the temporary
 -- is gone. true, or nil and a message naming file.
 function output.write(file, fn)
-  local f, tmp = output.open(file)
-  if not f then return nil, tmp end
-  local ok, res, err = pcall(fn, f)
-  if not ok then
-    output.abandon(f, tmp)
-    error(res, 0)
-  end
-  if not res then
-    output.abandon(f, tmp)
-    return nil, reason(file, tmp, err or "write failed")
-  end
-  return output.commit(f, tmp, file)
+  -- everything from the open to the rename under one pcall, the
+  -- temporary's name known before: an interrupt at any instruction
+  -- between still leaves nothing behind
+  local tmp, f = output.temporary(file), nil
+  local ok, res, err = pcall(function()
+    local g, oerr = io.open(tmp, "wb")
+    f = g
+    if not g then return nil, oerr end
+    local r, e = fn(g)
+    if not r then return nil, e or "write failed" end
+    local closed, cerr = g:close()
+    if not closed then return nil, cerr end
+    local renamed, rerr = os.rename(tmp, file)
+    if not renamed then return nil, rerr end
+    return true
+  end)
+  if ok and res then return true end
+  output.abandon(f, tmp)
+  if not ok then error(res, 0) end
+  return nil, reason(file, tmp, err)
 end
 
 -- Copy the file src to dest, a chunk at a time. true, or nil and a message
