@@ -107,8 +107,8 @@ local spec = {
     { long = "sheet",
       help = "a contact sheet: each mesh alone in a numbered cell" },
   },
-  details = "Output: OUT.png, or DIR/BUNDLE.png for each bundle (bundles found\n"
-    .. "in a folder keep their place below it). A texture that cannot be\n"
+  details = "Output: OUT.png, or DIR/BUNDLE.png for each bundle (bundles\n"
+    .. "found in a folder keep their place below it). A texture that cannot be\n"
     .. "read is reported once and drawn grey. See doc/rendering.md.",
 }
 local opts, args = cli.parse(arg, spec)
@@ -168,27 +168,14 @@ local function render(meshes, w, h)
   return img, info
 end
 
--- The meshes --mesh names in bundle (nil: all), with their numbers.
+-- The meshes --mesh names in bundle (all without it); one failure for
+-- each name that names none.
 local function selection(bundle, input)
-  local list, number = {}, {}
-  if not opts.mesh then
-    for k, m in bundle:meshes() do
-      list[#list + 1] = m
-      number[m] = k
-    end
-    return list, number
+  local list, unknown = cli.named_meshes(bundle, opts.mesh)
+  for _, name in ipairs(unknown) do
+    run:fail(input.path, "no mesh " .. name)
   end
-  for _, sel in ipairs(opts.mesh) do
-    local k = math.tointeger(tonumber(sel))
-    local m = k and bundle:mesh(k) or bundle:mesh(sel)
-    if m then
-      if not number[m] then list[#list + 1] = m end
-      number[m] = m.number
-    else
-      run:fail(input.path, "no mesh " .. sel)
-    end
-  end
-  return list, number
+  return list
 end
 
 local function save(img, file, input)
@@ -206,7 +193,7 @@ local function legend(input, info)
 end
 
 -- Each mesh framed alone in a cell of a grid, its number at the top-left.
-local function sheet(list, number)
+local function sheet(list)
   local n = #list
   local cols = math.max(1, math.ceil(math.sqrt(n)))
   local rows = math.max(1, math.ceil(n / cols))
@@ -220,7 +207,7 @@ local function sheet(list, number)
     local x = (k - 1) % cols * width + 1
     local y = (k - 1) // cols * height + 1
     img:paste((render(m, width, height)), x, y)
-    font.draw(img, x, y, tostring(number[m]), 2, { 255, 255, 255 },
+    font.draw(img, x, y, tostring(m.number), 2, { 255, 255, 255 },
       { 0, 0, 0 })
     total.meshes = total.meshes + 1
   end
@@ -228,12 +215,12 @@ local function sheet(list, number)
 end
 
 run:each(args, function(bundle, input)
-  local list, number = selection(bundle, input)
+  local list = selection(bundle, input)
   if #list == 0 then return end
   local file = single and opts.out or cli.join(opts.out, input.stem
     .. ".png")
   if opts.sheet then
-    return save(sheet(list, number), file, input)
+    return save(sheet(list), file, input)
   end
   run:progress(run.label)
   local img, info = render(opts.mesh and list or bundle, width, height)

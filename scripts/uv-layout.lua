@@ -124,22 +124,12 @@ local function layout(bundle, s, i)
   return img, n
 end
 
+-- The meshes --mesh names in bundle (all without it); one failure for
+-- each name that names none.
 local function selection(bundle, input)
-  local list = {}
-  if not opts.mesh then
-    for _, m in bundle:meshes() do list[#list + 1] = m end
-    return list
-  end
-  local seen = {}
-  for _, sel in ipairs(opts.mesh) do
-    local k = math.tointeger(tonumber(sel))
-    local m = k and bundle:mesh(k) or bundle:mesh(sel)
-    if not m then
-      run:fail(input.path, "no mesh " .. sel)
-    elseif not seen[m] then
-      seen[m] = true
-      list[#list + 1] = m
-    end
+  local list, unknown = cli.named_meshes(bundle, opts.mesh)
+  for _, name in ipairs(unknown) do
+    run:fail(input.path, "no mesh " .. name)
   end
   return list
 end

@@ -25,9 +25,12 @@ local meta = string.rep("\0", 0x8C) .. string.pack(">I4", 0x000800e5)
 local function record(sel) return string.rep("\0", 0x38) .. sel end
 
 local w = rsxmesh.writer()
-w:material("good", { { slot = rsxmesh.BASE_COLOUR, texture = "tex/quad.png" } })
-w:material("gone", { { slot = rsxmesh.BASE_COLOUR, texture = "tex/gone.png" } })
-w:material("dds", { { slot = rsxmesh.BASE_COLOUR, texture = "tex/old.dds" } })
+w:material("good",
+  { { slot = rsxmesh.BASE_COLOUR, texture = "tex/quad.png" } })
+w:material("gone",
+  { { slot = rsxmesh.BASE_COLOUR, texture = "tex/gone.png" } })
+w:material("dds",
+  { { slot = rsxmesh.BASE_COLOUR, texture = "tex/old.dds" } })
 local function quad(name, submeshes)
   assert(w:mesh{ name = name, meta = meta, vertex_count = 4,
     mmp = table.concat(mmp), mmp_stride = 16, mgp = table.concat(mgp),
@@ -107,7 +110,8 @@ img, info = rsxmesh.render{ meshes = b:mesh("halves"), width = 8,
   height = 8, camera = head_on, shade = "flat", filter = "nearest" }
 t.is(rgb(img, 2, 7), "0 0 255 255", "the good half samples its texture")
 t.is(rgb(img, 7, 2), "180 180 180 255", "the missing half: grey 180")
-t.is_deeply(info.missing, { dir .. "/tex/gone.png: No such file or directory" },
+t.is_deeply(info.missing,
+  { dir .. "/tex/gone.png: No such file or directory" },
   "the missing file reported once")
 img, info = rsxmesh.render{ meshes = b:mesh("dds"), width = 8, height = 8,
   camera = head_on, shade = "flat" }

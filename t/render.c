@@ -118,6 +118,17 @@ static void ortho_camera(rsx_render_options *o, double h)
   o->filter = RSX_FILTER_NEAREST;
 }
 
+/* From the origin looking down -Z, +Y up, fov 90, flat. */
+static void persp_camera(rsx_render_options *o)
+{
+  rsx_render_defaults(o);
+  o->camera.at[2] = -1;
+  o->camera.up[1] = 1;
+  o->camera.fov = 90;
+  o->camera.near = RSX_DEFAULT_NEAR;
+  o->shade = RSX_SHADE_FLAT;
+}
+
 static const uint8_t *px(const rsx_image *img, int x, int y)
 {
   return img->rgba + ((size_t)y * img->width + x) * 4;
@@ -368,12 +379,7 @@ static void test_perspective(void)
     tex[3 * k + 2] = 7;
   }
   tm_build(&t, MASK_UV0, 4, pos, uv, NULL, 6, quad_idx, 0xFFFFFFFFu);
-  rsx_render_defaults(&o);
-  o.camera.at[2] = -1;
-  o.camera.up[1] = 1;
-  o.camera.fov = 90;
-  o.camera.near = RSX_DEFAULT_NEAR;
-  o.shade = RSX_SHADE_FLAT;
+  persp_camera(&o);
   o.filter = RSX_FILTER_NEAREST;
   d.mesh = &t.m;
   d.submesh = NULL;
@@ -414,12 +420,7 @@ static void test_near_clip(void)
   int x, y, above = 0;
 
   tm_build(&t, 0x00080005u, 3, pos, NULL, NULL, 3, idx, 0xFFFFFFFFu);
-  rsx_render_defaults(&o);
-  o.camera.at[2] = -1;
-  o.camera.up[1] = 1;
-  o.camera.fov = 90;
-  o.camera.near = RSX_DEFAULT_NEAR;
-  o.shade = RSX_SHADE_FLAT;
+  persp_camera(&o);
   d.mesh = &t.m;
   d.submesh = NULL;
   d.texture = NULL;
@@ -643,6 +644,51 @@ static void test_fit(void)
   ok(c.eye[2] > 0 && fabs(c.eye[0] - 3) < 1e-9, "fit: the eye on +Z");
 }
 
+/* Damaged data never crashes: NaN, infinite and huge positions, a
+** triangle through the eye itself; a mesh whose MMP stride disagrees
+** with its mask is skipped, counted and named. */
+static void test_hostile_geometry(void)
+{
+  static const float pos[] = {NAN, 0, -1, 1, -1, -2, 0, 1, -2,
+                              INFINITY, 0, -3, 1e30f, -1e30f, -1,
+                              0, 0, 0, -1e-30f, 1, 0,
+                              1e30f, 1e30f, -1e-3f, -1, -1, -2};
+  static const uint16_t idx[] = {0, 1, 2, 3, 1, 2, 4, 1, 2, 5, 6, 1,
+                                 7, 8, 2, 5, 5, 8};
+  rsx_render_options o;
+  rsx_render_stats st;
+  rsx_draw d;
+  tm t;
+  rsx_image *img = new_image(32, 32);
+  int k;
+
+  tm_build(&t, 0x00080005u, 9, pos, NULL, NULL, 18, idx, 0xFFFFFFFFu);
+  d.mesh = &t.m;
+  d.submesh = NULL;
+  d.texture = NULL;
+  for (k = 0; k < 2; k++) {
+    persp_camera(&o);
+    if (k) {
+      o.camera.ortho = 3;
+      o.camera.eye[2] = 5;
+    }
+    render_ok(img, &o, &d, 1, &st, "hostile");
+    /* six triangles, the last degenerate (5, 5, 8): dropped */
+    ok(st.triangles == 5, "%s: damaged positions drawn without harm",
+       k ? "ortho" : "perspective");
+  }
+  /* the MMP stride as stored is 20, the mask implies 16 */
+  t.m.mmp_stride = 20;
+  t.m.vertex_count = 4;
+  if (rsx_mesh_check(&t.m, 0, "test", NULL) != 0) bail_out("recheck");
+  t.m.index_count = 0;
+  t.sub[0].index_count = 0;
+  render_ok(img, &o, &d, 1, &st, "stride finding");
+  is_int(st.skipped, 1, "a mesh that cannot be decoded is skipped");
+  like(st.first_skip, "cannot decode position", "and the reason kept");
+  rsx_image_free(img);
+}
+
 int main(void)
 {
   test_ortho_quad();
@@ -657,5 +703,6 @@ int main(void)
   test_bad_camera();
   test_frame();
   test_fit();
+  test_hostile_geometry();
   return done_testing();
 }

@@ -36,11 +36,13 @@ local function quad(name, material, selectors)
 end
 
 local w = rsxmesh.writer()
-w:material("quad", { { slot = rsxmesh.BASE_COLOUR, texture = "tex/quad.png" } })
+w:material("quad",
+  { { slot = rsxmesh.BASE_COLOUR, texture = "tex/quad.png" } })
 assert(w:mesh(quad("quad", 1)))
 assert(w:save(dir .. "/in/Q.rsxb"))
 w = rsxmesh.writer()
-w:material("gone", { { slot = rsxmesh.BASE_COLOUR, texture = "tex/gone.png" } })
+w:material("gone",
+  { { slot = rsxmesh.BASE_COLOUR, texture = "tex/gone.png" } })
 assert(w:mesh(quad("a", 1)))
 assert(w:mesh(quad("b", 1, 0x02FFFFFF)))
 assert(w:save(dir .. "/in/M.rsxb"))

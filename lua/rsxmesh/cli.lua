@@ -269,6 +269,29 @@ function cli.write_json(value, key_order)
     { doubles = true }), "\n")
 end
 
+-- The meshes of bundle that --mesh NAME|NUMBER options (a list, or nil
+-- for every mesh) name: a number is the mesh's number in the bundle, else
+-- the first mesh of that name. Returns the meshes in the order named
+-- (each once) and the options that named none.
+function cli.named_meshes(bundle, names)
+  local list, seen, unknown = {}, {}, {}
+  if not names then
+    for _, m in bundle:meshes() do list[#list + 1] = m end
+    return list, unknown
+  end
+  for _, name in ipairs(names) do
+    local k = math.tointeger(tonumber(name))
+    local m = k and bundle:mesh(k) or bundle:mesh(name)
+    if not m then
+      unknown[#unknown + 1] = name
+    elseif not seen[m] then
+      seen[m] = true
+      list[#list + 1] = m
+    end
+  end
+  return list, unknown
+end
+
 -- -------------------------------------------------------------------- run
 
 local Run = {}
