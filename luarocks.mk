@@ -7,8 +7,10 @@
 # folders at build time, and luarocks moves files after the build.
 
 # luarocks passes CFLAGS, LUA_INCDIR (build) and LIBDIR, LUADIR (install).
-# lfs is the rockspec's dependency, which luarocks resolves itself.
+# lfs and cjson are the rockspec's dependencies, which luarocks resolves
+# itself.
 ROCK_CONFIGURE = ./configure --without-readline rsx_cv_lua_lfs=yes \
+	rsx_cv_lua_cjson=yes \
 	CFLAGS='$(CFLAGS)' LUA_CFLAGS='-I$(LUA_INCDIR)' LUA_LIBS=-llua5.4
 ROCK_DIRS = luaexecdir='$(LIBDIR)' luadir='$(LUADIR)' \
 	scriptsdir='$(LUADIR)/rsxmesh/scripts'

@@ -23,6 +23,7 @@ rsxmesh.scripts.NAME (obj-export, gltf-export, survey, ...).
 dependencies = {
   "lua >= 5.4, < 5.5",
   "luafilesystem",
+  "lua-cjson",
 }
 build = {
   type = "make",

@@ -1,6 +1,6 @@
 # t/package.sh - the release as a user meets it (make check-full): the
-# tarball's files configured without LuaFileSystem or readline (a message
-# naming the Debian package), then `luarocks --lua-version 5.4 make` into a
+# tarball's files configured without LuaFileSystem, lua-cjson or readline
+# (a message naming the Debian package), then `luarocks --lua-version 5.4 make` into a
 # local tree, and a stock lua5.4 requiring the module and its helpers and
 # running standard scripts from their module paths, as the host does.
 set -u
@@ -34,6 +34,21 @@ like "$(tail -1 "$tmp/c1")" \
   "configure: error: LuaFileSystem for Lua 5.4 is missing:*(Debian: apt-get install lua-filesystem)" \
   "... and names Debian's lua-filesystem"
 
+# configure without lua-cjson (gltf-import's JSON reader): an interpreter
+# that has all but cjson
+cat >"$tmp/nocjson" <<EOF
+#!/bin/sh
+case "\$*" in *cjson*) exit 1 ;; esac
+exec '$LUA_INTERP' "\$@"
+EOF
+chmod +x "$tmp/nocjson"
+(cd "$src" && ./configure LUA_INTERP="$tmp/nocjson") >"$tmp/c3" 2>&1
+status=$?
+is "$([ "$status" != 0 ] && echo fails)" fails "configure without cjson fails"
+like "$(tail -1 "$tmp/c3")" \
+  "configure: error: lua-cjson for Lua 5.4 is missing:*(Debian: apt-get install lua-cjson)" \
+  "... and names Debian's lua-cjson"
+
 # configure without readline's header (the cache variable of its check)
 (cd "$src" && ./configure ac_cv_header_readline_readline_h=no) \
   >"$tmp/c2" 2>&1
@@ -66,7 +81,8 @@ stock -e 'local r = require "rsxmesh"
 is "$out" "rsxmesh 0.1.0	$tree/lib/lua/5.4/rsxmesh.so" \
   "require \"rsxmesh\" loads the tree's rsxmesh.so"
 stock -e 'for _, m in ipairs{ "cli", "gltf", "json", "path", "text",
-  "synth.plan" } do require("rsxmesh." .. m) end
+  "output", "jobs", "gltf_import", "synth.plan" } do
+    require("rsxmesh." .. m) end
   print(package.searchpath("rsxmesh.cli", package.path))'
 is "$out" "$tree/share/lua/5.4/rsxmesh/cli.lua" \
   "the Lua helpers load from the tree"
