@@ -290,15 +290,8 @@ local function sparse_bytes(file, sp, r, bytes)
   return table.concat(parts)
 end
 
--- Accessor i: { count =, type =, ctype =, components =, size =,
--- normalized =, label =, bytes = }, bytes its elements tightly packed,
--- sparse values applied. what names it in messages ("mesh 2 (crate):
--- primitive 1: NORMAL"); every failure names the file and accessor too.
-local function accessor(file, i, what)
-  local t = file.json
-  i = int(i) or i
-  local label = string.format("%s: %s (accessor %s)", file.path, what,
-    tostring(i))
+-- Accessor i read and checked (label names it in messages).
+local function accessor_read(file, t, i, label)
   local a = int(i) and type(t.accessors) == "table" and t.accessors[i + 1]
   if type(a) ~= "table" then fail("%s does not exist", label) end
   local n = COMPONENTS[a.type]
@@ -321,6 +314,28 @@ local function accessor(file, i, what)
   if a.sparse ~= nil then
     r.bytes = sparse_bytes(file, a.sparse, r, r.bytes)
   end
+  return r
+end
+
+-- Accessor i: { count =, type =, ctype =, components =, size =,
+-- normalized =, label =, bytes = }, bytes its elements tightly packed,
+-- sparse values applied. what names it in messages ("mesh 2 (crate):
+-- primitive 1: NORMAL"); every failure names the file and accessor too.
+local function accessor(file, i, what)
+  local t = file.json
+  i = int(i) or i
+  local label = string.format("%s: %s (accessor %s)", file.path, what,
+    tostring(i))
+  -- read once per file: primitives share accessors (gltf-export's do)
+  file.read_accessors = file.read_accessors or {}
+  local known = file.read_accessors[i]
+  if not known then
+    known = accessor_read(file, t, i, label)
+    file.read_accessors[i] = known
+  end
+  local r = {}
+  for k, v in pairs(known) do r[k] = v end
+  r.label = label -- named as this use names it
   return r
 end
 
