@@ -147,6 +147,7 @@ end
 local run = cli.run(opts)
 local total = { images = 0, meshes = 0, triangles = 0 }
 local reported = {}
+local textures = {} -- each texture file read once a run
 
 -- A texture problem, once a run: it does not fail the input.
 local function warn_missing(info)
@@ -162,7 +163,8 @@ end
 local function render(meshes, w, h)
   local img, info = rsxmesh.render{ meshes = meshes, width = w, height = h,
     camera = camera, shade = opts.shade, uv = opts.uv, stored = opts.stored,
-    filter = opts.filter, cull = opts.cull, background = opts.background }
+    filter = opts.filter, cull = opts.cull, background = opts.background,
+    textures = textures }
   warn_missing(info)
   total.triangles = total.triangles + info.triangles
   return img, info

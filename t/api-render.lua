@@ -113,6 +113,23 @@ t.is(rgb(img, 7, 2), "180 180 180 255", "the missing half: grey 180")
 t.is_deeply(info.missing,
   { dir .. "/tex/gone.png: No such file or directory" },
   "the missing file reported once")
+-- opts.textures: a cache kept across calls; each file read once for all,
+-- a failure listed once.
+local cache = {}
+img, info = rsxmesh.render{ meshes = b:mesh("halves"), width = 8,
+  height = 8, camera = head_on, shade = "flat", textures = cache }
+t.is(#info.missing, 1, "textures: the first call lists the failure")
+t.is(tostring(cache[dir .. "/tex/quad.png"]), "rsxmesh.image (2x2)",
+  "textures: the image kept by its path")
+t.is(cache[dir .. "/tex/gone.png"],
+  dir .. "/tex/gone.png: No such file or directory",
+  "textures: the failure kept by its path")
+img, info = rsxmesh.render{ meshes = b:mesh("halves"), width = 8,
+  height = 8, camera = head_on, shade = "flat", filter = "nearest",
+  textures = cache }
+t.is(#info.missing, 0, "textures: the second call lists it no more")
+t.is(rgb(img, 2, 7), "0 0 255 255", "textures: the kept image is drawn")
+t.is(rgb(img, 7, 2), "180 180 180 255", "textures: the failure grey")
 img, info = rsxmesh.render{ meshes = b:mesh("dds"), width = 8, height = 8,
   camera = head_on, shade = "flat" }
 t.is(rgb(img, 4, 4), "180 180 180 255", "a DDS texture: grey 180")

@@ -292,11 +292,24 @@ static rtex *new_rtex(lua_State *L, rstate *st)
   return e;
 }
 
+/* The texture of img, for the draws of this call. */
+static rsx_texture *texture_of(lua_State *L, const rsx_image *img)
+{
+  rsx_error err;
+  rsx_texture *t = rsx_texture_new(img, &err);
+  if (t == NULL) luaL_error(L, FNAME ": %s", err.text);
+  return t;
+}
+
 /* The default loader: the material's base-colour file, relative to the
-** folder of the bundle holding the material, read once per call. */
+** folder of the bundle holding the material, read once per call, or once
+** for all the calls given the same opts.textures table (cache, a stack
+** index, or 0): path -> the image, or the message of its failure, which
+** is then not listed again. */
 static const rsx_texture *file_texture(lua_State *L, rstate *st,
                                        const rl_bundle *materials,
-                                       const rsx_submesh *s, int missing)
+                                       const rsx_submesh *s, int missing,
+                                       int cache)
 {
   const rsx_material *mat;
   const char *tex, *bpath, *slash;
@@ -313,14 +326,11 @@ static const rsx_texture *file_texture(lua_State *L, rstate *st,
   if (tex == NULL || tex[0] == '\0') return NULL;
   bpath = rsx_bundle_path(materials->b);
   slash = strrchr(bpath, '/');
-  dlen = slash ? (size_t)(slash - bpath) : 0;
-  n = dlen + 1 + strlen(tex) + 1;
+  dlen = slash ? (size_t)(slash - bpath) + 1 : 0; /* the folder, its '/' */
+  n = dlen + strlen(tex) + 1;
   path = malloc(n);
   if (path == NULL) luaL_error(L, FNAME ": out of memory");
-  if (dlen)
-    snprintf(path, n, "%.*s/%s", (int)dlen, bpath, tex);
-  else
-    snprintf(path, n, "%s", tex);
+  snprintf(path, n, "%.*s%s", (int)dlen, bpath, tex);
   for (i = 0; i < st->ntex; i++)
     if (st->tex[i].path && strcmp(st->tex[i].path, path) == 0) {
       free(path);
@@ -328,14 +338,38 @@ static const rsx_texture *file_texture(lua_State *L, rstate *st,
     }
   e = new_rtex(L, st);
   e->path = path;
+  if (cache) {
+    int type = lua_getfield(L, cache, path);
+    if (type == LUA_TSTRING) { /* failed and reported before */
+      lua_pop(L, 1);
+      return NULL;
+    }
+    if (type != LUA_TNIL) {
+      e->t = texture_of(L, rsxlua_checkimage(L, -1, FNAME
+                                             ": opts.textures entry"));
+      lua_pop(L, 1);
+      return e->t;
+    }
+    lua_pop(L, 1);
+  }
   img = rsx_png_read(path, &err);
   if (img == NULL) {
     note_missing(L, missing, err.text);
+    if (cache) {
+      lua_pushstring(L, err.text);
+      lua_setfield(L, cache, path);
+    }
     return NULL;
   }
-  e->t = rsx_texture_new(img, &err);
-  rsx_image_free(img);
-  if (e->t == NULL) note_missing(L, missing, err.text);
+  if (cache) { /* the userdata owns img from here */
+    rsxlua_push_image(L, img);
+    e->t = texture_of(L, img);
+    lua_setfield(L, cache, path);
+  } else {
+    e->t = rsx_texture_new(img, &err);
+    rsx_image_free(img);
+    if (e->t == NULL) luaL_error(L, FNAME ": %s", err.text);
+  }
   return e->t;
 }
 
@@ -394,12 +428,18 @@ static void image_texture(lua_State *L, rstate *st, int idx)
 static void load_textures(lua_State *L, int opts, rstate *st, int keep,
                           int missing)
 {
-  int func = 0;
+  int func = 0, cache = 0;
   size_t d;
+  if (lua_getfield(L, opts, "textures") != LUA_TNIL) {
+    if (!lua_istable(L, -1))
+      luaL_error(L, FNAME ": opts.textures must be a table, got %s",
+                 luaL_typename(L, -1));
+    cache = lua_gettop(L);
+  }
   if (lua_getfield(L, opts, "texture") != LUA_TNIL) {
     if (luaL_testudata(L, -1, RSXLUA_IMAGE)) {
       image_texture(L, st, lua_gettop(L));
-      lua_pop(L, 1);
+      lua_pop(L, cache ? 2 : 1);
       return;
     }
     if (!lua_isfunction(L, -1))
@@ -419,10 +459,10 @@ static void load_textures(lua_State *L, int opts, rstate *st, int keep,
       lua_pop(L, 1);
       if (sm != NULL)
         st->draws[d].texture =
-          file_texture(L, st, sm->materials, s, missing);
+          file_texture(L, st, sm->materials, s, missing, cache);
     }
   }
-  lua_pop(L, 1);
+  lua_pop(L, cache ? 2 : 1);
 }
 
 /* ------------------------------------------------------------- result */
