@@ -565,6 +565,60 @@ static void test_lit(void)
   rsx_image_free(img);
 }
 
+/* Colour mode: the vertex colour bytes (mask 0x00080027: MGP colour at
+** +0, UV0 at +4), interpolated; at every vertex the same (255, 128, 0),
+** so every pixel is that. Without colours: white. A zero normal in lit
+** mode counts as facing the camera: the texture as it is. The uv mode
+** shows magenta where the submesh lacks the UV. */
+static void test_colour_and_zero(void)
+{
+  static const float pos[] = {-1, 1, 0, -1, -1, 0, 1, -1, 0, 1, 1, 0};
+  static const float zero[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  static const float uv0[] = {0, 0, 0, 1, 1, 1, 1, 0};
+  static const uint8_t grey[] = {100, 150, 200};
+  const float *uv[4] = {uv0, NULL, NULL, NULL};
+  rsx_render_options o;
+  rsx_draw d;
+  tm t, z;
+  rsx_image *img = new_image(4, 4);
+  int v;
+
+  tm_build(&t, 0x00080027u, 4, pos, uv, NULL, 6, quad_idx, 0xFFFFFFFFu);
+  for (v = 0; v < 4; v++) {
+    uint8_t *c = t.mgp + v * t.m.mgp_stride;
+    c[0] = 255;
+    c[1] = 128;
+    c[2] = 0;
+    c[3] = 255;
+  }
+  ortho_camera(&o, 2);
+  o.shade = RSX_SHADE_COLOUR;
+  d.mesh = &t.m;
+  d.submesh = NULL;
+  d.texture = NULL;
+  render_ok(img, &o, &d, 1, NULL, "colour");
+  ok(rgb_is(px(img, 1, 2), 255, 128, 0), "colour: the vertex bytes");
+  tm_build(&z, MASK_UV0, 4, pos, uv, zero, 6, quad_idx, 0xFFFFFFFFu);
+  d.mesh = &z.m;
+  render_ok(img, &o, &d, 1, NULL, "colour absent");
+  ok(rgb_is(px(img, 1, 2), 255, 255, 255), "colour: none is white");
+  o.shade = RSX_SHADE_LIT;
+  o.filter = RSX_FILTER_NEAREST;
+  d.texture = texture(1, 1, grey);
+  render_ok(img, &o, &d, 1, NULL, "zero normal");
+  ok(rgb_is(px(img, 1, 2), 100, 150, 200),
+     "lit: a zero normal faces the camera (factor 1)");
+  o.shade = RSX_SHADE_NORMALS;
+  render_ok(img, &o, &d, 1, NULL, "zero normal, normals");
+  ok(rgb_is(px(img, 1, 2), 128, 128, 128), "normals: zero is 128 grey");
+  o.shade = RSX_SHADE_UV;
+  o.uv = 2;
+  render_ok(img, &o, &d, 1, NULL, "uv absent");
+  ok(rgb_is(px(img, 1, 2), 255, 0, 255), "uv: an absent UV is magenta");
+  rsx_texture_free((rsx_texture *)d.texture);
+  rsx_image_free(img);
+}
+
 static void test_bad_camera(void)
 {
   rsx_render_options o;
@@ -700,6 +754,7 @@ int main(void)
   test_bilinear();
   test_trilinear();
   test_lit();
+  test_colour_and_zero();
   test_bad_camera();
   test_frame();
   test_fit();
