@@ -231,6 +231,82 @@ do
   b:close()
 end
 
+-- ------------------------------------------------------------ _UV_SET_2
+
+-- Stored set 2 feeds no logical UV of panel (selectors 00 01 01 01), so
+-- gltf-export wrote it as _UV_SET_2. Set to 0.25 everywhere in the .bin,
+-- it comes back as the halves 0x3400 (0.25 = 2^-2: exponent 13, mantissa
+-- 0), every other byte as it was.
+do
+  local g = edited("uvset", function(doc, bin)
+    local a = doc.accessors[panel_of(doc).primitives[1].attributes._UV_SET_2
+      + 1]
+    local v = doc.bufferViews[a.bufferView + 1]
+    a.min, a.max = nil, nil
+    return bin:sub(1, v.byteOffset) .. string.rep(string.pack("<f", 0.25),
+      8) .. bin:sub(v.byteOffset + 33)
+  end)
+  code, out, err = import(g, at("uvset.rsxb"), "--report")
+  t.is(code, 0, "_UV_SET_2 edited: imports")
+  if code ~= 0 then t.diag(err) end
+  local before, saved = panel_mgp(A_HALF), PANEL_UV[3]
+  PANEL_UV[3] = { 0x3400, 0x3400, 0x3400, 0x3400, 0x3400, 0x3400, 0x3400,
+    0x3400 }
+  local want = with_part(before, panel_mgp(A_HALF))
+  PANEL_UV[3] = saved
+  t.ok(read_file(at("uvset.rsxb")) == want,
+    "_UV_SET_2 edited: stored set 2 is 0x3400 everywhere, all else kept")
+  t.like(out, "changed: stored UV set 2\n", "... and reported")
+end
+
+-- ------------------------------------------------------------ NaN
+
+-- "dot": mask 0x00080025 (normal, stored set 0), its set 0 holding the
+-- half 0x7D01 (a NaN with a payload) at vertex 2. gltf-export leaves the
+-- set out (glTF forbids NaN); its positions moved by +1 in x, the import
+-- changes the x floats and keeps the MGP, payload and all.
+do
+  local mmp = function(dx)
+    return string.pack(">fffI4fffI4fffI4", 0 + dx, 0, 0, N_UP, 1 + dx, 0, 0,
+      N_UP, 0 + dx, 1, 0, N_UP)
+  end
+  local mgp = string.pack(">HHHHHH", 0x3C00, 0x0000, 0x7D01, 0x3800,
+    0x0000, 0x3C00)
+  local dw = rsxmesh.writer()
+  assert(dw:mesh(assert(rsxmesh.mesh{ name = "dot",
+    meta = meta(0x00080025), vertex_count = 3, mmp = mmp(0),
+    mmp_stride = 16, mgp = mgp, mgp_stride = 4,
+    indices = string.pack(">HHH", 0, 1, 2), index_size = 2,
+    submeshes = { { record = record("\255\255\255\255"),
+      first_index = 0, index_count = 3 } } })))
+  local dot = dw:bytes()
+  write_file(at("dot.rsxb"), dot)
+  local c = run("gltf-export", at("dot.rsxb"), "-o", at("dot"))
+  t.is(c, 0, "NaN: gltf-export")
+  local doc = cjson.decode(assert(read_file(at("dot/dot.gltf"))))
+  local bin = assert(read_file(at("dot/dot.bin")))
+  local a = doc.accessors[doc.meshes[1].primitives[1].attributes.POSITION
+    + 1]
+  local v = doc.bufferViews[a.bufferView + 1]
+  local moved = {}
+  for e = 0, 2 do
+    local x, y, z = string.unpack("<fff", bin, v.byteOffset + 12 * e + 1)
+    moved[e + 1] = string.pack("<fff", x + 1, y, z)
+  end
+  bin = bin:sub(1, v.byteOffset) .. table.concat(moved)
+    .. bin:sub(v.byteOffset + 37)
+  a.min[1], a.max[1] = a.min[1] + 1, a.max[1] + 1
+  write_file(at("dot/dot.gltf"), cjson.encode(doc))
+  write_file(at("dot/dot.bin"), bin)
+  c = run("gltf-import", at("dot/dot.gltf"), "--base", at("dot.rsxb"),
+    "-o", at("dot-back.rsxb"))
+  t.is(c, 0, "NaN: imports")
+  local back = assert(read_file(at("dot-back.rsxb")))
+  local i = assert(dot:find(mmp(0), 1, true))
+  t.ok(back == dot:sub(1, i - 1) .. mmp(1) .. dot:sub(i + 48),
+    "NaN: the x floats + 1, the NaN's payload (0x7D01) kept")
+end
+
 -- ------------------------------------------------------------ a node
 
 -- panel's node translated by (1, 2, 3) and scaled by 2: positions 2p + t,
