@@ -28,7 +28,8 @@ local opts, args = cli.parse(arg, {
     { long = "per-mesh",
       help = "one OBJ and MTL per mesh, in a folder per bundle" },
     { long = "copy-textures",
-      help = "copy the textures beside the MTL files and refer to the copies" },
+      help = "copy the textures beside the MTL files and refer to the\n"
+        .. "copies" },
   },
   details = "Output: DIR/BUNDLE.obj and DIR/BUNDLE.mtl, or with --per-mesh\n"
     .. "DIR/BUNDLE/MESH.obj and .mtl. Bundles found in a folder keep their\n"

@@ -1,8 +1,8 @@
 # t/package.sh - the release as a user meets it (make check-full): the
 # tarball's files configured without LuaFileSystem, lua-cjson or readline
-# (a message naming the Debian package), then `luarocks --lua-version 5.4 make` into a
-# local tree, and a stock lua5.4 requiring the module and its helpers and
-# running standard scripts from their module paths, as the host does.
+# (a message naming the Debian package), then `luarocks --lua-version 5.4
+# make` into a local tree, and a stock lua5.4 requiring the module and its
+# helpers and running standard scripts from their module paths.
 set -u
 : "${top_builddir:?run under make check-full}" "${LUA_INTERP:=}"
 . "$top_srcdir/t/host-lib.sh"
@@ -20,44 +20,40 @@ for f in rsxmesh-scm-1.rockspec luarocks.mk configure; do
   is "$(test -f "$src/$f" && echo yes)" yes "the tarball holds $f"
 done
 
-# configure without lfs: an interpreter whose paths find nothing
+# refused WHAT PACKAGE MESSAGE ARGS...: configure with ARGS fails, its
+# last line the error MESSAGE (a pattern) naming Debian's PACKAGE
+refused() {
+  what=$1 package=$2 message=$3
+  shift 3
+  (cd "$src" && ./configure "$@") >"$tmp/configure.out" 2>&1
+  status=$?
+  is "$([ "$status" != 0 ] && echo fails)" fails \
+    "configure without $what fails"
+  like "$(tail -2 "$tmp/configure.out" | tr '\n' ' ')" \
+    "*configure: error: $message*apt-get install $package*" \
+    "... and names Debian's $package"
+}
+
+# without lfs: an interpreter whose paths find nothing
 cat >"$tmp/nolfs" <<EOF
 #!/bin/sh
 LUA_PATH_5_4='$tmp/none/?.lua' LUA_CPATH_5_4='$tmp/none/?.so' \\
   exec '$LUA_INTERP' "\$@"
 EOF
-chmod +x "$tmp/nolfs"
-(cd "$src" && ./configure LUA_INTERP="$tmp/nolfs") >"$tmp/c1" 2>&1
-status=$?
-is "$([ "$status" != 0 ] && echo fails)" fails "configure without lfs fails"
-like "$(tail -1 "$tmp/c1")" \
-  "configure: error: LuaFileSystem for Lua 5.4 is missing:*(Debian: apt-get install lua-filesystem)" \
-  "... and names Debian's lua-filesystem"
-
-# configure without lua-cjson (gltf-import's JSON reader): an interpreter
-# that has all but cjson
+# without lua-cjson (gltf-import's JSON reader): all but cjson
 cat >"$tmp/nocjson" <<EOF
 #!/bin/sh
 case "\$*" in *cjson*) exit 1 ;; esac
 exec '$LUA_INTERP' "\$@"
 EOF
-chmod +x "$tmp/nocjson"
-(cd "$src" && ./configure LUA_INTERP="$tmp/nocjson") >"$tmp/c3" 2>&1
-status=$?
-is "$([ "$status" != 0 ] && echo fails)" fails "configure without cjson fails"
-like "$(tail -1 "$tmp/c3")" \
-  "configure: error: lua-cjson for Lua 5.4 is missing:*(Debian: apt-get install lua-cjson)" \
-  "... and names Debian's lua-cjson"
-
-# configure without readline's header (the cache variable of its check)
-(cd "$src" && ./configure ac_cv_header_readline_readline_h=no) \
-  >"$tmp/c2" 2>&1
-status=$?
-is "$([ "$status" != 0 ] && echo fails)" fails \
-  "configure without readline fails"
-like "$(tail -1 "$tmp/c2")" \
-  "configure: error: readline is missing:*apt-get install libreadline-dev*" \
-  "... and names Debian's libreadline-dev"
+chmod +x "$tmp/nolfs" "$tmp/nocjson"
+refused lfs lua-filesystem "LuaFileSystem for Lua 5.4 is missing:" \
+  LUA_INTERP="$tmp/nolfs"
+refused cjson lua-cjson "lua-cjson for Lua 5.4 is missing:" \
+  LUA_INTERP="$tmp/nocjson"
+# without readline's header (the cache variable of its check)
+refused readline libreadline-dev "readline is missing:" \
+  ac_cv_header_readline_readline_h=no
 is "$(test -f "$src/Makefile" || echo none)" none \
   "no Makefile left for luarocks.mk to reuse"
 

@@ -163,7 +163,8 @@ local SURVEY_JSON = {
   tangent_b = { count = 4, zero = 1, off = 0,
     max_deviation = 0.000946044921875, max_length = 0.999053955078125 },
   uv_sets = {
-    { set = 0, meshes = 4, vertices = 8, min = { -807, -1 }, max = { 512, 2 } },
+    { set = 0, meshes = 4, vertices = 8, min = { -807, -1 },
+      max = { 512, 2 } },
     { set = 1, meshes = 1, vertices = 1, min = { 1, 1 }, max = { 1, 1 } },
     { set = 2, meshes = 1, vertices = 1, min = { 2, 2 }, max = { 2, 2 } },
     { set = 3, meshes = 1, vertices = 1, min = { 3, 3 }, max = { 3, 3 } },
