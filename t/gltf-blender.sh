@@ -9,26 +9,12 @@
 # importer needs python3-numpy).
 
 : "${top_srcdir:=.}" "${RSXMESH:=./rsxmesh}"
+. "$top_srcdir/t/tap.sh"
 
-skip_all() {
-  echo "1..0 # SKIP $1"
-  exit 0
-}
 command -v blender >/dev/null 2>&1 || skip_all "no blender on PATH"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-ok() {
-  n=$((n + 1))
-  if test "$1" = 0; then
-    echo "ok $n - $2"
-  else
-    echo "not ok $n - $2"
-    fails=$((fails + 1))
-  fi
-}
 
 # shellcheck disable=SC2086 # TEST_WRAPPER is a command and its options
 $TEST_WRAPPER "$RSXMESH" synth -o "$tmp/sample" >"$tmp/synth.log" 2>&1
@@ -136,5 +122,4 @@ read -r same others <"$tmp/check"
 test "$same" = "$others"
 ok $? "with --mesh box_0002, every other mesh byte for byte ($same of $others)"
 
-echo "1..$n"
-test $fails = 0
+done_testing

@@ -32,12 +32,7 @@ local N_UP = 511 << 22       -- (0, 0, 511*64/32767)
 local A_HALF = 512           -- (512*32/32767, 0, 0): A is not unit
 local B_Y = 1023 << 11       -- (0, 1023*32/32767, 0)
 
-local function meta(mask)
-  return string.rep("\0", 0x8C) .. string.pack(">I4", mask)
-end
-local function record(selectors)
-  return string.rep("\0", 0x38) .. selectors
-end
+local meta, record = lib.meta, lib.subrec
 
 -- "panel": mask 0x000800ff (colour, normal, A, B, stored UV sets 0..2),
 -- a unit square in z = 0. Selectors 00 01 01 01: logical UV0 from set 0,
@@ -82,7 +77,7 @@ assert(w:mesh(assert(rsxmesh.mesh{
   name = "panel", meta = meta(0x000800ff), vertex_count = 4,
   mmp = panel_mmp(0), mmp_stride = 16, mgp = panel_mgp(A_HALF),
   mgp_stride = 24, indices = PANEL_INDICES, index_size = 2,
-  submeshes = { { record = record("\0\1\1\1"), first_index = 0,
+  submeshes = { { record = record(0x00010101), first_index = 0,
     index_count = 6, material = 1 } },
 })))
 assert(w:mesh(assert(rsxmesh.mesh{
@@ -90,7 +85,7 @@ assert(w:mesh(assert(rsxmesh.mesh{
   mmp = string.pack(">fffI4fffI4fffI4fffI4", 0, 0, 1, N_UP, 1, 0, 1, N_UP,
     0, 1, 1, N_UP, 1, 1, 1, N_UP), mmp_stride = 16,
   indices = RAIL_INDICES, index_size = 2, primitive = "strip",
-  submeshes = { { record = record("\255\255\255\255"), first_index = 0,
+  submeshes = { { record = record(0xFFFFFFFF), first_index = 0,
     index_count = 6 } },
 })))
 local ORIGINAL = w:bytes()
@@ -277,7 +272,7 @@ do
     meta = meta(0x00080025), vertex_count = 3, mmp = mmp(0),
     mmp_stride = 16, mgp = mgp, mgp_stride = 4,
     indices = string.pack(">HHH", 0, 1, 2), index_size = 2,
-    submeshes = { { record = record("\255\255\255\255"),
+    submeshes = { { record = record(0xFFFFFFFF),
       first_index = 0, index_count = 3 } } })))
   local dot = dw:bytes()
   write_file(at("dot.rsxb"), dot)
@@ -352,9 +347,9 @@ do
     mmp = panel_mmp(0), mmp_stride = 16,
     indices = string.pack(">HHHHHH", 0, 2, 3, 0, 1, 2), index_size = 2,
     submeshes = {
-      { record = record("\255\255\255\255"), first_index = 0,
+      { record = record(0xFFFFFFFF), first_index = 0,
         index_count = 3, material = 1 },
-      { record = record("\255\255\255\255"), first_index = 3,
+      { record = record(0xFFFFFFFF), first_index = 3,
         index_count = 3, material = 1 },
     } })))
   local twin_bytes = tw:bytes()

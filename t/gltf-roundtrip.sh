@@ -6,20 +6,10 @@
 # make check-full.
 
 : "${top_srcdir:=.}" "${RSXMESH:=./rsxmesh}"
+. "$top_srcdir/t/tap.sh"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-ok() {
-  n=$((n + 1))
-  if test "$1" = 0; then
-    echo "ok $n - $2"
-  else
-    echo "not ok $n - $2"
-    fails=$((fails + 1))
-  fi
-}
 
 scale=${SCALE:+--scale $SCALE}
 # shellcheck disable=SC2086 # TEST_WRAPPER is a command and its options
@@ -50,5 +40,4 @@ for form in gltf glb; do
   ok $? "gltf-import of every .$form gives the very bundle ($same of $total)"
 done
 
-echo "1..$n"
-test $fails = 0
+done_testing
