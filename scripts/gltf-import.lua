@@ -70,9 +70,11 @@ local function main()
   local file
   file, err = import.read(input)
   if not file then return nil, err end
-  run:progress("importing into " .. opts.base)
   local result
-  result, err = import.bundle(file, base, { only = only })
+  result, err = import.bundle(file, base, { only = only,
+    progress = function(k, n)
+      run:progress(string.format("%s: mesh %d of %d", input, k, n))
+    end })
   if not result then return nil, err end
   local ok
   ok, err = write_whole(result.writer, opts.out)

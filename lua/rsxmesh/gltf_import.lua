@@ -1305,8 +1305,9 @@ local function gltf_name(name)
 end
 
 -- Import the glTF file (from import.read) into base (a bundle): opts.only
--- (a set of mesh names, or nil for all). Returns { writer =, meshes = }
--- or nil and a message.
+-- (a set of mesh names, or nil for all), opts.progress(k, n) (called
+-- before base mesh k of n). Returns { writer =, meshes = } or nil and a
+-- message.
 function import.bundle(file, base, opts)
   opts = opts or {}
   return guarded(function()
@@ -1346,6 +1347,7 @@ function import.bundle(file, base, opts)
     end
     local reports = {}
     for k, m in base:meshes() do
+      if opts.progress then opts.progress(k, #base) end
       local gi = match[k]
       local out, rep
       if gi then
