@@ -3,10 +3,10 @@
 # t/render-blender.sh can compare the two pictures pixel by pixel.
 #
 #   blender -b --factory-startup --python t/blender-render.py -- \
-#     IN.obj OUT.png WIDTH HEIGHT EX,EY,EZ AX,AY,AZ FOV_DEGREES
+#     IN.obj OUT.png WIDTH HEIGHT EX,EY,EZ AX,AY,AZ FOV_DEGREES [FILTER]
 #
 # Workbench, flat lighting, texture colours, textures sampled "Closest"
-# (nearest, no mipmaps), no anti-aliasing, no dithering, the "Standard"
+# (nearest, no mipmaps; FILTER "Linear": bilinear, as rsxmesh's), no anti-aliasing, no dithering, the "Standard"
 # view transform, a transparent background. The OBJ importer maps mesh
 # (x, y, z) to Blender's (x, -z, y); the camera is mapped the same way,
 # looks at the mapped target with the mapped +Y up, and has the vertical
@@ -23,6 +23,7 @@ width, height = int(args[2]), int(args[3])
 eye = [float(v) for v in args[4].split(",")]
 at = [float(v) for v in args[5].split(",")]
 fov = float(args[6])
+interpolation = args[7] if len(args) > 7 else "Closest"
 
 
 def blender_axes(p):
@@ -38,7 +39,7 @@ for mat in bpy.data.materials:
     if mat.use_nodes:
         for node in mat.node_tree.nodes:
             if node.type == "TEX_IMAGE":
-                node.interpolation = "Closest"
+                node.interpolation = interpolation
 
 scene = bpy.context.scene
 cam_data = bpy.data.cameras.new("cam")
