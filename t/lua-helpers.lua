@@ -66,6 +66,27 @@ t.error_like(function() json.encode(0 / 0) end, "must be finite",
   "encode: NaN refused")
 t.error_like(function() json.encode({ [true] = 1 }) end,
   "key must be a string", "encode: a key that is not a string refused")
+-- the writer is C (rsxmesh.json_text): hostile strings and values
+t.is(json.encode("\xc0\x80"), '"\xc3\x80\xc2\x80"',
+  "encode: an overlong form is not UTF-8: Latin-1")
+t.is(json.encode("\xed\xa0\x80"), '"\xc3\xad\xc2\xa0\xc2\x80"',
+  "encode: a surrogate is not UTF-8: Latin-1")
+t.is(json.encode("\xe2\x82"), '"\xc3\xa2\xc2\x82"',
+  "encode: a form cut short is not UTF-8: Latin-1")
+t.is(json.encode("\xe2\x82\xac\x7f\0"), '"\xe2\x82\xac\\u007f\\u0000"',
+  "encode: UTF-8 kept; DEL and NUL escaped")
+local cycle = {}
+cycle.self = cycle
+t.error_like(function() json.encode(cycle) end, "nested deeper",
+  "encode: a cycle refused")
+t.error_like(function() json.encode({ f = print }) end,
+  "cannot write a function", "encode: a function refused")
+t.is(json.encode({ b = 1, a = 2, c = 3 }, function(x, y) return x > y end),
+  '{\n  "c": 3,\n  "b": 1,\n  "a": 2\n}', "encode: any comparator")
+t.ok(before("name", "asset") and not before("z", "a") and before("a", "z"),
+  "key_order: a comparator too")
+t.is(json.encode({ json.EMPTY, {}, { {} } }), '[\n  [],\n  {},\n  [\n'
+  .. '    {}\n  ]\n]', "encode: empties nested")
 
 -- cli.mesh_file_name: the one rule of per-mesh output names
 local used = {}

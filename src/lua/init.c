@@ -8,6 +8,7 @@
 ** the module table at the top of the stack. A new type is one line. */
 static void (*const parts[])(lua_State *L) = {
   rsxlua_open_functions,
+  rsxlua_open_json,
   rsxlua_open_bundle,
   rsxlua_open_mesh,
   rsxlua_open_submesh,

@@ -273,6 +273,7 @@ static inline const char *rsxlua_plural(lua_Integer n, const char *one,
 ** functions (rsxmesh.open, rsxmesh.format, ...) to the module table at the
 ** top of the stack, which it leaves there. Called in turn by init.c. */
 void rsxlua_open_functions(lua_State *L);
+void rsxlua_open_json(lua_State *L);
 void rsxlua_open_bundle(lua_State *L);
 void rsxlua_open_mesh(lua_State *L);
 void rsxlua_open_submesh(lua_State *L);
