@@ -139,18 +139,57 @@ function Doc:sink()
   return f
 end
 
--- Append bytes to the buffer on a 4-byte boundary (glTF 2.0, data
--- alignment); returns the new buffer view's index.
+-- Bytes the module writes straight into the buffer's file, with no
+-- string between: length of them, written by call(f) (acc:pack,
+-- m:unit_normals, ... given the file), which returns the count written
+-- or nil and a message.
+local function written(length, call)
+  return { length = length, write = call }
+end
+
+-- Append bytes (a string, or what written gives) to the buffer on a
+-- 4-byte boundary (glTF 2.0, data alignment); returns the new buffer
+-- view's index.
 function Doc:view(bytes, target)
   local out = self:sink()
   local pad = (4 - self.size % 4) % 4
-  local ok, err = out:write(string.rep("\0", pad), bytes)
+  local length = type(bytes) == "string" and #bytes or bytes.length
+  local ok, err = out:write(string.rep("\0", pad))
+  if ok and type(bytes) == "string" then
+    ok, err = out:write(bytes)
+  elseif ok then
+    ok, err = bytes.write(out)
+    assert(not ok or ok == length, "gltf: a view's length is not its bytes'")
+  end
   if not ok then error(err, 0) end
   self.size = self.size + pad
   self.views[#self.views + 1] = { buffer = 0, byteOffset = self.size,
-    byteLength = #bytes, target = target }
-  self.size = self.size + #bytes
+    byteLength = length, target = target }
+  self.size = self.size + length
   return #self.views - 1
+end
+
+-- The bytes of what Doc:view takes (a string, or what written gives) as a
+-- string: for a caller that keeps a view in memory (gltf_import).
+function gltf.view_bytes(bytes)
+  if type(bytes) == "string" then return bytes end
+  local f = assert(io.tmpfile())
+  local ok, err = bytes.write(f)
+  if not ok then
+    f:close()
+    error(err, 0)
+  end
+  f:seek("set", 0)
+  local s = f:read("a") or ""
+  f:close()
+  return s
+end
+
+-- An accessor's float32 values, packed by acc:pack into the buffer.
+local function packed(acc)
+  return written(#acc * acc.components * 4, function(f)
+    return acc:pack(f)
+  end)
 end
 
 -- A new accessor over bytes of its own view; returns its index.
@@ -250,12 +289,8 @@ end
 
 -- ------------------------------------------------------------------ mesh
 
--- NORMAL: the decoded normals, with those glTF cannot take fixed by the
--- core (m:unit_normals: zero ones from their faces, or (0, 1, 0), those
--- off unit length renormalised), and the fixes noted. Returns the bytes.
-local function mesh_normals(m, note)
-  local bytes, fixed = m:unit_normals()
-  if not bytes then error(fixed, 0) end
+-- The notes on what m:unit_normals fixed.
+local function note_normals(fixed, note)
   if fixed.from_faces > 0 then
     note("zero_normals", fixed.from_faces, plural(fixed.from_faces,
       "zero normal") .. " replaced by the area-weighted normal of their"
@@ -270,17 +305,21 @@ local function mesh_normals(m, note)
       "normal") .. " off unit length by more than " .. gltf.UNIT_TOLERANCE
       .. " renormalised")
   end
-  return bytes
 end
 
--- TANGENT from the final normals and the raw vectors A and B: xyz is A
--- normalised, w the handedness, +1 when B points the way of cross(N, A),
--- -1 against it, since glTF rebuilds the bitangent as cross(N, T.xyz) * w
--- (m:tangent_frames). A zero A gives B x N normalised, or any unit vector
--- across N; a B that is zero or in the plane of N and A gives w = +1.
-local function mesh_tangents(m, note)
-  local bytes, fixed = m:tangent_frames()
-  if not bytes then error(fixed, 0) end
+-- NORMAL: the decoded normals, with those glTF cannot take fixed by the
+-- core (m:unit_normals: zero ones from their faces, or (0, 1, 0), those
+-- off unit length renormalised), and the fixes noted as it is written.
+local function mesh_normals(m, note)
+  return written(12 * m.vertex_count, function(f)
+    local bytes, fixed = m:unit_normals(f)
+    if bytes then note_normals(fixed, note) end
+    return bytes, fixed
+  end)
+end
+
+-- The notes on what m:tangent_frames could not take as stored.
+local function note_tangents(fixed, note)
   if fixed.zero_a > 0 then
     note("zero_a", fixed.zero_a, plural(fixed.zero_a, "tangent")
       .. " with a zero A written as B x N normalised (or any direction"
@@ -290,7 +329,19 @@ local function mesh_tangents(m, note)
     note("no_handedness", fixed.no_handedness, plural(fixed.no_handedness,
       "tangent") .. " whose B gives no handedness written with w = +1")
   end
-  return bytes
+end
+
+-- TANGENT from the final normals and the raw vectors A and B: xyz is A
+-- normalised, w the handedness, +1 when B points the way of cross(N, A),
+-- -1 against it, since glTF rebuilds the bitangent as cross(N, T.xyz) * w
+-- (m:tangent_frames). A zero A gives B x N normalised, or any unit vector
+-- across N; a B that is zero or in the plane of N and A gives w = +1.
+local function mesh_tangents(m, note)
+  return written(16 * m.vertex_count, function(f)
+    local bytes, fixed = m:tangent_frames(f)
+    if bytes then note_tangents(fixed, note) end
+    return bytes, fixed
+  end)
 end
 
 -- The attributes a mesh can carry as application-specific semantics:
@@ -391,7 +442,7 @@ function Doc:vertex_attributes(m, pos, acc, r)
   local function note(...) return add_note(r, ...) end
   local lo, hi = pos:bounds()
   local attributes = {}
-  attributes.POSITION = self:accessor(pos:pack(), { count = n,
+  attributes.POSITION = self:accessor(packed(pos), { count = n,
     type = "VEC3", min = lo, max = hi })
   if acc.normal then
     attributes.NORMAL = self:accessor(mesh_normals(m, note),
@@ -406,12 +457,14 @@ function Doc:vertex_attributes(m, pos, acc, r)
   end
   if acc.colour then
     -- the stored bytes as they are: byte/255 is the note's decode
-    attributes.COLOR_0 = self:accessor(acc.colour:raw(), { count = n,
+    attributes.COLOR_0 = self:accessor(written(4 * n, function(f)
+      return acc.colour:raw(f) -- four bytes a vertex
+    end), { count = n,
       type = "VEC4", componentType = UNSIGNED_BYTE, normalized = true })
   end
   for _, raw in ipairs(RAW) do
     if acc[raw.kind] then
-      attributes[raw.name] = self:accessor(acc[raw.kind]:pack(),
+      attributes[raw.name] = self:accessor(packed(acc[raw.kind]),
         { count = n, type = raw.type })
     end
   end
@@ -433,7 +486,7 @@ function Doc:uv_set_accessor(s, logical, n, uv_accessor, r)
       known = false
       add_error(r, why)
     elseif not holds_non_finite(a) then
-      known = self:accessor(a:pack(), { count = n, type = "VEC2" })
+      known = self:accessor(packed(a), { count = n, type = "VEC2" })
     else
       known = false
       add_note(r, "non_finite", 1, "stored UV set " .. set .. " holds NaN"
@@ -489,7 +542,7 @@ function Doc:unrouted_uv_sets(m, primitives, uv_accessor, r)
         add_note(r, "non_finite", 1, "stored UV set " .. set .. " holds"
           .. " NaN or infinity, which glTF forbids: left out")
       else
-        local index = self:accessor(a:pack(), { count = m.vertex_count,
+        local index = self:accessor(packed(a), { count = m.vertex_count,
           type = "VEC2" })
         for _, prim in ipairs(primitives) do
           prim.attributes["_UV_SET_" .. set] = index

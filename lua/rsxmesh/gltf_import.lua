@@ -555,6 +555,7 @@ local function exported(m)
   -- each view's bytes kept in memory, in the order of the views
   local kept = {}
   doc.view = function(self, bytes)
+    bytes = gltf.view_bytes(bytes)
     kept[#kept + 1] = bytes
     self.views[#kept] = { byteLength = #bytes }
     return #kept - 1

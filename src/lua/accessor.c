@@ -316,38 +316,39 @@ static void ac_put_le32(unsigned char *p, float f)
 static int a_pack(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:pack");
-  size_t n = (size_t)a->info->components, size, k;
+  int file = rsxlua_take_file(L, 2);
+  size_t n = (size_t)a->info->components, k;
   uint32_t first, count, v, run;
-  unsigned char *p;
   float c[AC_CHUNK * AC_MAXC];
-  luaL_Buffer b;
+  rl_text t;
   rsxlua_range(L, 2, a->count, "accessor:pack", &first, &count);
-  size = (size_t)count * n * 4;
-  p = (unsigned char *)luaL_buffinitsize(L, &b, size);
+  rsxlua_text_init(L, &t, file, (size_t)count * n * 4, "accessor:pack");
   for (v = 0; v < count; v += run) {
+    unsigned char *p;
     run = count - v < AC_CHUNK ? count - v : AC_CHUNK;
     ac_decode_run(L, a, first + v, run, c);
-    for (k = 0; k < run * n; k++)
-      ac_put_le32(p + ((size_t)v * n + k) * 4, c[k]);
+    p = (unsigned char *)rsxlua_text_room(&t, run * n * 4);
+    for (k = 0; k < run * n; k++) ac_put_le32(p + k * 4, c[k]);
+    rsxlua_text_add(&t, run * n * 4);
   }
-  luaL_pushresultsize(&b, size);
-  return 1;
+  return rsxlua_text_push(&t);
 }
 
 static int a_raw(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:raw");
-  size_t w = (size_t)a->info->size, size;
+  int file = rsxlua_take_file(L, 2);
+  size_t w = (size_t)a->info->size;
   uint32_t first, count, v;
-  char *p;
-  luaL_Buffer b;
+  rl_text t;
   rsxlua_range(L, 2, a->count, "accessor:raw", &first, &count);
-  size = (size_t)count * w;
-  p = luaL_buffinitsize(L, &b, size);
-  for (v = 0; v < count; v++)
-    memcpy(p + v * w, a->base + (size_t)(first + v) * a->stride, w);
-  luaL_pushresultsize(&b, size);
-  return 1;
+  rsxlua_text_init(L, &t, file, (size_t)count * w, "accessor:raw");
+  for (v = 0; v < count; v++) {
+    memcpy(rsxlua_text_room(&t, w), a->base + (size_t)(first + v) *
+           a->stride, w);
+    rsxlua_text_add(&t, w);
+  }
+  return rsxlua_text_push(&t);
 }
 
 static int a_bounds(lua_State *L)

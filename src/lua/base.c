@@ -490,3 +490,17 @@ int rsxlua_text_push(rl_text *t)
   lua_pushinteger(t->L, (lua_Integer)t->total);
   return 1;
 }
+
+int rsxlua_take_file(lua_State *L, int first)
+{
+  int top = lua_gettop(L), at;
+  if (top < first || luaL_testudata(L, top, LUA_FILEHANDLE) == NULL)
+    return 0;
+  /* the file goes above the arguments a range reads (first, first + 1) */
+  at = (top > first + 1 ? top : first + 1) + 1;
+  lua_settop(L, at);
+  lua_copy(L, top, at);
+  lua_pushnil(L);
+  lua_replace(L, top);
+  return at;
+}

@@ -57,15 +57,15 @@ static int m_attribute(lua_State *L)
 
 /* ------------------------------------------------------ vector maths */
 
-/* n floats as little-endian float32 bytes into b's buffer, whatever the
-** host's order. */
-static void me_put_floats(luaL_Buffer *b, const float *f, size_t n)
+/* n floats as little-endian float32 bytes into t, whatever the host's
+** order. */
+static void me_put_floats(rl_text *b, const float *f, size_t n)
 {
   size_t i, run, k;
   for (i = 0; i < n; i += run) {
     unsigned char *p;
     run = n - i < 256 ? n - i : 256;
-    p = (unsigned char *)luaL_prepbuffsize(b, run * 4);
+    p = (unsigned char *)rsxlua_text_room(b, run * 4);
     for (k = 0; k < run; k++, p += 4) {
       uint32_t u;
       memcpy(&u, &f[i + k], sizeof u);
@@ -74,7 +74,7 @@ static void me_put_floats(luaL_Buffer *b, const float *f, size_t n)
       p[2] = (unsigned char)((u >> 16) & 0xFF);
       p[3] = (unsigned char)(u >> 24);
     }
-    luaL_addsize(b, run * 4);
+    rsxlua_text_add(b, run * 4);
   }
 }
 
@@ -98,21 +98,22 @@ static double *me_normals(lua_State *L, const rsx_mesh *m,
 static int m_unit_normals(lua_State *L)
 {
   rl_mesh *me = me_check(L, 1, "mesh:unit_normals");
+  int file = rsxlua_take_file(L, 2);
   size_t n = (size_t)me->m->vertex_count * 3, i, run;
   rsx_normal_fixes fx;
   rsx_error err;
-  luaL_Buffer b;
+  rl_text b;
   float f[256];
   const double *d = me_normals(L, me->m, &fx, &err);
   if (d == NULL) return rsxlua_fail(L, err.text);
-  luaL_buffinit(L, &b);
+  rsxlua_text_init(L, &b, file, n * 4, "mesh:unit_normals");
   for (i = 0; i < n; i += run) {
     size_t k;
     run = n - i < 256 ? n - i : 256;
     for (k = 0; k < run; k++) f[k] = (float)d[i + k];
     me_put_floats(&b, f, run);
   }
-  luaL_pushresult(&b);
+  if (rsxlua_text_push(&b) != 1) return 3; /* nil, message, errno */
   lua_createtable(L, 0, 4);
   lua_pushinteger(L, fx.zero);
   lua_setfield(L, -2, "zero");
@@ -128,19 +129,21 @@ static int m_unit_normals(lua_State *L)
 static int m_tangent_frames(lua_State *L)
 {
   rl_mesh *me = me_check(L, 1, "mesh:tangent_frames");
+  int file = rsxlua_take_file(L, 2);
   rsx_normal_fixes nf;
   rsx_tangent_fixes tf;
   rsx_error err;
-  luaL_Buffer b;
+  rl_text b;
   float *t;
   const double *d = me_normals(L, me->m, &nf, &err);
   if (d == NULL) return rsxlua_fail(L, err.text);
   t = me_scratch(L, (size_t)me->m->vertex_count * 4, sizeof *t);
   if (rsx_mesh_tangent_frames(me->m, d, t, &tf, &err) != 0)
     return rsxlua_fail(L, err.text);
-  luaL_buffinit(L, &b);
+  rsxlua_text_init(L, &b, file, (size_t)me->m->vertex_count * 16,
+                   "mesh:tangent_frames");
   me_put_floats(&b, t, (size_t)me->m->vertex_count * 4);
-  luaL_pushresult(&b);
+  if (rsxlua_text_push(&b) != 1) return 3; /* nil, message, errno */
   lua_createtable(L, 0, 2);
   lua_pushinteger(L, tf.zero_a);
   lua_setfield(L, -2, "zero_a");

@@ -198,9 +198,9 @@ void rsxlua_cache(lua_State *L, int owner, const void *key);
 float *rsxlua_floats(lua_State *L, int idx, size_t n, const char *fname,
                      const char *what);
 
-/* Where a bulk text method writes (acc:lines, s:face_lines): a string it
-** returns, or a Lua file (io.open's) it writes to in blocks, with no
-** string of the whole text. rsxlua_text_room gives room for size bytes,
+/* Where a bulk method writes its text or bytes (acc:lines, acc:pack,
+** s:face_lines, m:unit_normals, ...): a string it returns, or a Lua file
+** (io.open's) it writes to in blocks, with no string of the whole. rsxlua_text_room gives room for size bytes,
 ** rsxlua_text_add keeps len of them, rsxlua_text_push pushes the string,
 ** or the bytes written (nil, message and an errno on a write error). */
 #define RL_TEXT_BLOCK 65536
@@ -221,6 +221,11 @@ void rsxlua_text_init(lua_State *L, rl_text *t, int arg, size_t hint,
 char *rsxlua_text_room(rl_text *t, size_t size);
 void rsxlua_text_add(rl_text *t, size_t len);
 int rsxlua_text_push(rl_text *t);
+
+/* The index of a file (io.open's) given as the last argument, from arg
+** first on, or 0: its argument is set to nil and the file moved above
+** first + 1, so that a range read from first does not see it. */
+int rsxlua_take_file(lua_State *L, int first);
 
 /* ------------------------------------------------------- triangles.c */
 
