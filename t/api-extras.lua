@@ -271,8 +271,8 @@ t.is(hi[2], fx.f32(32736 / 32767),
 local empty = assert(rsxmesh.mesh{ name = "empty",
   meta = fx.meta(0x00080005), vertex_count = 0, mmp = "", mmp_stride = 16,
   indices = "", index_size = 2 })
-t.is_deeply({ empty:attribute("position"):bounds() }, { {}, {}, 0 },
-  "bounds: no vertices, two empty tables and 0")
+t.is_deeply({ empty:attribute("position"):bounds() }, { {}, {}, 0, 0 },
+  "bounds: no vertices, two empty tables and 0 and 0")
 
 -- acc:lengths -------------------------------------------------------------
 -- CMP words (the note: x signed 11 bits at 0..10, y 11 bits at 11..21, z

@@ -372,19 +372,19 @@ local function add_note(r, kind, count, text)
 end
 
 -- The triangles first: a mesh without any has nothing to draw. Returns
--- the submeshes to write as { s =, index =, bytes =, count = }.
+-- the submeshes to write as { s =, index =, count = }.
 local function mesh_primitive_list(m, r)
   local prims = {}
   for i, s in m:submeshes() do
-    local bytes, count = s:triangle_bytes()
-    if not bytes then
+    local count, why = s:triangle_count()
+    if not count then
       -- the core's message names the mesh and the submesh itself
-      add_error(r, count)
+      add_error(r, why)
     elseif count == 0 then
       add_note(r, "empty_submeshes", 1, "submesh " .. i
         .. " has no triangles: left out")
     else
-      prims[#prims + 1] = { s = s, index = i, bytes = bytes, count = count }
+      prims[#prims + 1] = { s = s, index = i, count = count }
     end
   end
   if #prims == 0 and #r.errors == 0 then
@@ -393,18 +393,20 @@ local function mesh_primitive_list(m, r)
   return prims
 end
 
--- The positions, which every mesh needs and which must be finite.
+-- The positions, which every mesh needs and which must be finite, and
+-- their bounds.
 local function mesh_positions(m, r)
   local pos, err = m:attribute("position")
   if not pos then
     add_error(r, err)
     return nil
   end
-  if holds_non_finite(pos) then
+  local lo, hi, _, non_finite = pos:bounds()
+  if non_finite > 0 then
     add_error(r, "positions hold NaN or infinity: mesh left out")
     return nil
   end
-  return pos
+  return pos, lo, hi
 end
 
 -- Each other attribute, fetched before anything is added to the
@@ -436,11 +438,12 @@ end
 
 -- The accessors of the vertex attributes every primitive of the mesh
 -- shares: POSITION, NORMAL, TANGENT, COLOR_0 and the raw ones. Returns
--- glTF attribute name -> accessor index.
+-- glTF attribute name -> accessor index. pos = { acc, lo, hi }.
 function Doc:vertex_attributes(m, pos, acc, r)
   local n = m.vertex_count
   local function note(...) return add_note(r, ...) end
-  local lo, hi = pos:bounds()
+  local lo, hi
+  pos, lo, hi = pos[1], pos[2], pos[3]
   local attributes = {}
   attributes.POSITION = self:accessor(packed(pos), { count = n,
     type = "VEC3", min = lo, max = hi })
@@ -560,7 +563,9 @@ function Doc:primitive(p, attributes, n, uv_accessor, r)
   for k, v in pairs(attributes) do attrs[k] = v end
   local sets = self:primitive_uvs(p, attrs, n, uv_accessor, r)
   local prim = { attributes = attrs, mode = 4,
-    indices = self:accessor(p.bytes, { count = 3 * p.count,
+    indices = self:accessor(written(12 * p.count, function(f)
+        return s:triangle_bytes(f)
+      end), { count = 3 * p.count,
       type = "SCALAR", componentType = UNSIGNED_INT,
       target = ELEMENT_ARRAY_BUFFER }),
     extras = { selectors = s.selectors,
@@ -591,13 +596,13 @@ function Doc:add_mesh(m)
   local r = new_result()
   local prims = mesh_primitive_list(m, r)
   if #prims == 0 then return r end
-  local pos = mesh_positions(m, r)
+  local pos, lo, hi = mesh_positions(m, r)
   if not pos then return r end
   local acc = mesh_attributes(m, r)
   if not acc then return r end
 
   local n = m.vertex_count
-  local attributes = self:vertex_attributes(m, pos, acc, r)
+  local attributes = self:vertex_attributes(m, { pos, lo, hi }, acc, r)
   local uv_accessor = {} -- one accessor per stored UV set some primitive uses
   local primitives = {}
   for _, p in ipairs(prims) do

@@ -371,7 +371,8 @@ static int a_bounds(lua_State *L)
     }
   }
   lua_pushinteger(L, (lua_Integer)bd.nans);
-  return 3;
+  lua_pushinteger(L, (lua_Integer)bd.non_finite);
+  return 4;
 }
 
 static int a_non_finite(lua_State *L)
@@ -379,6 +380,11 @@ static int a_non_finite(lua_State *L)
   rl_accessor *a = ac_check(L, 1, "accessor:non_finite");
   rsx_bounds bd;
   rsx_error err;
+  if (a->info->type != RSX_TYPE_F && a->info->type != RSX_TYPE_SF) {
+    /* bytes, S32K integers and CMP fields decode to finite floats */
+    lua_pushinteger(L, 0);
+    return 1;
+  }
   if (rsx_mesh_bounds(a->m, a->kind, &bd, &err) != 0)
     return luaL_error(L, "%s", err.text);
   lua_pushinteger(L, (lua_Integer)bd.non_finite);

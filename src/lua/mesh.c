@@ -192,13 +192,14 @@ static int m_record(lua_State *L)
 static int m_triangles(lua_State *L)
 {
   rl_mesh *me = me_check(L, 1, "mesh:triangles");
-  return rsxlua_mesh_triangles(L, me->m, 0);
+  return rsxlua_mesh_triangles(L, me->m, RL_TRI_TABLE, 0);
 }
 
 static int m_triangle_bytes(lua_State *L)
 {
   rl_mesh *me = me_check(L, 1, "mesh:triangle_bytes");
-  return rsxlua_mesh_triangles(L, me->m, 1);
+  return rsxlua_mesh_triangles(L, me->m, RL_TRI_BYTES,
+                               rsxlua_take_file(L, 2));
 }
 
 static int m_index(lua_State *L)

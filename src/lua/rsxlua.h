@@ -230,14 +230,17 @@ int rsxlua_take_file(lua_State *L, int first);
 /* ------------------------------------------------------- triangles.c */
 
 /* The triangles of count indices from first of m (s names the submesh in
-** messages, may be NULL): a flat table of 1-based vertex numbers and the
-** count, or (as_bytes) a string of little-endian 0-based u32 and the
-** count; nil and a message on an index out of range. Returns the number
-** of results pushed. */
+** messages, may be NULL), by mode: RL_TRI_TABLE a flat table of 1-based
+** vertex numbers, RL_TRI_BYTES a string of little-endian 0-based u32 (or,
+** with file, the stack index of a Lua file, those bytes written to it and
+** their count), RL_TRI_COUNT nothing; then the triangle count. nil and a
+** message on an index out of range. Returns the number of results. */
+enum { RL_TRI_TABLE = 0, RL_TRI_BYTES = 1, RL_TRI_COUNT = 2 };
 int rsxlua_triangles(lua_State *L, const rsx_mesh *m, const rsx_submesh *s,
-                     uint32_t first, uint32_t count, int as_bytes);
+                     uint32_t first, uint32_t count, int mode, int file);
 /* The same for the whole mesh: its submeshes' triangles in turn. */
-int rsxlua_mesh_triangles(lua_State *L, const rsx_mesh *m, int as_bytes);
+int rsxlua_mesh_triangles(lua_State *L, const rsx_mesh *m, int mode,
+                          int file);
 
 /* ---------------------------------------------- the types' own files */
 

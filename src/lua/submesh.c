@@ -93,14 +93,22 @@ static int s_triangles(lua_State *L)
 {
   rl_submesh *sm = sm_check(L, 1, "submesh:triangles");
   return rsxlua_triangles(L, sm->m, sm->s, sm->s->first_index,
-                          sm->s->index_count, 0);
+                          sm->s->index_count, RL_TRI_TABLE, 0);
 }
 
 static int s_triangle_bytes(lua_State *L)
 {
   rl_submesh *sm = sm_check(L, 1, "submesh:triangle_bytes");
   return rsxlua_triangles(L, sm->m, sm->s, sm->s->first_index,
-                          sm->s->index_count, 1);
+                          sm->s->index_count, RL_TRI_BYTES,
+                          rsxlua_take_file(L, 2));
+}
+
+static int s_triangle_count(lua_State *L)
+{
+  rl_submesh *sm = sm_check(L, 1, "submesh:triangle_count");
+  return rsxlua_triangles(L, sm->m, sm->s, sm->s->first_index,
+                          sm->s->index_count, RL_TRI_COUNT, 0);
 }
 
 /* ---------------------------------------------------------- face lines */
@@ -201,7 +209,7 @@ static int s_face_lines(lua_State *L)
 
   /* the triangles of s:triangle_bytes(): one rule for every caller */
   nres = rsxlua_triangles(L, sm->m, sm->s, sm->s->first_index,
-                          sm->s->index_count, 1);
+                          sm->s->index_count, RL_TRI_BYTES, 0);
   if (nres != 2 || lua_isnil(L, -2)) return nres;
   n = (size_t)lua_tointeger(L, -1);
   tri = (const unsigned char *)lua_tostring(L, -2);
@@ -373,6 +381,7 @@ static const luaL_Reg s_methods[] = {
   {"uv", s_uv},
   {"triangles", s_triangles},
   {"triangle_bytes", s_triangle_bytes},
+  {"triangle_count", s_triangle_count},
   {"face_lines", s_face_lines},
   {"declaration", s_declaration},
   {"record", s_record},

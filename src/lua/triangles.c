@@ -15,23 +15,29 @@ static uint32_t *tri_scratch(lua_State *L, size_t cap)
   return lua_newuserdatauv(L, cap * 3 * sizeof(uint32_t) + 1, 0);
 }
 
-/* Pushes n triangles of tri as a table of 1-based numbers or a string of
-** little-endian 0-based u32, then n. */
-static int tri_push(lua_State *L, const uint32_t *tri, size_t n,
-                    int as_bytes)
+/* Pushes n triangles of tri as mode says (see rsxlua_triangles), then
+** n. */
+static int tri_push(lua_State *L, const uint32_t *tri, size_t n, int mode,
+                    int file)
 {
   size_t i;
-  if (as_bytes) {
-    luaL_Buffer b;
-    unsigned char *p = (unsigned char *)luaL_buffinitsize(L, &b, n * 12);
-    for (i = 0; i < n * 3; i++) {
-      p[4 * i] = (unsigned char)(tri[i] & 0xFF);
-      p[4 * i + 1] = (unsigned char)((tri[i] >> 8) & 0xFF);
-      p[4 * i + 2] = (unsigned char)((tri[i] >> 16) & 0xFF);
-      p[4 * i + 3] = (unsigned char)(tri[i] >> 24);
+  if (mode == RL_TRI_BYTES) {
+    rl_text t;
+    rsxlua_text_init(L, &t, file, n * 12, "triangle_bytes");
+    for (i = 0; i < n * 3; i += 3) {
+      unsigned char *p = (unsigned char *)rsxlua_text_room(&t, 12);
+      int k;
+      for (k = 0; k < 3; k++, p += 4) {
+        uint32_t v = tri[i + (size_t)k];
+        p[0] = (unsigned char)(v & 0xFF);
+        p[1] = (unsigned char)((v >> 8) & 0xFF);
+        p[2] = (unsigned char)((v >> 16) & 0xFF);
+        p[3] = (unsigned char)(v >> 24);
+      }
+      rsxlua_text_add(&t, 12);
     }
-    luaL_pushresultsize(&b, n * 12);
-  } else {
+    if (rsxlua_text_push(&t) != 1) return 3; /* nil, message, errno */
+  } else if (mode == RL_TRI_TABLE) {
     lua_createtable(L, n * 3 < (size_t)INT32_MAX ? (int)(n * 3) : 0, 0);
     for (i = 0; i < n * 3; i++) {
       lua_pushinteger(L, (lua_Integer)tri[i] + 1);
@@ -39,26 +45,27 @@ static int tri_push(lua_State *L, const uint32_t *tri, size_t n,
     }
   }
   lua_pushinteger(L, (lua_Integer)n);
-  return 2;
+  return mode == RL_TRI_COUNT ? 1 : 2;
 }
 
 int rsxlua_triangles(lua_State *L, const rsx_mesh *m, const rsx_submesh *s,
-                     uint32_t first, uint32_t count, int as_bytes)
+                     uint32_t first, uint32_t count, int mode, int file)
 {
   uint32_t *tri = tri_scratch(L, rsx_triangle_capacity(count));
   size_t n = 0;
   rsx_error err;
   if (rsx_triangles(m, s, first, count, tri, &n, &err) != 0)
     return rsxlua_fail(L, err.text);
-  return tri_push(L, tri, n, as_bytes);
+  return tri_push(L, tri, n, mode, file);
 }
 
-int rsxlua_mesh_triangles(lua_State *L, const rsx_mesh *m, int as_bytes)
+int rsxlua_mesh_triangles(lua_State *L, const rsx_mesh *m, int mode,
+                          int file)
 {
   uint32_t *tri = tri_scratch(L, rsx_mesh_triangle_capacity(m));
   size_t n = 0;
   rsx_error err;
   if (rsx_mesh_triangles(m, tri, &n, &err) != 0)
     return rsxlua_fail(L, err.text);
-  return tri_push(L, tri, n, as_bytes);
+  return tri_push(L, tri, n, mode, file);
 }
