@@ -38,7 +38,7 @@ local opts, inputs = cli.parse(arg, {
 if opts.glb and opts.copy_textures then
   io.stderr:write("gltf-export: --copy-textures: a .glb holds its textures"
     .. " already (--glb)\n")
-  os.exit(2)
+  os.exit(2, true)
 end
 
 local run = cli.run(opts)

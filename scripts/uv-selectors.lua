@@ -26,7 +26,7 @@ local opts, args = cli.parse(arg, {
 
 if opts.tsv and opts.json then
   io.stderr:write("uv-selectors: --tsv and --json exclude each other\n")
-  os.exit(2)
+  os.exit(2, true)
 end
 
 local run = cli.run(opts)
