@@ -316,22 +316,23 @@ int rsx_mesh_can_decode(const rsx_mesh *m, int kind, rsx_error *err)
   char label[LABEL_MAX];
   const rsx_attr_info *info, *row;
   unsigned bit;
-  rsx_mesh_label(m, label, sizeof label);
   row = rsx_attr(kind, 1);
+  info = row ? m->format.attr[kind] : NULL;
+  bit = info ? dec_blocking(m, info) : 0;
+  if (info && !bit) return 0;
+  /* the label only for a message: callers decode a vertex at a time */
+  rsx_mesh_label(m, label, sizeof label);
   if (!row)
     return rsx_fail(err, "%s: no attribute kind %d", label, kind);
-  info = m->format.attr[kind];
   if (!info)
     return rsx_fail(err, "%s: mask 0x%08lx has no %s", label,
                     (unsigned long)m->mask, row->name);
-  bit = dec_blocking(m, info);
-  if (bit) {
+  {
     char why[256];
     rsx_finding_describe(m, bit, why, sizeof why);
     return rsx_fail(err, "%s: cannot decode %s: %s: %s", label, info->name,
                     rsx_finding_name(bit), why);
   }
-  return 0;
 }
 
 int rsx_mesh_decode(const rsx_mesh *m, int kind, uint32_t first, uint32_t n,
