@@ -384,11 +384,12 @@ function cli.interrupted(message)
 end
 
 -- Control-C stops the run, not just the input in progress (named by
--- what): what was being written is gone already (rsxmesh.output), what
--- was written is whole. Exit status 130, as a shell gives.
+-- what, if any): what was being written is gone already (rsxmesh.output),
+-- what was written is whole. Exit status 130, as a shell gives.
 function Run:interrupted(what)
-  self:fail(what, "interrupted")
   self:clear()
+  io.stderr:write(self.name, ": ", what and what .. ": " or "",
+    "interrupted\n")
   io.stdout:flush()
   os.exit(130, true)
 end
@@ -446,7 +447,7 @@ function Run:each(args, fn, share)
     end
   end)
   if not ok and cli.interrupted(err) then
-    self:interrupted(inputs[k] and inputs[k].path or self.name)
+    self:interrupted(inputs[k] and inputs[k].path)
   elseif not ok then
     error(err, 0)
   end
