@@ -1,6 +1,6 @@
 # t/package.sh - the release as a user meets it (make check-full): the
-# tarball's files configured without LuaFileSystem, lua-cjson or readline
-# (a message naming the Debian package), then `luarocks --lua-version 5.4
+# tarball's files configured without LuaFileSystem, lua-cjson, readline,
+# Lua's headers or pkg-config (a message naming the Debian package), then `luarocks --lua-version 5.4
 # make` into a local tree, and a stock lua5.4 requiring the module and its
 # helpers and running standard scripts from their module paths.
 set -u
@@ -51,6 +51,12 @@ refused lfs lua-filesystem "LuaFileSystem for Lua 5.4 is missing:" \
   LUA_INTERP="$tmp/nolfs"
 refused cjson lua-cjson "lua-cjson for Lua 5.4 is missing:" \
   LUA_INTERP="$tmp/nocjson"
+# without Lua's development files (pkg-config finds nothing), or without
+# pkg-config itself
+refused "Lua's headers" liblua5.4-dev "Lua 5.4's headers and library" \
+  PKG_CONFIG_LIBDIR="$tmp/none"
+refused pkg-config pkg-config "pkg-config is missing:" \
+  PKG_CONFIG="$tmp/none/pkg-config"
 # without readline's header (the cache variable of its check)
 refused readline libreadline-dev "readline is missing:" \
   ac_cv_header_readline_readline_h=no
