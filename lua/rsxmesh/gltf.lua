@@ -133,10 +133,19 @@ function Doc:sink()
     f, err = output.open(self.bin, "w+b", self.part)
   elseif f then
     f, err = io.tmpfile()
+    -- the anonymous file has no name: the message names what it is for
+    if not f then err = self:buffer_name() .. ": " .. tostring(err) end
   end
   if not f then error(err, 0) end
   self.out = f
   return f
+end
+
+-- What a failure to write the buffer names: the .bin, or the file the
+-- buffer goes into.
+function Doc:buffer_name()
+  if self.file and not self.glb then return bin_path(self.file) end
+  return self.file or "the glTF buffer"
 end
 
 -- Bytes the module writes straight into the buffer's file, with no
@@ -161,7 +170,7 @@ function Doc:view(bytes, target)
     ok, err = bytes.write(out)
     assert(not ok or ok == length, "gltf: a view's length is not its bytes'")
   end
-  if not ok then error(err, 0) end
+  if not ok then error(self:buffer_name() .. ": " .. tostring(err), 0) end
   self.size = self.size + pad
   self.views[#self.views + 1] = { buffer = 0, byteOffset = self.size,
     byteLength = length, target = target }
