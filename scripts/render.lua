@@ -140,6 +140,13 @@ local camera
 if opts.eye then
   camera = { eye = opts.eye, at = opts.at, up = opts.up, fov = opts.fov,
              ortho = opts.ortho }
+  -- a bad camera is the command line's problem, not each bundle's: the
+  -- core checks it on an empty render
+  local ok, err = pcall(rsxmesh.render, { meshes = {}, width = 1,
+    height = 1, camera = camera })
+  if not ok then
+    cli.usage_error(spec, (tostring(err):gsub("^rsxmesh%.render: ", "")))
+  end
 else
   camera = { view = opts.view or "iso", up = opts.up, ortho = opts.ortho }
 end

@@ -94,6 +94,20 @@ status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "bg.png",
   "--background", "1,2")
 t.is(status, 2, "--background 1,2: exit 2")
 
+-- A camera the core refuses (eye = at; the default up along the view) is
+-- a usage error before any bundle is read: exit 2, the core's reason
+-- without a script position, and no image.
+status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "cam.png",
+  "--eye", "1,1,1", "--at", "1,1,1")
+t.is(status, 2, "--eye = --at: exit 2")
+t.like(err, "^render: camera: eye and at are the same point %(1, 1, 1%)\n",
+  "--eye = --at: the core's reason, first")
+status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "cam.png",
+  "--eye", "0,5,0", "--at", "0,0,0")
+t.like(err, "^render: camera: up %(0, 1, 0%) is along the view direction\n",
+  "looking straight down with the default up: named")
+t.ok(not lfs.attributes(dir .. "/cam.png"), "no image written")
+
 -- A folder of bundles into a folder; the missing texture reported once
 -- for two submeshes, drawn grey 180, the run still a success.
 status, out, err = lib.rsxmesh(dir, "render", "in", "-o", "imgs",
