@@ -231,8 +231,8 @@ static uint8_t *read_file(const char *path, size_t *size, rsx_error *err)
     k = fread(buf + n, 1, cap - n, f);
     n += k;
   } while (k > 0);
-  if (ferror(f)) {
-    rsx_fail(err, "%s: read error", path);
+  if (ferror(f)) {  /* fread left errno: EISDIR for a folder, EIO */
+    rsx_fail(err, "%s: %s", path, strerror(errno));
     goto fail;
   }
   fclose(f);

@@ -93,6 +93,11 @@ t.is(e, dir .. "/old.dds: a DDS texture, not a PNG (only PNG is read)",
 r, e = rsxmesh.read_png(write("cut.png", png:sub(1, #png - 20)))
 t.is(r, nil, "a truncated PNG: nil")
 t.like(e, "^" .. dir:gsub("%p", "%%%0") .. "/cut%.png: ", "names the file")
+assert(os.execute("mkdir '" .. dir .. "/folder.png'"))
+r, e = rsxmesh.read_png(dir .. "/folder.png")
+t.is(e, dir .. "/folder.png: Is a directory",
+  "a folder: the system's reason, as io.open's")
+assert(os.remove(dir .. "/folder.png"))
 
 for _, f in ipairs{ "img.png", "text.png", "old.dds", "cut.png" } do
   os.remove(dir .. "/" .. f)
