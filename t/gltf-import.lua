@@ -452,6 +452,32 @@ end), "sparse/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION"
   .. " %(accessor 0%): sparse index 1 is 0: indices must increase",
   "a bad sparse accessor")
 
+-- An accessor without a buffer view is zeros (glTF allows it), but no
+-- bytes of the file back them: a count of 2^40 is refused before 12 TiB
+-- of zeros are asked for (it was a Lua traceback, "resulting string too
+-- large"; 2^26 took 6 GB and half a minute).
+refused("zeros", edited("zeros", function(doc)
+  local a = doc.accessors[panel_of(doc).primitives[1].attributes.POSITION
+    + 1]
+  a.bufferView, a.byteOffset, a.count = nil, nil, 1 << 40
+end), "zeros/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION %(accessor"
+  .. " 0%): 1099511627776 elements of 12 bytes without a buffer view: more"
+  .. " zeros than the file's buffers hold %(%d+ bytes%)",
+  "zeros without a buffer view, a hostile count")
+
+-- Values as the file spells them: lua-cjson reads 5130 as 5130.0
+refused("ctype", edited("ctype", function(doc)
+  doc.accessors[panel_of(doc).primitives[1].attributes.POSITION + 1]
+    .componentType = 5130
+end), "ctype/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION %(accessor"
+  .. " 0%): componentType 5130 is not a glTF one", "a bad componentType")
+refused("countstr", edited("countstr", function(doc)
+  doc.accessors[panel_of(doc).primitives[1].attributes.POSITION + 1].count
+    = "4"
+end), 'countstr/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION'
+  .. ' %(accessor 0%): count "4" is not a positive integer',
+  "a count that is a string, quoted")
+
 -- panel's selectors 00 01 01 01 feed logical UV1..3 from stored set 1:
 -- its TEXCOORD_2 pointed at set 0's accessor disagrees at vertex 1,
 -- set 1 (0.5, 0.5) against set 0 (0, 0)

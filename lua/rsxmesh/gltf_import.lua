@@ -43,6 +43,9 @@ local MODES = { [0] = "points", [1] = "lines", [2] = "line loop",
   [3] = "line strip", [4] = "triangles", [5] = "triangle strip",
   [6] = "triangle fan" }
 
+-- Zeros an accessor without a buffer view may always have (1 MiB).
+local ZEROS_MIN = 1 << 20
+
 -- A failure: raised as a table so that import.bundle can tell its own
 -- messages from a bug's.
 local Failure = {}
@@ -62,6 +65,13 @@ end
 -- every number as a float); nil for anything else.
 local function int(x)
   return type(x) == "number" and math.tointeger(x) or nil
+end
+
+-- A JSON value in a message as the file spells it: 5130, not lua-cjson's
+-- 5130.0; a string quoted, so that "12" is not taken for 12.
+local function shown(x)
+  if type(x) == "string" then return '"' .. x .. '"' end
+  return tostring(int(x) or x)
 end
 
 local function read_bytes(file)
@@ -219,11 +229,22 @@ end
 -- packed: zeros without a buffer view.
 local function dense_bytes(file, a, r)
   local count, size = r.count, r.size
-  if a.bufferView == nil then return string.rep("\0", count * size) end
+  if a.bufferView == nil then
+    -- zeros, as glTF allows; no bytes of the file back them, so a hostile
+    -- count could claim any memory: no more than the buffers hold
+    local held = 0
+    for _, b in ipairs(file.buffers) do held = held + #b end
+    if count > math.max(held, ZEROS_MIN) // size then
+      fail("%s: %d elements of %d bytes without a buffer view: more zeros"
+        .. " than the file's buffers hold (%d bytes)", r.label, count, size,
+        held)
+    end
+    return string.rep("\0", count * size)
+  end
   local offset = int(a.byteOffset or 0)
   if not offset or offset < 0 then
     fail("%s: byteOffset %s is not a byte offset", r.label,
-      tostring(a.byteOffset))
+      shown(a.byteOffset))
   end
   local buf, boff, blen, stride = buffer_view(file, a.bufferView, r.label,
     "")
@@ -260,7 +281,7 @@ local function sparse_bytes(file, sp, r, bytes)
   if ictype ~= UNSIGNED_BYTE and ictype ~= UNSIGNED_SHORT
       and ictype ~= UNSIGNED_INT then
     fail("%s: sparse indices of componentType %s", label,
-      tostring(sp.indices.componentType))
+      shown(sp.indices.componentType))
   end
   local ibuf, iboff, iblen = buffer_view(file, sp.indices.bufferView, label,
     "sparse indices ")
@@ -298,15 +319,15 @@ local function accessor_read(file, t, i, label)
   local ctype = int(a.componentType)
   local ct = CTYPE[ctype]
   if not n then
-    fail("%s: type %s is not a glTF type", label, tostring(a.type))
+    fail("%s: type %s is not a glTF type", label, shown(a.type))
   end
   if not ct then
     fail("%s: componentType %s is not a glTF one", label,
-      tostring(a.componentType))
+      shown(a.componentType))
   end
   local count = int(a.count)
   if not count or count < 1 then
-    fail("%s: count %s is not a positive integer", label, tostring(a.count))
+    fail("%s: count %s is not a positive integer", label, shown(a.count))
   end
   local r = { count = count, type = a.type, ctype = ctype, components = n,
     size = n * ct.size, normalized = a.normalized == true, label = label }
@@ -661,7 +682,7 @@ function Job:vertex_groups()
     if type(prim) ~= "table" then fail("%s is not an object", pw) end
     local mode = int(prim.mode or 4) or prim.mode
     if mode ~= 4 then
-      fail("%s: mode %s (%s) is not a triangle list", pw, tostring(mode),
+      fail("%s: mode %s (%s) is not a triangle list", pw, shown(mode),
         MODES[mode] or "unknown")
     end
     if type(prim.attributes) ~= "table" then prim.attributes = {} end
