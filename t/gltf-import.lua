@@ -465,6 +465,29 @@ end), "zeros/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION %(accessor"
   .. " zeros than the file's buffers hold %(%d+ bytes%)",
   "zeros without a buffer view, a hostile count")
 
+-- Positions that float32 cannot hold are refused, not written as
+-- infinities: panel's node scaled by 1e39 in x takes vertex 2, (1, 0, 0),
+-- to x = 1e39 (FLT_MAX is 3.4e38); a quiet NaN as vertex 3's y in the
+-- .bin (panel is (0,0,0) (1,0,0) (1,1,0) (0,1,0)).
+refused("huge", edited("huge", function(doc)
+  for _, n in ipairs(doc.nodes) do
+    if n.mesh and doc.meshes[n.mesh + 1].name == "panel" then
+      n.scale = { 1e39, 1, 1 }
+    end
+  end
+end), "huge/edit%.gltf: mesh 1 %(panel%): vertex 2: POSITION %(1e%+39, 0,"
+  .. " 0%) with the node's transform is not finite as float32",
+  "a transform past float32")
+refused("nan", edited("nan", function(doc, bin)
+  local a = doc.accessors[panel_of(doc).primitives[1].attributes.POSITION
+    + 1]
+  local at = doc.bufferViews[a.bufferView + 1].byteOffset
+    + (a.byteOffset or 0) + 2 * 12 + 4
+  return bin:sub(1, at) .. string.pack("<I4", 0x7FC00000)
+    .. bin:sub(at + 5)
+end), "nan/edit%.gltf: mesh 1 %(panel%): vertex 3: POSITION %(1, nan, 0%)"
+  .. " is not finite as float32", "a NaN position in the .bin")
+
 -- Values as the file spells them: lua-cjson reads 5130 as 5130.0
 refused("ctype", edited("ctype", function(doc)
   doc.accessors[panel_of(doc).primitives[1].attributes.POSITION + 1]

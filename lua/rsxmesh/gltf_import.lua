@@ -956,12 +956,30 @@ function Job:keep(kind, what, had)
   if had or not self.same_layout then self:note("kept", what) end
 end
 
+-- The least magnitude that float32 rounds to infinity (FLT_MAX and half
+-- its last place, which rounds to even: up).
+local F32_INFINITE = 2^128 - 2^103
+
 function Job:positions()
   local P = self:column("POSITION", VEC3, ONLY_FLOAT)
   if self.world or not self:as_exported(P, "POSITION") then
     local v = column_values(P)
-    self.t.position = self.world and transform(self.world, v, "position")
-      or v
+    v = self.world and transform(self.world, v, "position") or v
+    -- gltf-export refuses a mesh whose positions are not finite, so
+    -- none came from the base: an edit (a huge scale) made them
+    for i = 1, #v do
+      if not (math.abs(v[i]) < F32_INFINITE) then
+        local k = (i - 1) // 3 * 3
+        local function f(x)
+          return math.abs(x) < F32_INFINITE and rsxmesh.fmt(x)
+            or string.format("%.9g", x)
+        end
+        fail("%s: vertex %d: POSITION (%s, %s, %s)%s is not finite as"
+          .. " float32", self.where, k // 3 + 1, f(v[k + 1]), f(v[k + 2]),
+          f(v[k + 3]), self.world and " with the node's transform" or "")
+      end
+    end
+    self.t.position = v
     self:note("changed", self.world
       and "positions (the node's transform baked in)" or "positions")
   end
