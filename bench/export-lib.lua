@@ -19,6 +19,8 @@ local builddir = os.getenv("top_builddir") or "."
 local host = assert(os.getenv("RSXMESH"), "run by make bench, which sets "
   .. "RSXMESH")
 E.floor_program = builddir .. "/bench/export-floor"
+E.rusage_program = builddir .. "/bench/rusage"
+E.host = host
 
 local function q(s)
   return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
@@ -90,47 +92,102 @@ end
 
 -- -------------------------------------------------------------- timing
 
--- Run a standard script (a list of arguments) once; returns its processor
--- time (user + system, as the shell's `times` reports its children),
+-- Run a standard script (a list of arguments) once, with host (default
+-- the build's rsxmesh), under bench/rusage: returns what it cost, as
+-- getrusage gives it for the script and the workers it waited for
+-- ({ seconds = user + system, wall =, kib = its peak resident memory }),
 -- its stdout and its stderr. Fails unless it exits 0.
-local function run_once(args, out, err)
-  local words = { q(host) }
-  for k, a in ipairs(args) do words[k + 1] = q(a) end
+local function run_once(args, out, err, with_host)
+  local usage = out .. ".rusage"
+  local words = { q(E.rusage_program), q(usage) }
+  if type(with_host) == "table" then -- a command: { "env", ..., host }
+    for _, w in ipairs(with_host) do words[#words + 1] = q(w) end
+  else
+    words[#words + 1] = q(with_host or host)
+  end
+  for k, a in ipairs(args) do words[#words + 1] = q(a) end
   local cmd = table.concat(words, " ") .. " >" .. q(out) .. " 2>" .. q(err)
-    .. "; s=$?; times; exit $s"
-  local text, ok = capture(cmd)
-  if not ok then
+  if not os.execute(cmd) then
     error("rsxmesh " .. table.concat(args, " ") .. " failed: "
       .. (read_file(err) or ""), 0)
   end
-  -- the second line: the children's user and system time
-  local um, us, sm, ss = text:match("\n(%d+)m([%d.]+)s (%d+)m([%d.]+)s")
-  assert(um, "unexpected output of times: " .. text)
-  return um * 60 + us + sm * 60 + ss, read_file(out), read_file(err)
+  local text = assert(read_file(usage), "bench/rusage wrote nothing")
+  os.remove(usage)
+  local user, sys, wall, kib = text:match("^(%S+) (%S+) (%S+) (%d+)")
+  assert(user, "unexpected output of bench/rusage: " .. text)
+  return { seconds = tonumber(user) + tonumber(sys), wall = tonumber(wall),
+    kib = tonumber(kib) }, read_file(out), read_file(err)
+end
+
+-- One run of a standard script (see run_once); returns its cost and its
+-- stderr. with_host runs another rsxmesh: a path, or a command as a list
+-- of words (E.baseline's).
+function E.run(name, args, with_host)
+  local out_path = E.dir .. "/" .. name .. ".out"
+  local err_path = E.dir .. "/" .. name .. ".err"
+  local cost, _, err = run_once(args, out_path, err_path, with_host)
+  os.remove(out_path)
+  os.remove(err_path)
+  return cost, err
+end
+
+-- The command that runs the rsxmesh of another build folder (an older
+-- build, for a figure against today's) with its own scripts and helpers:
+-- BENCH_BASELINE names the folder; nil when it is not set.
+function E.baseline()
+  local dir = os.getenv("BENCH_BASELINE")
+  if not dir or dir == "" then return nil end
+  return { "env", "LUA_PATH=" .. dir .. "/lua/?.lua;" .. dir
+    .. "/lua/?/init.lua;;", "RSXMESH_PATH=" .. dir .. "/scripts",
+    dir .. "/rsxmesh" }, dir
+end
+
+-- The largest bundle of a list, and its size in bytes.
+function E.largest(bundles)
+  local lfs = require "lfs"
+  local best, size = nil, -1
+  for _, b in ipairs(bundles) do
+    local n = lfs.attributes(b, "size") or 0
+    if n > size then best, size = b, n end
+  end
+  return best, size
+end
+
+-- Peak memory, in MiB, from KiB.
+function E.mib(kib)
+  return kib / 1024
 end
 
 -- E.reps runs of a standard script (args) and of the C floor (mode over
 -- bundles) in turn, so that both meet the same load on a shared machine;
 -- before(), if given, runs before each run of the script. Returns the
--- script's best processor time, the floor's best line (see E.floor), and
--- the stdout and stderr of the script's last run.
+-- script's best processor time, the floor's best line (see E.floor), the
+-- stdout and stderr of the script's last run, and { wall = the best wall
+-- time, kib = the largest peak resident memory of any run }.
 function E.measure(name, args, mode, bundles, before)
   local best, floor, out, err
+  local cost_all = { kib = 0 }
   local out_path = E.dir .. "/" .. name .. ".out"
   local err_path = E.dir .. "/" .. name .. ".err"
   for rep = 1, E.reps do
     local f = E.floor(mode, bundles)
     if before then before() end
-    local seconds
-    seconds, out, err = run_once(args, out_path, err_path)
-    E.say(name, "run %d of %d: %.2f s processor time, %s floor %.2f s",
-      rep, E.reps, seconds, mode, f.seconds)
+    local cost
+    cost, out, err = run_once(args, out_path, err_path)
+    local seconds = cost.seconds
+    cost_all.kib = math.max(cost_all.kib, cost.kib)
+    if not cost_all.wall or cost.wall < cost_all.wall then
+      cost_all.wall = cost.wall
+    end
+    E.say(name, "run %d of %d: %.2f s processor time (%.2f s wall, peak "
+      .. "%.1f MiB), %s floor %.2f s", rep, E.reps, seconds, cost.wall,
+      E.mib(cost.kib), mode, f.seconds)
     if not best or seconds < best then best = seconds end
     if not floor or f.seconds < floor.seconds then floor = f end
   end
   os.remove(out_path)
   os.remove(err_path)
-  return best, floor, out, err
+  return best, floor, out, err, cost_all
 end
 
 -- The C floor: mode "obj" or "decode" over the bundles, one pass (to

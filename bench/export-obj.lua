@@ -12,8 +12,8 @@ local bundles = E.bundles(disc)
 E.check_obj_floor()
 
 local out = E.dir .. "/obj"
-local seconds, floor, _, err = E.measure("obj-export",
-  { "obj-export", disc, "-o", out }, "obj", bundles,
+local seconds, floor, _, err, cost = E.measure("obj-export",
+  { "obj-export", "-j", "1", disc, "-o", out }, "obj", bundles,
   function() E.remove(out) end)
 
 -- obj-export's summary: the same vertices and triangles as the floor
@@ -35,10 +35,11 @@ E.remove(out)
 
 print(string.format("obj-export: --scale 1 disc, %s vertices, %s "
   .. "triangles, best of %d: script %.2f s (%s vertices/s, %.1f MB of OBJ/s"
-  .. "), C floor %.2f s (%s vertices/s, %.1f MB/s); "
+  .. ", peak %.1f MiB), C floor %.2f s (%s vertices/s, %.1f MB/s); "
   .. "script/floor %s",
   E.count(floor.vertices), E.count(floor.triangles), E.reps, seconds,
   E.rate(floor.vertices, seconds), obj_bytes / seconds / 1e6,
+  E.mib(cost.kib),
   floor.seconds, E.rate(floor.vertices, floor.seconds),
   floor.bytes / floor.seconds / 1e6,
   E.verdict(seconds / floor.seconds, AIM)))

@@ -10,8 +10,8 @@ local AIM = 2
 local disc = E.full_disc()
 local bundles = E.bundles(disc)
 
-local seconds, floor, out = E.measure("survey", { "survey", disc },
-  "decode", bundles)
+local seconds, floor, out, _, cost = E.measure("survey",
+  { "survey", "-j", "1", disc }, "decode", bundles)
 
 -- the survey counts the vertices the floor decoded
 local n = out:match("([%d,]+) vertices%.")
@@ -20,9 +20,10 @@ assert(n and tonumber((n:gsub(",", ""))) == floor.vertices,
   .. floor.vertices .. " vertices")
 
 print(string.format("survey: --scale 1 disc, %s vertices, best of %d: "
-  .. "script %.2f s (%s vertices/s), C decode pass %.2f s (%s vertices/s,"
-  .. " %s values/s); script/floor %s",
+  .. "script %.2f s (%s vertices/s, peak %.1f MiB), C decode pass %.2f s "
+  .. "(%s vertices/s, %s values/s); script/floor %s",
   E.count(floor.vertices), E.reps, seconds, E.rate(floor.vertices, seconds),
+  E.mib(cost.kib),
   floor.seconds, E.rate(floor.vertices, floor.seconds),
   E.rate(floor.values, floor.seconds),
   E.verdict(seconds / floor.seconds, AIM)))

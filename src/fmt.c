@@ -1,168 +1,178 @@
 /*
 ** fmt.c - the shortest decimal that reads back as the same float32.
 ** Exporters write millions of floats, so this is fast and exact in integers
-** for every float, with no C library call: the Schubfach algorithm
-** (Raffaello Giulietti, "The Schubfach way to render doubles", 2020), which
+** for every float, with no C library call: the Dragonbox algorithm (Junekey
+** Jeon, "Dragonbox: A New Floating-Point Binary-to-Decimal Conversion
+** Algorithm", 2020), a refinement of Schubfach (Raffaello Giulietti). It
 ** finds the shortest decimal inside the interval of reals that round to
-** the float, the one nearest the float when several are, in a few 64-bit
-** multiplications by a table of powers of ten; the same digits as Ryu and
-** Dragonbox.
+** the float (bounds included when the significand is even, as ties go to
+** even), the one nearest the float when several are, with one 64-bit
+** multiplication by a table of powers of ten in the common case. Written
+** here in C for float32 alone, from the paper and the reference's
+** constants; make check-full compares every float with the reference.
 */
 #include "rsxmesh.h"
 
 #include <stdint.h>
 #include <string.h>
 
-/* floor(log2(10^e)), exact for the exponents of a float (|e| < 1233);
-** also, in fmt_shortest, floor(log10(2^e)) = e * 1262611 >> 22 and
-** floor(log10(3/4 * 2^e)) = (e * 1262611 - 524031) >> 22 (|e| < 1650). */
-static int fmt_floor_log2_pow10(int e)
+/* floor(log10(2^e)), floor(log10(3/4 * 2^e)) and floor(log2(10^e)), exact
+** over the exponents of a float. */
+static int fmt_log10_pow2(int e)
+{
+  return (e * 315653) >> 20;
+}
+
+static int fmt_log10_three_quarters_pow2(int e)
+{
+  return (e * 631305 - 261663) >> 21;
+}
+
+static int fmt_log2_pow10(int e)
 {
   return (e * 1741647) >> 19;
 }
 
-/* 10^e for e in -31..45 as a 64-bit significand: floor(10^e * 2^(63 -
-** floor(log2(10^e)))) + 1, the value in [2^63, 2^64) the algorithm needs
-** (made with exact integers: Python, 2**(63 - L) * 10**e floored).
-** make check-full compares every float with Dragonbox and strtof. */
+/* 10^k for k in -31..46 as a 64-bit significand, rounded up:
+** ceil(10^k * 2^(63 - floor(log2(10^k)))), made with exact integers. */
 #define FMT_POW10_MIN (-31)
 static const uint64_t fmt_pow10[] = {
-  0x81CEB32C4B43FCF5ULL, /* -31 */
-  0xA2425FF75E14FC32ULL, /* -30 */
-  0xCAD2F7F5359A3B3FULL, /* -29 */
-  0xFD87B5F28300CA0EULL, /* -28 */
-  0x9E74D1B791E07E49ULL, /* -27 */
-  0xC612062576589DDBULL, /* -26 */
-  0xF79687AED3EEC552ULL, /* -25 */
-  0x9ABE14CD44753B53ULL, /* -24 */
-  0xC16D9A0095928A28ULL, /* -23 */
-  0xF1C90080BAF72CB2ULL, /* -22 */
-  0x971DA05074DA7BEFULL, /* -21 */
-  0xBCE5086492111AEBULL, /* -20 */
-  0xEC1E4A7DB69561A6ULL, /* -19 */
-  0x9392EE8E921D5D08ULL, /* -18 */
-  0xB877AA3236A4B44AULL, /* -17 */
-  0xE69594BEC44DE15CULL, /* -16 */
-  0x901D7CF73AB0ACDAULL, /* -15 */
-  0xB424DC35095CD810ULL, /* -14 */
-  0xE12E13424BB40E14ULL, /* -13 */
-  0x8CBCCC096F5088CCULL, /* -12 */
-  0xAFEBFF0BCB24AAFFULL, /* -11 */
-  0xDBE6FECEBDEDD5BFULL, /* -10 */
-  0x89705F4136B4A598ULL, /* -9 */
-  0xABCC77118461CEFDULL, /* -8 */
-  0xD6BF94D5E57A42BDULL, /* -7 */
-  0x8637BD05AF6C69B6ULL, /* -6 */
-  0xA7C5AC471B478424ULL, /* -5 */
-  0xD1B71758E219652CULL, /* -4 */
-  0x83126E978D4FDF3CULL, /* -3 */
-  0xA3D70A3D70A3D70BULL, /* -2 */
-  0xCCCCCCCCCCCCCCCDULL, /* -1 */
-  0x8000000000000001ULL, /* 0 */
-  0xA000000000000001ULL, /* 1 */
-  0xC800000000000001ULL, /* 2 */
-  0xFA00000000000001ULL, /* 3 */
-  0x9C40000000000001ULL, /* 4 */
-  0xC350000000000001ULL, /* 5 */
-  0xF424000000000001ULL, /* 6 */
-  0x9896800000000001ULL, /* 7 */
-  0xBEBC200000000001ULL, /* 8 */
-  0xEE6B280000000001ULL, /* 9 */
-  0x9502F90000000001ULL, /* 10 */
-  0xBA43B74000000001ULL, /* 11 */
-  0xE8D4A51000000001ULL, /* 12 */
-  0x9184E72A00000001ULL, /* 13 */
-  0xB5E620F480000001ULL, /* 14 */
-  0xE35FA931A0000001ULL, /* 15 */
-  0x8E1BC9BF04000001ULL, /* 16 */
-  0xB1A2BC2EC5000001ULL, /* 17 */
-  0xDE0B6B3A76400001ULL, /* 18 */
-  0x8AC7230489E80001ULL, /* 19 */
-  0xAD78EBC5AC620001ULL, /* 20 */
-  0xD8D726B7177A8001ULL, /* 21 */
-  0x878678326EAC9001ULL, /* 22 */
-  0xA968163F0A57B401ULL, /* 23 */
-  0xD3C21BCECCEDA101ULL, /* 24 */
-  0x84595161401484A1ULL, /* 25 */
-  0xA56FA5B99019A5C9ULL, /* 26 */
-  0xCECB8F27F4200F3BULL, /* 27 */
-  0x813F3978F8940985ULL, /* 28 */
-  0xA18F07D736B90BE6ULL, /* 29 */
-  0xC9F2C9CD04674EDFULL, /* 30 */
-  0xFC6F7C4045812297ULL, /* 31 */
-  0x9DC5ADA82B70B59EULL, /* 32 */
-  0xC5371912364CE306ULL, /* 33 */
-  0xF684DF56C3E01BC7ULL, /* 34 */
-  0x9A130B963A6C115DULL, /* 35 */
-  0xC097CE7BC90715B4ULL, /* 36 */
-  0xF0BDC21ABB48DB21ULL, /* 37 */
-  0x96769950B50D88F5ULL, /* 38 */
-  0xBC143FA4E250EB32ULL, /* 39 */
-  0xEB194F8E1AE525FEULL, /* 40 */
-  0x92EFD1B8D0CF37BFULL, /* 41 */
-  0xB7ABC627050305AEULL, /* 42 */
-  0xE596B7B0C643C71AULL, /* 43 */
-  0x8F7E32CE7BEA5C70ULL, /* 44 */
-  0xB35DBF821AE4F38CULL, /* 45 */
+  0x81ceb32c4b43fcf5ull, 0xa2425ff75e14fc32ull, 0xcad2f7f5359a3b3full,
+  0xfd87b5f28300ca0eull, 0x9e74d1b791e07e49ull, 0xc612062576589ddbull,
+  0xf79687aed3eec552ull, 0x9abe14cd44753b53ull, 0xc16d9a0095928a28ull,
+  0xf1c90080baf72cb2ull, 0x971da05074da7befull, 0xbce5086492111aebull,
+  0xec1e4a7db69561a6ull, 0x9392ee8e921d5d08ull, 0xb877aa3236a4b44aull,
+  0xe69594bec44de15cull, 0x901d7cf73ab0acdaull, 0xb424dc35095cd810ull,
+  0xe12e13424bb40e14ull, 0x8cbccc096f5088ccull, 0xafebff0bcb24aaffull,
+  0xdbe6fecebdedd5bfull, 0x89705f4136b4a598ull, 0xabcc77118461cefdull,
+  0xd6bf94d5e57a42bdull, 0x8637bd05af6c69b6ull, 0xa7c5ac471b478424ull,
+  0xd1b71758e219652cull, 0x83126e978d4fdf3cull, 0xa3d70a3d70a3d70bull,
+  0xcccccccccccccccdull, 0x8000000000000000ull, 0xa000000000000000ull,
+  0xc800000000000000ull, 0xfa00000000000000ull, 0x9c40000000000000ull,
+  0xc350000000000000ull, 0xf424000000000000ull, 0x9896800000000000ull,
+  0xbebc200000000000ull, 0xee6b280000000000ull, 0x9502f90000000000ull,
+  0xba43b74000000000ull, 0xe8d4a51000000000ull, 0x9184e72a00000000ull,
+  0xb5e620f480000000ull, 0xe35fa931a0000000ull, 0x8e1bc9bf04000000ull,
+  0xb1a2bc2ec5000000ull, 0xde0b6b3a76400000ull, 0x8ac7230489e80000ull,
+  0xad78ebc5ac620000ull, 0xd8d726b7177a8000ull, 0x878678326eac9000ull,
+  0xa968163f0a57b400ull, 0xd3c21bcecceda100ull, 0x84595161401484a0ull,
+  0xa56fa5b99019a5c8ull, 0xcecb8f27f4200f3aull, 0x813f3978f8940985ull,
+  0xa18f07d736b90be6ull, 0xc9f2c9cd04674edfull, 0xfc6f7c4045812297ull,
+  0x9dc5ada82b70b59eull, 0xc5371912364ce306ull, 0xf684df56c3e01bc7ull,
+  0x9a130b963a6c115dull, 0xc097ce7bc90715b4ull, 0xf0bdc21abb48db21ull,
+  0x96769950b50d88f5ull, 0xbc143fa4e250eb32ull, 0xeb194f8e1ae525feull,
+  0x92efd1b8d0cf37bfull, 0xb7abc627050305aeull, 0xe596b7b0c643c71aull,
+  0x8f7e32ce7bea5c70ull, 0xb35dbf821ae4f38cull, 0xe0352f62a19e306full,
 };
 
-/* g * cp / 2^64, rounded to odd: the low bit says whether it was exact. */
-static uint32_t fmt_round_to_odd(uint64_t g, uint32_t cp)
+/* The upper 64 bits of the 96-bit product u * g, and the lower. */
+static uint64_t fmt_mul_upper(uint32_t u, uint64_t g)
 {
-#ifdef __SIZEOF_INT128__
-  unsigned __int128 p = (unsigned __int128)g * cp;
-  uint64_t mid = (uint64_t)(p >> 32);
-  return (uint32_t)(mid >> 32) | ((uint32_t)mid > 1);
-#else
-  uint64_t lo = (g & 0xFFFFFFFFu) * cp, hi = (g >> 32) * cp;
-  uint64_t mid = hi + (lo >> 32);       /* g * cp >> 32 */
-  uint32_t y1 = (uint32_t)(mid >> 32);  /* bits 64..95 */
-  uint32_t y0 = (uint32_t)mid;          /* bits 32..63 */
-  return y1 | (y0 > 1);
-#endif
+  uint64_t hi = (g >> 32) * u, lo = (g & 0xFFFFFFFFu) * u;
+  return hi + (lo >> 32);
+}
+
+static uint64_t fmt_mul_lower(uint32_t u, uint64_t g)
+{
+  return g * u;
 }
 
 /* The shortest decimal digits * 10^*k of a positive finite float given by
-** its bits (no sign). */
-static uint32_t fmt_shortest(uint32_t bits, int *k10)
+** its bits (no sign); *zeros says whether they may end in zeros. */
+static uint32_t fmt_shortest(uint32_t bits, int *k10, int *zeros)
 {
-  uint32_t field = bits & 0x7FFFFFu;
-  int biased = (int)(bits >> 23);
-  uint32_t c;
-  int q;
+  uint32_t field = bits & 0x7FFFFFu, c, two_fc, zi, r, delta, d;
+  int biased = (int)(bits >> 23), e, minus_k, beta, even;
+  uint64_t g, z;
   if (biased != 0) {
     c = field | 0x800000u;
-    q = biased - 150;
+    e = biased - 150;
+    if (field == 0 && biased > 1) {
+      /* a power of two: the lower neighbour is half as far, and the
+      ** interval [xi, zi] is found directly */
+      uint32_t xi;
+      minus_k = fmt_log10_three_quarters_pow2(e);
+      beta = e + fmt_log2_pow10(-minus_k);
+      g = fmt_pow10[-minus_k - FMT_POW10_MIN];
+      xi = (uint32_t)((g - (g >> 25)) >> (40 - beta));
+      zi = (uint32_t)((g + (g >> 24)) >> (40 - beta));
+      /* both ends belong (2^23 is even); the left one only if an integer */
+      if (!(e >= 2 && e <= 3)) xi++;
+      d = zi / 10;
+      if (d * 10 >= xi) {
+        *k10 = minus_k + 1;
+        *zeros = 1;
+        return d;
+      }
+      d = ((uint32_t)(g >> (39 - beta)) + 1) / 2; /* y, rounded up */
+      if ((d & 1) && e == -35) /* a tie: to even */
+        d--;
+      else if (d < xi)
+        d++;
+      *k10 = minus_k;
+      *zeros = 0;
+      return d;
+    }
   } else {
     c = field;
-    q = 1 - 150;
+    e = 1 - 150;
   }
-  /* the interval [cbl, cbr] / 4 * 2^q of reals that round to c * 2^q,
-  ** bounds included when c is even (ties go to even); below a power of
-  ** two the lower neighbour is half as far */
-  int even = (c & 1) == 0, closer = field == 0 && biased > 1;
-  uint32_t cb = 4 * c, cbl = cb - 2 + (uint32_t)closer, cbr = cb + 2;
-  int k = (q * 1262611 - (closer ? 524031 : 0)) >> 22;
-  int h = q + fmt_floor_log2_pow10(-k) + 1;
-  uint64_t g = fmt_pow10[-k - FMT_POW10_MIN];
-  /* the three scaled by 10^-k, times 4, as integers rounded to odd */
-  uint32_t vbl = fmt_round_to_odd(g, cbl << h);
-  uint32_t vb = fmt_round_to_odd(g, cb << h);
-  uint32_t vbr = fmt_round_to_odd(g, cbr << h);
-  uint32_t lower = vbl + !even, upper = vbr - !even;
-  uint32_t s = vb / 4, sp = s / 10;
-  /* one digit fewer: the multiples of 10 around s, when just one of them
-  ** is inside; else s or s + 1, the one inside, or the nearer when both
-  ** are (ties to even). Selected without branches: which case applies
-  ** follows no pattern the processor could predict. */
-  int up_in = lower <= 40 * sp, wp_in = 40 * sp + 40 <= upper;
-  int u_in = lower <= 4 * s, w_in = 4 * s + 4 <= upper;
-  uint32_t mid = 4 * s + 2;
-  int up = vb > mid || (vb == mid && (s & 1) != 0);
-  int shorter = s >= 10 && up_in != wp_in;
-  uint32_t near = s + (uint32_t)(u_in != w_in ? w_in : up);
-  *k10 = k + shorter;
-  return shorter ? sp + (uint32_t)wp_in : near;
+  even = (c & 1) == 0;
+  two_fc = 2 * c;
+  minus_k = fmt_log10_pow2(e) - 1; /* kappa = 1 for float32 */
+  beta = e + fmt_log2_pow10(-minus_k);
+  g = fmt_pow10[-minus_k - FMT_POW10_MIN];
+  delta = (uint32_t)(g >> (63 - beta));
+  z = fmt_mul_upper((two_fc | 1) << beta, g);
+  zi = (uint32_t)(z >> 32);
+
+  /* one digit fewer than the interval's width allows: zi / 100 */
+  d = (uint32_t)(((uint64_t)zi * 1374389535u) >> 37);
+  r = zi - 100 * d;
+  if (r < delta) {
+    /* the right end excluded (odd significand) when it is the value */
+    if (r == 0 && (uint32_t)z == 0 && !even) {
+      d--;
+      r = 100;
+      goto small;
+    }
+  } else if (r > delta) {
+    goto small;
+  } else {
+    /* r == delta: is the left end inside? its fraction against delta's */
+    uint64_t x = fmt_mul_lower(two_fc - 1, g);
+    int parity = (int)((x >> (64 - beta)) & 1);
+    int integer = (uint32_t)(x >> (32 - beta)) == 0;
+    if (!even || e < -1 || e > 39) integer = 0; /* known not one */
+    if (!parity && !(even && integer)) goto small;
+  }
+  *k10 = minus_k + 2;
+  *zeros = 1;
+  return d;
+
+small:
+  /* the nearest to the float of the ten below, by the distance to the
+  ** middle of the interval */
+  {
+    uint32_t dist = r - delta / 2 + 5, y;
+    int approx_parity = ((dist ^ 5) & 1) != 0, divisible;
+    uint64_t yy;
+    dist *= 6554;
+    divisible = (dist & 0xFFFF) < 6554;
+    dist >>= 16;
+    d = d * 10 + dist;
+    if (divisible) {
+      yy = fmt_mul_lower(two_fc, g);
+      y = (uint32_t)((yy >> (64 - beta)) & 1);
+      if ((int)y != approx_parity)
+        d--;
+      else if ((uint32_t)(yy >> (32 - beta)) == 0 && (d & 1))
+        d--; /* a tie: to even */
+    }
+    *k10 = minus_k + 1;
+    *zeros = 0;
+    return d;
+  }
 }
 
 static const char fmt_pairs[200] =
@@ -206,7 +216,7 @@ size_t rsx_format_float(float f, char out[RSX_FLOAT_CHARS])
   uint32_t bits, d;
   char *s = out, digits[32];
   const char *p;
-  int k, n, e;
+  int k, n, e, z;
   memcpy(&bits, &f, sizeof bits);
   *s = '-';
   s += bits >> 31;
@@ -222,12 +232,13 @@ size_t rsx_format_float(float f, char out[RSX_FLOAT_CHARS])
   /* the digits, then zeros: fixed-size copies (inlined, unlike copies
   ** of a variable size) may take more than the digits, since the rest of
   ** each is overwritten or past the end */
-  d = fmt_shortest(bits, &k);
+  d = fmt_shortest(bits, &k, &z);
+  if (z) /* no trailing zeros */
+    while (d % 10 == 0) d /= 10, k++;
   fmt_nine_digits(d, digits);
   memcpy(digits + 9, "0000000000000000", 16);
   n = fmt_count_digits(d);
   p = digits + 9 - n;
-  while (p[n - 1] == '0') n--, k++; /* no trailing zeros; p[0] is not 0 */
   e = k + n - 1; /* the exponent of the first digit */
   if (e >= 0 && e < 16) {
     if (k >= 0) { /* an integer: the digits, then k zeros */
