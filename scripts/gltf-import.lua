@@ -46,21 +46,15 @@ if opts.mesh then
   for _, name in ipairs(opts.mesh) do only[name] = true end
 end
 
--- Write bytes through a temporary file renamed into place: a failed run
--- leaves nothing at out, not even a part.
-local function write_whole(w, out)
-  local tmp = out .. ".part"
-  local ok, err = w:save(tmp)
-  if not ok then
-    os.remove(tmp)
-    return nil, err
+-- The output must not be a file the import reads: a slip of -o onto the
+-- edited glTF or its .bin would replace the user's edit with the bundle.
+local function output_read(file, out)
+  local o = lfs.attributes(out)
+  if not o then return nil end
+  for _, f in ipairs(file.files) do
+    local a = lfs.attributes(f)
+    if a and a.dev == o.dev and a.ino == o.ino then return f end
   end
-  ok, err = os.rename(tmp, out)
-  if not ok then
-    os.remove(tmp)
-    return nil, out .. ": " .. tostring(err)
-  end
-  return true
 end
 
 local function main()
@@ -70,6 +64,11 @@ local function main()
   local file
   file, err = import.read(input)
   if not file then return nil, err end
+  local read = output_read(file, opts.out)
+  if read then
+    return nil, string.format("-o %s is %s, which this import reads: it"
+      .. " would be replaced", opts.out, read)
+  end
   local result
   result, err = import.bundle(file, base, { only = only,
     progress = function(k, n)
@@ -77,7 +76,8 @@ local function main()
     end })
   if not result then return nil, err end
   local ok
-  ok, err = write_whole(result.writer, opts.out)
+  -- w:save writes a temporary beside it and renames it: whole or nothing
+  ok, err = result.writer:save(opts.out)
   if not ok then return nil, err end
   return result
 end

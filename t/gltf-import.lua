@@ -543,7 +543,8 @@ end
 do
   local c, _, e = import(at("g/edit.gltf"), at("nowhere/new.rsxb"))
   t.is(c, 1, "an output in a missing folder: exit status 1")
-  t.like(e, "nowhere/new%.rsxb%.part", "... naming the file")
+  t.like(e, "nowhere/new%.rsxb: [^\n]*No such file or directory",
+    "... naming the file and the reason")
   assert(os.execute("mkdir -p " .. sh_quote(at("taken/inside"))))
   c, _, e = import(at("g/edit.gltf"), at("taken"))
   t.is(c, 1, "an output that is a folder: exit status 1")
@@ -551,7 +552,25 @@ do
   local p = io.popen("ls -A " .. sh_quote(tmp))
   local names = p:read("a")
   p:close()
-  t.ok(not names:find("%.part"), "... and no temporary file left")
+  t.ok(not names:find("%.part") and not names:find("%.tmp%-"),
+    "... and no temporary file left")
+end
+
+-- -o onto a file the import reads (a slip of the shell's completion) is
+-- refused before anything is written: the edit is not replaced
+do
+  local gltf_bytes = read_file(at("g/edit.gltf"))
+  local bin_bytes = read_file(at("g/edit.bin"))
+  local c, _, e = import(at("g/edit.gltf"), at("g/edit.gltf"))
+  t.is(c, 1, "-o the glTF itself: exit status 1")
+  t.like(e, "%-o [^\n]*g/edit%.gltf is [^\n]*g/edit%.gltf, which this"
+    .. " import reads", "... naming it")
+  c, _, e = import(at("g/edit.gltf"), at("g/edit.bin"))
+  t.like(e, "%-o [^\n]*g/edit%.bin is [^\n]*g/edit%.bin, which this"
+    .. " import reads", "-o the glTF's .bin: refused too")
+  t.ok(read_file(at("g/edit.gltf")) == gltf_bytes
+    and read_file(at("g/edit.bin")) == bin_bytes,
+    "... and both files are as they were")
 end
 
 -- Hostile JSON: 300 documents, each the export with one to three fields

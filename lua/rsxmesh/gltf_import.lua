@@ -143,7 +143,16 @@ local function read_glb(file, bytes)
   return text, bin
 end
 
--- The bytes of buffer i (0-based) of the document.
+local function bytes_of(bytes, label, length)
+  if #bytes < length then
+    fail("%s holds %d bytes, less than its byteLength %d", label, #bytes,
+      length)
+  end
+  return bytes
+end
+
+-- The bytes of buffer i (0-based) of the document, and the path of the
+-- file they came from when not the document's own.
 local function read_buffer(file, t, i, b, glb_bin)
   local label = string.format("%s: buffer %d", file, i)
   local length = type(b) == "table" and int(b.byteLength)
@@ -168,16 +177,14 @@ local function read_buffer(file, t, i, b, glb_bin)
     local err
     bytes, err = read_bytes(where)
     if not bytes then fail("%s (%s): %s", label, name, err) end
+    return bytes_of(bytes, label, length), where
   end
-  if #bytes < length then
-    fail("%s holds %d bytes, less than its byteLength %d", label, #bytes,
-      length)
-  end
-  return bytes
+  return bytes_of(bytes, label, length)
 end
 
--- Read a .gltf with its buffers, or a .glb: { path =, json =, buffers = }
--- or nil and a message naming the file.
+-- Read a .gltf with its buffers, or a .glb: { path =, json =, buffers =,
+-- files = (the paths read: the document's, then its buffer files') } or
+-- nil and a message naming the file.
 function import.read(file)
   return guarded(function()
     local bytes, err = read_bytes(file)
@@ -191,11 +198,13 @@ function import.read(file)
     if type(t) ~= "table" or type(t.asset) ~= "table" then
       fail("%s: not a glTF document (no asset)", file)
     end
-    local buffers = {}
+    local buffers, files = {}, { file }
     for i, b in ipairs(type(t.buffers) == "table" and t.buffers or {}) do
-      buffers[i] = read_buffer(file, t, i - 1, b, bin)
+      local where
+      buffers[i], where = read_buffer(file, t, i - 1, b, bin)
+      files[#files + 1] = where
     end
-    return { path = file, json = t, buffers = buffers }
+    return { path = file, json = t, buffers = buffers, files = files }
   end)
 end
 
