@@ -387,9 +387,9 @@ end
 
 -- ------------------------------------------------------------ bad input
 
-local function refused(name, g, pattern, what)
+local function refused(name, g, pattern, what, ...)
   local out = at("bad-" .. name .. ".rsxb")
-  local c, _, e = import(g, out)
+  local c, _, e = import(g, out, ...)
   t.is(c, 1, what .. ": exit status 1")
   t.like(e, pattern, what .. ": the message")
   t.ok(read_file(out) == nil and read_file(out .. ".part") == nil,
@@ -536,6 +536,15 @@ do
   t.is(c, 0, "--mesh rail: the other glTF meshes are not imported")
   t.ok(read_file(at("only.rsxb")) == ORIGINAL, "... and the base kept")
 end
+
+-- a --mesh that names no glTF mesh (a typo) is refused, not an import of
+-- nothing that writes the base back; so is a meshes that is no array
+refused("typo", at("g/edit.gltf"), "g/edit%.gltf: no glTF mesh is named"
+  .. " 'pannel', 'rial'", "--mesh names no glTF mesh", "--mesh", "pannel",
+  "--mesh", "rail", "--mesh", "rial")
+refused("object", edited("object", function(doc)
+  doc.meshes = { panel = doc.meshes[1] }
+end), "object/edit%.gltf: meshes is not an array", "meshes an object")
 
 -- an output that cannot be written leaves no file behind: in a folder
 -- that does not exist, or (the temporary file written, the rename

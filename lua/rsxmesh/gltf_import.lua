@@ -1372,7 +1372,11 @@ function import.bundle(file, base, opts)
     end
     local taken = {}
     local match = {} -- base mesh number -> glTF mesh index
-    for gi, g in ipairs(type(t.meshes) == "table" and t.meshes or {}) do
+    if t.meshes ~= nil and (type(t.meshes) ~= "table"
+        or (#t.meshes == 0 and next(t.meshes) ~= nil)) then
+      fail("%s: meshes is not an array", file.path)
+    end
+    for gi, g in ipairs(t.meshes or {}) do
       local name = type(g) == "table" and g.name or nil
       if type(name) ~= "string" then
         fail("%s: glTF mesh %d has no name to match a base mesh by",
@@ -1388,6 +1392,17 @@ function import.bundle(file, base, opts)
         end
         match[list[n]] = gi
       end
+    end
+    -- a name to import that names no glTF mesh is a slip, not "nothing
+    -- to do": the bundle would come out as the base, said to be imported
+    local missing = {}
+    for name in pairs(opts.only or {}) do
+      if not taken[name] then missing[#missing + 1] = name end
+    end
+    table.sort(missing)
+    if #missing > 0 then
+      fail("%s: no glTF mesh is named '%s'", file.path,
+        table.concat(missing, "', '"))
     end
 
     local w = rsxmesh.writer(base)
