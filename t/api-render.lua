@@ -187,6 +187,20 @@ render_error({ camera = { eye = { 0, 0, 1 }, at = { 0, 0, 0 }, fov = 180 } },
   "rsxmesh.render: camera: fov 180 out of range 1..179 degrees", "fov 180")
 render_error({ camera = { eye = { 0, 0, 1 } } },
   "rsxmesh.render: camera needs both eye and at", "eye alone")
+-- a height or near distance given must be positive, in every kind of
+-- camera: ortho = 0 was a perspective camera (0 is the core's "not
+-- orthographic"), and a framed view dropped both in silence
+render_error({ camera = { eye = { 0, 0, 1 }, at = { 0, 0, 0 }, ortho = 0 } },
+  "rsxmesh.render: camera: ortho height 0 is not positive", "ortho 0")
+render_error({ camera = { view = "top", ortho = -5 } },
+  "rsxmesh.render: camera: ortho height %-5 is not positive",
+  "a view's ortho -5")
+render_error({ camera = { near = -1 } },
+  "rsxmesh.render: camera: near %-1 is not positive", "a view's near -1")
+img, info = rsxmesh.render{ meshes = b, width = 4, height = 4,
+  camera = { view = "front", near = 0.5, ortho = 7 } }
+t.is(info.camera.near, 0.5, "a view keeps the near distance given")
+t.is(info.camera.ortho, 7, "... and the height given")
 render_error({ shade = "shiny" }, "rsxmesh.render: shade shiny unknown",
   "unknown shade")
 render_error({ uv = 4 }, "rsxmesh.render: uv 4 out of range 0..3", "uv 4")

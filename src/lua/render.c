@@ -3,6 +3,7 @@
 ** renderer; the options, the camera, and the textures (each file once).
 */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,8 +173,8 @@ static void read_camera(lua_State *L, int opts, rstate *st,
 {
   rsx_camera *c = &o->camera;
   rsx_error err;
-  int has_eye, has_at, view = RSX_VIEW_ISO, cam;
-  double up[3] = {0, 1, 0};
+  int has_eye, has_at, view = RSX_VIEW_ISO, cam, has_ortho, has_near;
+  double up[3] = {0, 1, 0}, near;
   float mn[3], mx[3];
 
   memset(c, 0, sizeof *c);
@@ -191,8 +192,18 @@ static void read_camera(lua_State *L, int opts, rstate *st,
   has_at = opt_vec3(L, cam, "at", c->at);
   if (opt_vec3(L, cam, "up", c->up)) memcpy(up, c->up, sizeof up);
   c->fov = opt_num(L, cam, "fov", c->fov);
+  /* 0 is the core's "perspective": a height given must be positive, or
+  ** ortho = 0 would quietly turn into a perspective (or framed) view */
+  has_ortho = lua_getfield(L, cam, "ortho") != LUA_TNIL;
+  has_near = lua_getfield(L, cam, "near") != LUA_TNIL;
+  lua_pop(L, 2);
   c->ortho = opt_num(L, cam, "ortho", 0);
-  c->near = opt_num(L, cam, "near", c->near);
+  if (has_ortho && !(c->ortho > 0 && isfinite(c->ortho))) {
+    char num[32];
+    snprintf(num, sizeof num, "%g", c->ortho); /* as the core says it */
+    luaL_error(L, FNAME ": camera: ortho height %s is not positive", num);
+  }
+  c->near = near = opt_num(L, cam, "near", c->near);
   view = opt_name(L, cam, "view", rsx_view_from_name, -1,
                   "iso, top, front, side");
   if (has_eye != has_at)
@@ -207,6 +218,7 @@ static void read_camera(lua_State *L, int opts, rstate *st,
         rsx_camera_fit(c, st->draws, st->n, aspect, &err) != 0)
       luaL_error(L, FNAME ": %s", err.text);
     if (ortho > 0) c->ortho = ortho; /* a height given: keep it */
+    if (has_near) c->near = near;    /* and a near distance (checked) */
   }
   if (rsx_camera_check(c, &err) != 0) luaL_error(L, FNAME ": %s", err.text);
   lua_pop(L, 1);
