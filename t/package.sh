@@ -2,7 +2,9 @@
 # tarball's files configured without LuaFileSystem, lua-cjson, readline,
 # Lua's headers or pkg-config (a message naming the Debian package), then `luarocks --lua-version 5.4
 # make` into a local tree, and a stock lua5.4 requiring the module and its
-# helpers and running standard scripts from their module paths.
+# helpers and running standard scripts from their module paths; then a
+# build configured twice (another --prefix) installs a host that finds
+# its scripts under the second prefix.
 set -u
 : "${top_builddir:?run under make check-full}" "${LUA_INTERP:=}"
 . "$top_srcdir/t/host-lib.sh"
@@ -116,5 +118,23 @@ is "$(ls "$tmp/disc"/*.rsxb 2>/dev/null | wc -l | tr -d ' ')" 15 \
 is "$(cmp "$tmp/disc/textures/brick.png" \
   "$top_srcdir/scripts/textures/brick.png" 2>&1 && echo same)" same \
   "... and copies the installed textures"
+
+# configure again with another prefix, then make and install: the host's
+# compiled-in folders follow the new prefix (its object depends on the
+# Makefile that configure rewrites), so the installed host finds its
+# scripts. It kept the first prefix's folders: 'no standard script'.
+build="$tmp/build"
+make -s -C "$top_builddir" distdir distdir="$build" >"$tmp/dist.log" 2>&1
+(cd "$build" && ./configure --prefix="$tmp/first" &&
+  make -j2 && ./configure --prefix="$tmp/second" && make -j2 &&
+  make install) >"$tmp/reconfigure.log" 2>&1
+status=$?
+is "$status" 0 "configure, make, configure --prefix=second, make install"
+[ "$status" = 0 ] || tap_diag log "$(tail -20 "$tmp/reconfigure.log")"
+(cd "$tmp" && env -u LUA_PATH -u LUA_CPATH -u LUA_PATH_5_4 \
+  -u LUA_CPATH_5_4 -u RSXMESH_PATH "$tmp/second/bin/rsxmesh" --list) \
+  >"$tmp/out" 2>&1
+like "$(cat "$tmp/out")" "*obj-export*" \
+  "the second prefix's host lists its standard scripts"
 
 done_testing
