@@ -577,6 +577,15 @@ do
   write_file(at("moved/deep/er/good.bin"), read_file(at("out/good.bin")))
 end
 
+-- how many lines of text name the file pattern
+local function lines_naming(text, pattern)
+  local n = 0
+  for line in text:gmatch("[^\n]+") do
+    if line:find(pattern) then n = n + 1 end
+  end
+  return n
+end
+
 -- --copy-textures: the texture copied beside the .gltf, the image its copy
 code, err = export(sh_quote(at("in/good.rsxb")) .. " -o "
   .. sh_quote(at("copied")) .. " --copy-textures")
@@ -593,6 +602,8 @@ code, err = export(sh_quote(at("odd/tex.rsxb")) .. " -o "
 t.is(code, 1, "--copy-textures: a texture that is not there fails the input")
 t.like(err, "tex%.rsxb: [^\n]*odd/tex/nothere%.png: No such file",
   "... naming the texture file and the reason")
+t.is(lines_naming(err, "nothere%.png"), 1,
+  "... once (it was also 'not there' and 'not copied')")
 t.is(read_file(at("copied2/fake.dds")), "DDS not really",
   "--copy-textures: any texture file is copied, PNG or not")
 -- written whole or not at all (issue 9): under a file-size limit of 4
@@ -654,6 +665,11 @@ code, err = export(sh_quote(at("odd/tex.rsxb")) .. " -o "
 t.is(code, 0, "textures out of reach: exit status 0")
 t.like(err, "tex%.rsxb: texture tex/nothere%.png is not there",
   "a missing texture is named")
+t.is(lines_naming(err, "nothere%.png"), 1, "... once")
+code, err = export(sh_quote(at("odd/tex.rsxb")) .. " -o "
+  .. sh_quote(at("texglb")) .. " --glb")
+t.is(lines_naming(err, "nothere%.png"), 1,
+  "--glb: a missing texture named once (it was also 'not embedded')")
 t.like(err, "tex%.rsxb: texture fake%.dds is neither PNG nor JPEG",
   "a texture glTF does not allow is named")
 local tdoc = load(at("tex/tex.gltf"))

@@ -220,10 +220,11 @@ local function image_type(bytes)
 end
 
 -- The glTF image of texture, whose file is file: its bytes in the buffer
--- when embedding; else a URI to it, or to its copy.
-function Doc:image_of_file(texture, file)
+-- when embedding; else a URI to it, or to its copy. there: the file
+-- exists (when not, that was said once already: no more notes here).
+function Doc:image_of_file(texture, file, there)
   local note = self.notes
-  if self.embed then
+  if self.embed and there then
     local f = io.open(file, "rb")
     local bytes = f and f:read("a")
     if f then f:close() end
@@ -241,7 +242,7 @@ function Doc:image_of_file(texture, file)
     local copy, err = self.copy_texture(file, texture)
     if copy then
       uri = copy
-    else
+    elseif there then
       note[#note + 1] = "texture " .. texture .. " is not copied ("
         .. tostring(err) .. "); the file refers to it where it is"
     end
@@ -255,15 +256,20 @@ function Doc:image(texture)
   local index = self.image_of[texture]
   if index then return index end
   local file = path.absolute(path.join(self.bundle_dir, texture))
-  if lfs.attributes(file, "mode") ~= "file" then
-    self.notes[#self.notes + 1] = "texture " .. texture .. " is not there ("
-      .. file .. "); the file refers to it all the same"
+  local there = lfs.attributes(file, "mode") == "file"
+  if not there then
+    -- named once: here, or by the copy's failure (copy_texture's caller
+    -- reports it)
+    if not self.copy_texture then
+      self.notes[#self.notes + 1] = "texture " .. texture .. " is not"
+        .. " there (" .. file .. "); the file refers to it all the same"
+    end
   elseif not texture:lower():match("%.png$")
       and not texture:lower():match("%.jpe?g$") then
     self.notes[#self.notes + 1] = "texture " .. texture .. " is neither PNG"
       .. " nor JPEG, the only images glTF 2.0 itself allows"
   end
-  self.images[#self.images + 1] = self:image_of_file(texture, file)
+  self.images[#self.images + 1] = self:image_of_file(texture, file, there)
   self.textures[#self.textures + 1] = { source = #self.images - 1 }
   index = #self.textures - 1
   self.image_of[texture] = index
