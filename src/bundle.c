@@ -420,7 +420,9 @@ rsx_bundle *rsx_bundle_open(const char *path, rsx_error *err)
   struct stat st;
   uint8_t *data;
   size_t size, got = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* non-blocking: a FIFO must not hang the open (regular files read as
+  ** ever); it is then refused as not a regular file */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   /* Failures to open or read name the path as given, as io.open does. */
   if (fd < 0) {
     rsx_fail(err, "%s: %s", path, strerror(errno));

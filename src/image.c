@@ -2,11 +2,14 @@
 #include "render.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Deflate expands at most 1032 times (258 bytes per two-bit code), so a
 ** PNG of n bytes cannot hold more than this many bytes of pixel rows. */
@@ -206,12 +209,31 @@ rsx_image *rsx_png_decode(const void *data, size_t size, const char *name,
 ** reading stops at what is really there. */
 static uint8_t *read_file(const char *path, size_t *size, rsx_error *err)
 {
-  FILE *f = fopen(path, "rb");
+  /* non-blocking: a FIFO must not hang the open (as rsx_is_bundle) */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  struct stat st;
+  FILE *f;
   uint8_t *buf = NULL, *p;
   size_t cap = 0, n = 0, k;
 
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    rsx_fail(err, "%s: %s", path, strerror(errno));
+    if (fd >= 0) close(fd);
+    return NULL;
+  }
+  /* only a regular file: a texture path naming /dev/zero read a GiB */
+  if (!S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode))
+      rsx_fail(err, "%s: %s", path, strerror(EISDIR));
+    else
+      rsx_fail(err, "%s: not a regular file", path);
+    close(fd);
+    return NULL;
+  }
+  f = fdopen(fd, "rb");
   if (f == NULL) {
     rsx_fail(err, "%s: %s", path, strerror(errno));
+    close(fd);
     return NULL;
   }
   do {

@@ -98,6 +98,24 @@ r, e = rsxmesh.read_png(dir .. "/folder.png")
 t.is(e, dir .. "/folder.png: Is a directory",
   "a folder: the system's reason, as io.open's")
 assert(os.remove(dir .. "/folder.png"))
+-- Only a regular file is read: a texture path naming /dev/zero read a GiB
+-- before it failed, and a FIFO hung the open until a writer came. (A
+-- writer comes here after 5 s, should the open block again: the test then
+-- fails on the time taken, it does not hang.)
+r, e = rsxmesh.read_png("/dev/zero")
+t.is(e, "/dev/zero: not a regular file", "a device: refused unread")
+local fifo = dir .. "/pipe.png"
+assert(os.execute("mkfifo '" .. fifo .. "'"))
+os.execute("F='" .. fifo .. [[' sh -c 'sleep 5; [ -p "$F" ] &&]]
+  .. [[ timeout 5 sh -c "echo x > \"\$F\""' >/dev/null 2>&1 &]])
+local t0 = rsxmesh.clock()
+local bundle
+bundle, e = rsxmesh.open(fifo)
+t.is(e, fifo .. ": not a regular file", "a FIFO: rsxmesh.open refuses it")
+r, e = rsxmesh.read_png(fifo)
+t.is(e, fifo .. ": not a regular file", "a FIFO: read_png refuses it")
+t.ok(rsxmesh.clock() - t0 < 4, "... both without waiting for a writer")
+os.remove(fifo)
 
 for _, f in ipairs{ "img.png", "text.png", "old.dds", "cut.png" } do
   os.remove(dir .. "/" .. f)
