@@ -1,7 +1,8 @@
 /*
 ** fuzz_bundle.c - libFuzzer target: the RSXB reader on arbitrary bytes.
 ** A bundle the reader accepts is used the way scripts use one (every
-** attribute decoded, every submesh's triangles, declarations, findings),
+** attribute decoded, bounded and measured, normals made unit and tangent
+** frames built, every submesh's triangles, declarations, findings),
 ** then written again by the writer and read back, which must give the
 ** same bytes. A broken promise aborts, so libFuzzer keeps the input.
 */
@@ -58,6 +59,56 @@ static void fz_decode(const rsx_mesh *m)
   }
 }
 
+/* The bulk vector maths (src/vectors.c) on every kind it takes: it fails
+** exactly where decoding does, and counts within the values it saw. */
+static void fz_vectors(const rsx_mesh *m)
+{
+  rsx_error err;
+  rsx_bounds bd;
+  rsx_lengths ln;
+  int kind;
+  for (kind = 0; kind < RSX_KIND_COUNT; kind++) {
+    int ok = rsx_mesh_can_decode(m, kind, NULL) == 0;
+    if ((rsx_mesh_bounds(m, kind, &bd, &err) == 0) != ok)
+      fz_broken("bounds and decoding disagree", &err);
+    if (ok && (bd.nans > bd.non_finite ||
+               bd.non_finite > (uint64_t)m->vertex_count * 4))
+      fz_broken("bounds counted more values than there are", NULL);
+    if (ok && m->format.attr[kind]->components >= 3) {
+      if (rsx_mesh_lengths(m, kind, RSX_UNIT_TOLERANCE, &ln, &err) != 0)
+        fz_broken("lengths of a decodable vector failed", &err);
+      if (ln.zero + ln.nans + ln.off > m->vertex_count)
+        fz_broken("lengths counted more vectors than there are", NULL);
+    }
+  }
+  /* whole meshes of normals in doubles: past 2^20 vertices the fuzzer
+  ** would only measure malloc */
+  if (m->vertex_count <= (1u << 20) &&
+      rsx_mesh_can_decode(m, RSX_NORMAL, NULL) == 0 &&
+      rsx_mesh_can_decode(m, RSX_POSITION, NULL) == 0) {
+    rsx_normal_fixes nf;
+    rsx_tangent_fixes tf;
+    double *n = malloc(((size_t)m->vertex_count + 1) * 3 * sizeof *n);
+    float *t = malloc(((size_t)m->vertex_count + 1) * 4 * sizeof *t);
+    if (n != NULL && t != NULL) {
+      if (rsx_mesh_unit_normals(m, n, &nf, &err) != 0)
+        fz_broken("unit normals of decodable normals failed", &err);
+      if (nf.zero != nf.from_faces + nf.up ||
+          nf.zero + nf.renormalised > m->vertex_count)
+        fz_broken("normal fixes do not add up", NULL);
+      if (rsx_mesh_can_decode(m, RSX_TANGENT_A, NULL) == 0 &&
+          rsx_mesh_can_decode(m, RSX_TANGENT_B, NULL) == 0) {
+        if (rsx_mesh_tangent_frames(m, n, t, &tf, &err) != 0)
+          fz_broken("tangent frames of decodable vectors failed", &err);
+        if (tf.zero_a + tf.no_handedness > m->vertex_count)
+          fz_broken("tangent fixes do not add up", NULL);
+      }
+    }
+    free(n);
+    free(t);
+  }
+}
+
 static void fz_triangles(const rsx_mesh *m, uint32_t first, uint32_t count,
                          const rsx_submesh *s)
 {
@@ -111,6 +162,7 @@ static void fz_mesh(const rsx_mesh *m)
       if (rsx_finding_name(bit) == NULL) fz_broken("unnamed finding", NULL);
     }
   fz_decode(m);
+  fz_vectors(m);
   n = rsx_declaration(m, NULL, decl);
   if (n < 0 || n > RSX_DECL_MAX) fz_broken("declaration count", NULL);
   fz_triangles(m, 0, m->index_count, NULL);
