@@ -148,6 +148,20 @@ t.is(io.open(scratch .. "/c.txt"):read("a"), "one", "copy: the bytes")
 t.is_deeply({ output.copy(scratch .. "/none", scratch .. "/d.txt") },
   { nil, scratch .. "/none: No such file or directory" },
   "copy: a source that is not there, named")
+-- only a regular file is copied: a texture path naming /dev/zero filled
+-- the disk. A FIFO stands in for the device here (a writer comes after
+-- 5 s should the open block: then the copy succeeds and the test fails,
+-- with no endless copy)
+local fifo = scratch .. "/pipe.png"
+assert(os.execute("mkfifo '" .. fifo .. "'"))
+os.execute("F='" .. fifo .. [[' sh -c 'sleep 5; [ -p "$F" ] &&]]
+  .. [[ timeout 5 sh -c "echo x > \"\$F\""' >/dev/null 2>&1 &]])
+t.is_deeply({ output.copy(fifo, scratch .. "/z.png") },
+  { nil, fifo .. ": not a regular file" },
+  "copy: not a regular file, refused unread")
+os.remove(fifo)
+t.is_deeply({ output.copy(scratch, scratch .. "/e.txt") },
+  { nil, scratch .. ": Is a directory" }, "copy: a folder refused")
 t.is_deeply(names(), { "a.txt", "c.txt" }, "copy: nothing else written")
 t.ok(output.temporary("x") ~= output.temporary("x"),
   "temporary: a name of its own each time")

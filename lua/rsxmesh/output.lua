@@ -14,6 +14,7 @@
 -- again after the cleanup. Messages name the file and the system's reason:
 -- "out/A.obj: No space left on device".
 
+local lfs = require "lfs"
 local path = require "rsxmesh.path"
 
 local output = {}
@@ -113,6 +114,13 @@ end
 local CHUNK = 1 << 20
 
 function output.copy(src, dest)
+  -- only a regular file: a texture path naming /dev/zero filled the disk,
+  -- and a FIFO would hang the open
+  local mode = lfs.attributes(src, "mode")
+  if mode and mode ~= "file" then
+    return nil, src .. ": " .. (mode == "directory" and "Is a directory"
+      or "not a regular file")
+  end
   local from, err = io.open(src, "rb")
   if not from then return nil, reason(src, nil, err) end
   local ok, werr = output.write(dest, function(f)
