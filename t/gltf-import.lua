@@ -488,6 +488,20 @@ refused("nan", edited("nan", function(doc, bin)
 end), "nan/edit%.gltf: mesh 1 %(panel%): vertex 3: POSITION %(1, nan, 0%)"
   .. " is not finite as float32", "a NaN position in the .bin")
 
+-- A buffer file that is not a regular file is refused unread: a URI
+-- climbing to /dev/zero read until memory ran out. A FIFO stands in for
+-- the device (a writer comes after 5 s, should the open block again).
+do
+  local g = edited("fifo", function(doc) doc.buffers[1].uri = "pipe.bin" end)
+  local fifo = at("fifo/pipe.bin")
+  assert(os.execute("mkfifo " .. sh_quote(fifo)))
+  os.execute("F=" .. sh_quote(fifo) .. [[ sh -c 'sleep 5; [ -p "$F" ] &&]]
+    .. [[ timeout 5 sh -c "echo x > \"\$F\""' >/dev/null 2>&1 &]])
+  refused("fifo", g, "fifo/edit%.gltf: buffer 0 %(pipe%.bin%): [^\n]*"
+    .. "fifo/pipe%.bin: not a regular file", "a buffer that is a FIFO")
+  os.remove(fifo)
+end
+
 -- Values as the file spells them: lua-cjson reads 5130 as 5130.0
 refused("ctype", edited("ctype", function(doc)
   doc.accessors[panel_of(doc).primitives[1].attributes.POSITION + 1]

@@ -20,6 +20,7 @@ local rsxmesh = require "rsxmesh"
 local cjson = require "cjson"
 local gltf = require "rsxmesh.gltf"
 local json = require "rsxmesh.json"
+local lfs = require "lfs"
 local path = require "rsxmesh.path"
 
 local import = {}
@@ -75,6 +76,13 @@ local function shown(x)
 end
 
 local function read_bytes(file)
+  -- only a regular file: a buffer URI climbing to /dev/zero read until
+  -- memory ran out, and a FIFO would hang the open
+  local mode = lfs.attributes(file, "mode")
+  if mode and mode ~= "file" then
+    return nil, file .. ": " .. (mode == "directory" and "Is a directory"
+      or "not a regular file")
+  end
   local f, err = io.open(file, "rb")
   if not f then return nil, err end
   local bytes = f:read("a")
