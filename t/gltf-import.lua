@@ -502,6 +502,19 @@ do
   os.remove(fifo)
 end
 
+-- A required extension is refused: Draco leaves POSITION without a
+-- buffer view, which read as it stands is zeros; the mesh was imported
+-- with every position at the origin, in silence
+refused("draco", edited("draco", function(doc)
+  doc.extensionsUsed = { "KHR_draco_mesh_compression" }
+  doc.extensionsRequired = { "KHR_draco_mesh_compression" }
+  local a = doc.accessors[panel_of(doc).primitives[1].attributes.POSITION
+    + 1]
+  a.bufferView, a.byteOffset = nil, nil
+end), "draco/edit%.gltf: it requires the extension"
+  .. " KHR_draco_mesh_compression, which gltf%-import does not read",
+  "a required extension (Draco)")
+
 -- Values as the file spells them: lua-cjson reads 5130 as 5130.0
 refused("ctype", edited("ctype", function(doc)
   doc.accessors[panel_of(doc).primitives[1].attributes.POSITION + 1]

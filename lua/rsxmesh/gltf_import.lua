@@ -206,6 +206,17 @@ function import.read(file)
     if type(t) ~= "table" or type(t.asset) ~= "table" then
       fail("%s: not a glTF document (no asset)", file)
     end
+    -- a required extension changes what the accessors mean (Draco leaves
+    -- POSITION without a buffer view: zeros, read as they stand); none
+    -- is read here, so none may be required
+    local required = t.extensionsRequired
+    if type(required) == "table" and #required > 0 then
+      local names = {}
+      for i, name in ipairs(required) do names[i] = tostring(name) end
+      fail("%s: it requires the extension%s %s, which gltf-import does not"
+        .. " read (export again without %s)", file, #names > 1 and "s" or "",
+        table.concat(names, ", "), #names > 1 and "them" or "it")
+    end
     local buffers, files = {}, { file }
     for i, b in ipairs(type(t.buffers) == "table" and t.buffers or {}) do
       local where
