@@ -18,6 +18,16 @@ t.is(path.dirname("disc/levels/A.rsxb"), "disc/levels", "dirname")
 t.is(path.dirname("A.rsxb"), ".", "dirname: none is '.'")
 t.is(path.basename("disc/levels/A.rsxb"), "A.rsxb", "basename")
 t.is(path.basename("A.rsxb"), "A.rsxb", "basename: no folder")
+-- as POSIX dirname and basename: a file at the root is in "/" (it was in
+-- "", so that no new folder at the root could be made: "-o /out" failed
+-- with ': No such file or directory'), a trailing slash names no part
+t.is_deeply({ path.dirname("/out"), path.dirname("/"), path.dirname("//x"),
+  path.dirname("a/b/"), path.dirname("a/"), path.dirname("") },
+  { "/", "/", "/", "a", ".", "." }, "dirname: the root, trailing slashes")
+t.is_deeply({ path.basename("a/b/"), path.basename("/"),
+  path.basename("/x") }, { "b", "/", "x" }, "basename: the same")
+t.is(path.join(path.dirname("/A.rsxb"), "tex/a.png"), "/tex/a.png",
+  "a texture of a bundle at the root is at the root, not in '.'")
 t.is(path.absolute("/a/./b/../c"), "/a/c", "absolute: . and .. resolved")
 t.is(path.absolute("x"), lfs.currentdir() .. "/x",
   "absolute: relative to the current folder")

@@ -17,14 +17,21 @@ function path.join(dir, name)
   return (dir:gsub("/+$", "")) .. "/" .. name
 end
 
--- The folder part of a path ("." when it has none).
+-- The folder part of a path ("." when it has none), as POSIX dirname:
+-- "/x" is in "/" (it was "", so that a new folder "-o /out" could not be
+-- made), and a trailing slash names no part ("a/b/" is in "a").
 function path.dirname(p)
-  return p:match("^(.*)/[^/]*$") or "."
+  local root = p:sub(1, 1) == "/" and "/" or "."
+  p = p:gsub("/+$", "")
+  local dir = p:match("^(.*)/[^/]*$")
+  if not dir then return p == "" and root or "." end
+  dir = dir:gsub("/+$", "")
+  return dir == "" and "/" or dir
 end
 
--- The last part of a path.
+-- The last part of a path ("a/b/" is "b"; "/" is "/").
 function path.basename(p)
-  return p:match("([^/]+)$") or p
+  return p:match("([^/]+)/*$") or (p:find("^/") and "/" or p)
 end
 
 -- An absolute path with "." and ".." resolved (without following links).
