@@ -188,8 +188,9 @@ local function selection(bundle, input)
 end
 
 local function save(img, file, input)
-  assert(run:claim(file, input.path))
-  assert(img:save(file))
+  local ok, err = run:claim(file, input.path)
+  if ok then ok, err = img:save(file) end
+  if not ok then error(err, 0) end -- the input's failure, no position
   total.images = total.images + 1
 end
 

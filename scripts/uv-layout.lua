@@ -152,8 +152,9 @@ run:each(args, function(bundle, input)
           elseif img then
             local file = cli.join(cli.join(opts.out, input.stem),
               string.format("%s-s%d-uv%d-set%d.png", stem, j, i, set))
-            assert(run:claim(file, input.path))
-            assert(img:save(file))
+            local ok, err = run:claim(file, input.path)
+            if ok then ok, err = img:save(file) end
+            if not ok then error(err, 0) end -- no script position
             total.images = total.images + 1
             total.triangles = total.triangles + n
           end

@@ -160,6 +160,14 @@ status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "x.png",
 t.is(status, 1, "--mesh nosuch: exit 1")
 t.like(err, "render: in/Q.rsxb: no mesh nosuch", "names it")
 
+-- An output that cannot be made fails the input in the user's terms, with
+-- no script position (it was 'scripts/render.lua:191: q.png: exists ...')
+status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "in/M.rsxb", "-o",
+  "q.png/x")
+t.is(status, 1, "-o below a file: exit 1")
+t.like(err, "^render: in/Q%.rsxb: q%.png: exists and is not a folder\n",
+  "... the input and the reason, without a script position")
+
 -- ---------------------------------------------------------- uv-layout
 
 -- The UV0 rectangle of quad is 0..1 both ways: an 18 x 18 image, a texel
@@ -186,6 +194,9 @@ t.ok(lfs.attributes(dir .. "/uv/M/b-s1-uv0-set2.png"),
   "selectors 02ffffff: UV0 from stored set 2")
 t.like(err, "gone%.png: No such file or directory %(drawn grey%)",
   "uv-layout: the missing texture reported")
+status, _, err = lib.rsxmesh(dir, "uv-layout", "in/Q.rsxb", "-o", "q.png")
+t.like(err, "^uv%-layout: in/Q%.rsxb: q%.png: exists and is not a folder\n",
+  "uv-layout: an output folder that is a file, without a script position")
 
 lib.cleanup()
 t.done_testing()
