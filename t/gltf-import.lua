@@ -226,6 +226,79 @@ do
   b:close()
 end
 
+-- ------------------------------------------------------- edit mode
+
+-- As Blender writes an edit: a vertex per corner (panel's triangles 0 1 2
+-- and 0 2 3 become vertices 0..5, indices 0..5), no tangents (_TANGENT_A,
+-- _TANGENT_B, TANGENT dropped, as Blender does unless asked), and one
+-- vertex moved: corner 3, (1, 1, 0), to (1, 1, 0.5). A and B come from
+-- the base corner by corner (the triangles are the base's, in order), so
+-- the new streams are panel's records in corner order 0 1 2 0 2 3, with
+-- the z of the third 0.5. (A vertex moved in edit mode was refused: no
+-- base vertex lay at its new position to take A and B from.)
+do
+  local ORDER = { 0, 1, 2, 0, 2, 3 }
+  local COMP = { SCALAR = 1, VEC2 = 2, VEC3 = 3, VEC4 = 4 }
+  local SIZE = { [5126] = 4, [5121] = 1, [5123] = 2, [5125] = 4 }
+  local g = edited("corners", function(doc, bin)
+    local prim = panel_of(doc).primitives[1]
+    local function add(bytes, count, a)
+      while #bin % 4 ~= 0 do bin = bin .. "\0" end
+      doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0,
+        byteOffset = #bin, byteLength = #bytes }
+      bin = bin .. bytes
+      doc.accessors[#doc.accessors + 1] = { bufferView = #doc.bufferViews
+        - 1, componentType = a.componentType, count = count, type = a.type,
+        normalized = a.normalized }
+      return #doc.accessors - 1
+    end
+    local attrs = prim.attributes
+    attrs._TANGENT_A, attrs._TANGENT_B, attrs.TANGENT = nil, nil, nil
+    local names = {}
+    for name in pairs(attrs) do names[#names + 1] = name end
+    for _, name in ipairs(names) do
+      local a = doc.accessors[attrs[name] + 1]
+      local v = doc.bufferViews[a.bufferView + 1]
+      local size = COMP[a.type] * SIZE[a.componentType]
+      local stride = v.byteStride or size
+      local at0 = v.byteOffset + (a.byteOffset or 0)
+      local parts = {}
+      for c, k in ipairs(ORDER) do
+        parts[c] = bin:sub(at0 + k * stride + 1, at0 + k * stride + size)
+      end
+      if name == "POSITION" then parts[3] = string.pack("<fff", 1, 1, 0.5) end
+      attrs[name] = add(table.concat(parts), #ORDER, a)
+    end
+    prim.indices = add(string.pack("<HHHHHH", 0, 1, 2, 3, 4, 5), 6,
+      { componentType = 5123, type = "SCALAR" })
+    doc.buffers[1].byteLength = #bin
+    return bin
+  end)
+  code, out, err = import(g, at("corners.rsxb"), "--report")
+  t.is(code, 0, "a vertex per corner, one moved, no tangents: imports")
+  if code ~= 0 then t.diag(err) end
+  local b = rsxmesh.open(at("corners.rsxb"))
+  local panel = b and b:mesh("panel")
+  local function records(stream, size, fix)
+    local out = {}
+    for c, k in ipairs(ORDER) do
+      out[c] = stream:sub(k * size + 1, k * size + size)
+    end
+    if fix then out[3] = fix(out[3]) end
+    return table.concat(out)
+  end
+  t.ok(panel and panel:stream("mmp") == records(panel_mmp(0), 16,
+    function(r) return r:sub(1, 8) .. string.pack(">f", 0.5) .. r:sub(13) end),
+    "MMP: the base's records in corner order, the third's z 0.5")
+  t.ok(panel and panel:stream("mgp") == records(panel_mgp(A_HALF), 24),
+    "MGP: the base's records in corner order, A and B the base's")
+  t.is(panel and panel:index_bytes(), string.pack(">HHHHHH", 0, 1, 2, 3, 4,
+    5), "indices 0..5, u16")
+  t.like(out, "kept from the base: tangent A %(no _TANGENT_A or TANGENT%),"
+    .. " tangent B", "the report: A and B kept from the base")
+  if b then b:close() end
+end
+
 -- ------------------------------------------------------------ _UV_SET_2
 
 -- Stored set 2 feeds no logical UV of panel (selectors 00 01 01 01), so

@@ -930,10 +930,20 @@ function Job:base_vertices()
     local idx = self:part_indices(part)
     local grp = self:group(part.p)
     if tri and #idx == 3 * n then
+      -- the same triangles in the same order, corner by corner, when each
+      -- glTF vertex then stands for one base vertex: the topology is the
+      -- base's, whatever positions an edit moved (a vertex moved in edit
+      -- mode was refused, having no base vertex at its new position)
+      local corners, one = {}, true
       for c = 1, #idx do
         local gv, bv = grp.first + idx[c] + 1, tri[c] - 1
-        if not map[gv] and position_key(grp.position.bytes, 12 * idx[c] + 1)
-            == position_key(pos, 12 * bv + 1) then
+        if corners[gv] and corners[gv] ~= bv then one = false break end
+        corners[gv] = bv
+      end
+      for c = 1, #idx do
+        local gv, bv = grp.first + idx[c] + 1, tri[c] - 1
+        if not map[gv] and (one or position_key(grp.position.bytes,
+            12 * idx[c] + 1) == position_key(pos, 12 * bv + 1)) then
           map[gv] = bv
         end
       end
