@@ -240,7 +240,7 @@ do
   local ORDER = { 0, 1, 2, 0, 2, 3 }
   local COMP = { SCALAR = 1, VEC2 = 2, VEC3 = 3, VEC4 = 4 }
   local SIZE = { [5126] = 4, [5121] = 1, [5123] = 2, [5125] = 4 }
-  local g = edited("corners", function(doc, bin)
+  local function per_corner(dir, moved) return edited(dir, function(doc, bin)
     local prim = panel_of(doc).primitives[1]
     local function add(bytes, count, a)
       while #bin % 4 ~= 0 do bin = bin .. "\0" end
@@ -266,14 +266,19 @@ do
       for c, k in ipairs(ORDER) do
         parts[c] = bin:sub(at0 + k * stride + 1, at0 + k * stride + size)
       end
-      if name == "POSITION" then parts[3] = string.pack("<fff", 1, 1, 0.5) end
+      if name == "POSITION" then
+        for c, xyz in pairs(moved) do
+          parts[c] = string.pack("<fff", table.unpack(xyz))
+        end
+      end
       attrs[name] = add(table.concat(parts), #ORDER, a)
     end
     prim.indices = add(string.pack("<HHHHHH", 0, 1, 2, 3, 4, 5), 6,
       { componentType = 5123, type = "SCALAR" })
     doc.buffers[1].byteLength = #bin
     return bin
-  end)
+  end) end
+  local g = per_corner("corners", { [3] = { 1, 1, 0.5 } })
   code, out, err = import(g, at("corners.rsxb"), "--report")
   t.is(code, 0, "a vertex per corner, one moved, no tangents: imports")
   if code ~= 0 then t.diag(err) end
@@ -297,6 +302,17 @@ do
   t.like(out, "kept from the base: tangent A %(no _TANGENT_A or TANGENT%),"
     .. " tangent B", "the report: A and B kept from the base")
   if b then b:close() end
+  -- two corners of the first triangle moved: it keeps one corner where
+  -- the base has it, too few to tell its order, so vertices are matched
+  -- by position, and the moved ones have none: refused, saying how to
+  -- get A and B anyway
+  code, out, err = import(per_corner("corners2", { [2] = { 1, 0, 0.5 },
+    [3] = { 1, 1, 0.5 } }), at("corners2.rsxb"))
+  t.is(code, 1, "two corners of a triangle moved, no tangents: refused")
+  t.like(err, "corners2/edit%.gltf: mesh 1 %(panel%): vertex 2: no"
+    .. " tangent A %(no _TANGENT_A or TANGENT%) in the glTF, and no vertex"
+    .. " of the base lies at its position %(1, 0, 0%.5%); export the"
+    .. " tangents too", "... naming the vertex, and how to get A and B")
 end
 
 -- ------------------------------------------------------------ _UV_SET_2

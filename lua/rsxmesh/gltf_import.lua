@@ -931,21 +931,27 @@ function Job:base_vertices()
     local grp = self:group(part.p)
     if tri and #idx == 3 * n then
       -- the same triangles in the same order, corner by corner, when each
-      -- glTF vertex then stands for one base vertex: the topology is the
-      -- base's, whatever positions an edit moved (a vertex moved in edit
-      -- mode was refused, having no base vertex at its new position)
-      local corners, one = {}, true
+      -- glTF vertex then stands for one base vertex and every triangle
+      -- keeps at least two corners where the base has them: vertices
+      -- moved one at a time in edit mode keep their base vertex (one was
+      -- refused, having no base vertex at its new position), while
+      -- triangles in another order fall back to positions
+      local same, corners, one = {}, {}, true
       for c = 1, #idx do
         local gv, bv = grp.first + idx[c] + 1, tri[c] - 1
-        if corners[gv] and corners[gv] ~= bv then one = false break end
+        if corners[gv] and corners[gv] ~= bv then one = false end
         corners[gv] = bv
+        same[c] = position_key(grp.position.bytes, 12 * idx[c] + 1)
+          == position_key(pos, 12 * bv + 1)
+      end
+      for c = 1, #idx, 3 do
+        local k = (same[c] and 1 or 0) + (same[c + 1] and 1 or 0)
+          + (same[c + 2] and 1 or 0)
+        if k < 2 then one = false end
       end
       for c = 1, #idx do
         local gv, bv = grp.first + idx[c] + 1, tri[c] - 1
-        if not map[gv] and (one or position_key(grp.position.bytes,
-            12 * idx[c] + 1) == position_key(pos, 12 * bv + 1)) then
-          map[gv] = bv
-        end
+        if not map[gv] and (one or same[c]) then map[gv] = bv end
       end
     end
   end
@@ -978,9 +984,14 @@ function Job:from_base(kind, what)
     if not b then
       local gpos = column_bytes(self:column("POSITION", VEC3, ONLY_FLOAT))
       local x, y, z = string.unpack("<fff", gpos, 12 * v - 11)
+      -- a new vertex (an extrusion) has none: with TANGENT exported, A
+      -- and B are derived instead, so say how
       fail("%s: vertex %d: no %s in the glTF, and no vertex of the base"
-        .. " lies at its position (%s, %s, %s)", self.where, v, what,
-        rsxmesh.fmt(x), rsxmesh.fmt(y), rsxmesh.fmt(z))
+        .. " lies at its position (%s, %s, %s)%s", self.where, v, what,
+        rsxmesh.fmt(x), rsxmesh.fmt(y), rsxmesh.fmt(z),
+        kind:match("^tangent") and "; export the tangents too (TANGENT:"
+          .. " Blender's Tangents option) and A and B are derived from them"
+          or "")
     end
     out[v] = raw:sub(b * size + 1, b * size + size)
   end
