@@ -180,25 +180,23 @@ static const char fmt_pairs[200] =
   "37383940414243444546474849505152535455565758596061626364656667686970717273"
   "7475767778798081828384858687888990919293949596979899";
 
-/* The nine digits of d < 10^9, zero-padded, at out: the first by a
-** division, the other eight in pairs from one fixed-point product, r / 10^6
-** with a 32-bit fraction (r = d mod 10^8), rounded up so that every pair
-** comes out exact (error below 10^-6 of a unit after the three steps:
-** checked for all 10^8 values of r when it was written). */
-#define FMT_PAIRS_SCALE 72057594038ull /* ceil(2^56 / 10^6) */
-
-static void fmt_nine_digits(uint32_t d, char out[9])
+/* The n digits of d (n its digit count) ending at end, two at a time
+** from the last: as many steps as the number has digits (the blocks a
+** script writes hold numbers of one kind, so the count is predictable). */
+static void fmt_digits(uint32_t d, char *end)
 {
-  uint32_t top = d / 100000000u, r = d - top * 100000000u;
-  uint64_t y = (((uint64_t)r * FMT_PAIRS_SCALE) >> 24) + 1;
-  out[0] = (char)('0' + top);
-  memcpy(out + 1, fmt_pairs + 2 * (y >> 32), 2);
-  y = (y & 0xFFFFFFFFu) * 100;
-  memcpy(out + 3, fmt_pairs + 2 * (y >> 32), 2);
-  y = (y & 0xFFFFFFFFu) * 100;
-  memcpy(out + 5, fmt_pairs + 2 * (y >> 32), 2);
-  y = (y & 0xFFFFFFFFu) * 100;
-  memcpy(out + 7, fmt_pairs + 2 * (y >> 32), 2);
+  while (d >= 100) {
+    uint32_t q = d / 100;
+    end -= 2;
+    memcpy(end, fmt_pairs + 2 * (d - 100 * q), 2);
+    d = q;
+  }
+  if (d >= 10) {
+    end -= 2;
+    memcpy(end, fmt_pairs + 2 * d, 2);
+  } else {
+    *--end = (char)('0' + d);
+  }
 }
 
 static int fmt_count_digits(uint32_t d)
@@ -235,7 +233,7 @@ size_t rsx_format_float(float f, char out[RSX_FLOAT_CHARS])
   d = fmt_shortest(bits, &k, &z);
   if (z) /* no trailing zeros */
     while (d % 10 == 0) d /= 10, k++;
-  fmt_nine_digits(d, digits);
+  fmt_digits(d, digits + 9);
   memcpy(digits + 9, "0000000000000000", 16);
   n = fmt_count_digits(d);
   p = digits + 9 - n;
