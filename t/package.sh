@@ -2,8 +2,8 @@
 # tarball's files configured without LuaFileSystem, lua-cjson, readline,
 # Lua's headers or pkg-config (a message naming the Debian package), then
 # `luarocks --lua-version 5.4 make` into a local tree, and a stock lua5.4
-# requiring the module and its
-# helpers and running standard scripts from their module paths; then a
+# requiring the module and its helpers and running standard scripts from
+# their module paths; then a
 # build configured twice (another --prefix) installs a host that finds
 # its scripts under the second prefix.
 set -u
