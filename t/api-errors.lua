@@ -254,6 +254,34 @@ misuse("submeshes%[1%]: field 'first_index' must be an integer",
 misuse("rsxmesh%.mesh: field 'submeshes' must be a table, got number",
        "submeshes not a table", function(tt) tt.submeshes = 5 end)
 
+-- m:with names the field as rsxmesh.mesh does, for the same mistakes ------
+for _, case in ipairs({
+  { "indices", {}, "field 'indices' must be a string, got table" },
+  { "indices", 7, "field 'indices' must be a string, got number" },
+  { "primitive", "fan", "field 'primitive': invalid option 'fan'" },
+  { "primitive", 2, "field 'primitive' must be a string, got number" },
+  { "index_size", "x", "field 'index_size' must be an integer, got string" },
+}) do
+  local key, value, why = case[1], case[2], case[3]
+  local shown = key .. " = " .. (type(value) == "table" and "{}"
+                                 or string.format("%q", value))
+  local tt = base()
+  tt[key] = value
+  raises("^rsxmesh%.mesh: " .. why:gsub("%p", "%%%0") .. "$",
+         "rsxmesh.mesh{" .. shown .. "}",
+         rsxmesh.mesh, tt)
+  local change = { [key] = value }
+  if key == "index_size" then change.indices = "" end
+  raises("^mesh:with: " .. why:gsub("%p", "%%%0") .. "$",
+         "m:with{" .. shown .. "}",
+         m.with, m, change)
+end
+raises("^mesh:with: indices is 3 bytes, not a whole number of 2%-byte "
+       .. "indices$", "m:with: odd index bytes",
+       m.with, m, { indices = "abc", index_size = 2 })
+raises("^mesh:with: index size 3 is not 2 or 4$", "m:with: index size 3",
+       m.with, m, { indices = "abc", index_size = 3 })
+
 -- Writer misuse and refusals ------------------------------------------------
 do
   local w = rsxmesh.writer()
