@@ -295,7 +295,9 @@ void rsxlua_open_render(lua_State *L);
 
 /* ----------------------------------------------------------- image.c */
 
-/* The image of the image userdata at idx; raises naming fname. */
+/* The image of the image userdata at idx, a value that is not an argument
+** (a field, a callback's result): raises "fname: image expected, got X".
+** The methods check their arguments in the argument style. */
 rsx_image *rsxlua_checkimage(lua_State *L, int idx, const char *fname);
 /* Push a new image userdata owning img. */
 void rsxlua_push_image(lua_State *L, rsx_image *img);
