@@ -256,18 +256,20 @@ static void std_pushpath(lua_State *L)
 }
 
 /* Push the file of standard script name and return 1, or push a message
-** listing the places tried and return 0: package.searchpath's work. */
+** listing the places tried and return 0: the Lua helper rsxmesh.scripts
+** finds it (package.searchpath's work), as it does for --list. */
 static int std_find(lua_State *L, const char *name)
 {
   struct stat st;
   int here = stat(name, &st) == 0 && S_ISREG(st.st_mode);
-  lua_getglobal(L, "package");
-  lua_getfield(L, -1, "searchpath");
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "rsxmesh.scripts");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "find");
   lua_remove(L, -2);
   lua_pushstring(L, name);
   std_pushpath(L);
-  lua_pushliteral(L, ""); /* no separator: a '.' in NAME stays a '.' */
-  lua_call(L, 3, 2);
+  lua_call(L, 2, 2);
   if (!lua_isnil(L, -2)) {
     lua_pop(L, 1);
     return 1;
