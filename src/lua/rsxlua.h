@@ -200,9 +200,10 @@ float *rsxlua_floats(lua_State *L, int idx, size_t n, const char *fname,
 
 /* Where a bulk method writes its text or bytes (acc:lines, acc:pack,
 ** s:face_lines, m:unit_normals, ...): a string it returns, or a Lua file
-** (io.open's) it writes to in blocks, with no string of the whole. rsxlua_text_room gives room for size bytes,
-** rsxlua_text_add keeps len of them, rsxlua_text_push pushes the string,
-** or the bytes written (nil, message and an errno on a write error). */
+** (io.open's) it writes to in blocks, with no string of the whole.
+** rsxlua_text_room gives room for size bytes, rsxlua_text_add keeps len
+** of them, rsxlua_text_push pushes the string, or the bytes written (nil,
+** message and an errno on a write error). */
 #define RL_TEXT_BLOCK 65536
 typedef struct rl_text {
   lua_State *L;
