@@ -256,18 +256,20 @@ static void std_pushpath(lua_State *L)
 }
 
 /* Push the file of standard script name and return 1, or push a message
-** listing the places tried and return 0: package.searchpath's work. */
+** listing the places tried and return 0: the Lua helper rsxmesh.scripts
+** finds it (package.searchpath's work), as it does for --list. */
 static int std_find(lua_State *L, const char *name)
 {
   struct stat st;
   int here = stat(name, &st) == 0 && S_ISREG(st.st_mode);
-  lua_getglobal(L, "package");
-  lua_getfield(L, -1, "searchpath");
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "rsxmesh.scripts");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "find");
   lua_remove(L, -2);
   lua_pushstring(L, name);
   std_pushpath(L);
-  lua_pushliteral(L, ""); /* no separator: a '.' in NAME stays a '.' */
-  lua_call(L, 3, 2);
+  lua_call(L, 2, 2);
   if (!lua_isnil(L, -2)) {
     lua_pop(L, 1);
     return 1;
@@ -352,9 +354,58 @@ static void host_addpath(lua_State *L, const char *field, const char *more,
   lua_pop(L, 2);
 }
 
+#ifdef RSXMESH_SRCDIR
+#define HOST_TREE_LUA \
+  RSXMESH_SRCDIR "/lua/?.lua;" RSXMESH_SRCDIR "/lua/?/init.lua"
+
+/* The build tree's searcher, before Lua's own: "rsxmesh.X" is looked for
+** in the tree's lua/ folder alone (upvalue 1, the path; upvalue 2,
+** package.searchpath), and missing there is an error, so that an
+** installed copy later on package.path is never used silently. Other
+** names go on to the next searchers. */
+static int host_search_tree(lua_State *L)
+{
+  const char *name = luaL_checkstring(L, 1), *file;
+  if (strncmp(name, "rsxmesh.", 8) != 0) return 0;
+  lua_pushvalue(L, lua_upvalueindex(2));
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_call(L, 2, 2);
+  if (lua_isnil(L, -2))
+    return luaL_error(L, "module '%s' not found in the build tree (an "
+                      "installed copy is not used from it):\n\t%s", name,
+                      lua_tostring(L, -1));
+  file = lua_tostring(L, -2);
+  if (luaL_loadfilex(L, file, NULL) != LUA_OK)
+    return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s",
+                      name, file, lua_tostring(L, -1));
+  lua_pushstring(L, file);
+  return 2;
+}
+
+/* Put host_search_tree second in package.searchers, after the preload
+** searcher (the module itself is preloaded). */
+static void host_add_tree_searcher(lua_State *L)
+{
+  lua_Integer i;
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "searchers");
+  lua_pushliteral(L, HOST_TREE_LUA);
+  lua_getfield(L, -3, "searchpath");
+  lua_pushcclosure(L, host_search_tree, 2);
+  for (i = (lua_Integer)lua_rawlen(L, -2); i >= 2; i--) {
+    lua_rawgeti(L, -2, i);
+    lua_rawseti(L, -3, i + 1);
+  }
+  lua_rawseti(L, -2, 2);
+  lua_pop(L, 2);
+}
+#endif
+
 /* The module through package.preload (linit.c's recipe); the project's
 ** Lua helpers, and the path of standard scripts (in the registry), from
-** the build tree or the install folders. */
+** the build tree (its helpers from it alone: host_search_tree) or the
+** install folders. */
 static void host_setup(lua_State *L)
 {
   const char *scripts = RSXMESH_SCRIPTDIR "/?.lua";
@@ -366,8 +417,8 @@ static void host_setup(lua_State *L)
 #ifdef RSXMESH_SRCDIR
   if (host_in_build_tree()) {
     scripts = RSXMESH_SRCDIR "/scripts/?.lua";
-    host_addpath(L, "path", RSXMESH_SRCDIR "/lua/?.lua;"
-                 RSXMESH_SRCDIR "/lua/?/init.lua", 1);
+    host_addpath(L, "path", HOST_TREE_LUA, 1);
+    host_add_tree_searcher(L);
   } else
 #endif
   {

@@ -420,56 +420,47 @@ static int mesh_bytes(uint64_t count, uint64_t size, const char *field,
   return 0;
 }
 
-int rsx_writer_add_mesh(rsx_writer *w, const rsx_mesh *m, rsx_error *err)
+/* Check m as the next mesh of w: c is m labelled (in where, size bytes)
+** as the mesh it will be, its name never NULL. rsx_mesh_check fills in
+** the mask, format and selectors and refuses missing buffers, so it works
+** on a copy, submeshes included: the caller's mesh stays const. */
+static int mesh_check(const rsx_writer *w, const rsx_mesh *m, rsx_mesh *c,
+                      char *where, size_t size, rsx_error *err)
 {
-  char where[200];
-  rsx_mesh c;
   rsx_submesh *subs = NULL;
-  uint64_t mmp_bytes, mgp_bytes, index_bytes, pos, body;
-  uint32_t i, end;
-  size_t saved;
   int rc;
-  wr_mesh *wm;
-  uint8_t *block;
-
-  if (w == NULL || m == NULL)
-    return rsx_fail(err, "writer: no %s", w == NULL ? "writer" : "mesh");
-  c = *m;
-  c.name = m->name ? m->name : "";
-  c.index = (uint32_t)w->mesh_count; /* labelled as the mesh it will be */
-  c.first_submesh = (uint32_t)w->submesh_count;
+  *c = *m;
+  c->name = m->name ? m->name : "";
+  c->index = (uint32_t)w->mesh_count; /* labelled as the mesh it will be */
+  c->first_submesh = (uint32_t)w->submesh_count;
   memcpy(where, "writer: ", 8);
-  rsx_mesh_label(&c, where + 8, sizeof where - 8);
+  rsx_mesh_label(c, where + 8, size - 8);
 
   if (w->mesh_count >= WR_LIMIT / WR_MESH_ENTRY)
     return rsx_fail(err, "%s: too many meshes", where);
-  /* rsx_mesh_check fills in the mask, format and selectors, and refuses
-  ** missing buffers: work on a copy, submeshes included, so the caller's
-  ** mesh stays const */
   if (m->submesh_count > 0 && m->submeshes != NULL) {
     subs = malloc((size_t)m->submesh_count * sizeof *subs);
     if (subs == NULL)
       return rsx_fail(err, "%s: out of memory", where);
     memcpy(subs, m->submeshes, (size_t)m->submesh_count * sizeof *subs);
   }
-  c.submeshes = subs;
-  if (rsx_mesh_check(&c, (uint32_t)w->material_count, where, err) != 0) {
-    free(subs);
-    return -1;
-  }
+  c->submeshes = subs;
+  rc = rsx_mesh_check(c, (uint32_t)w->material_count, where, err);
   free(subs);
+  c->submeshes = NULL; /* freed: nothing below reads them */
+  return rc != 0 ? -1 : 0;
+}
 
-  if (mesh_bytes(m->vertex_count, m->mmp_stride, "MMP stream", where,
-                 &mmp_bytes, err) != 0 ||
-      mesh_bytes(m->vertex_count, m->mgp_stride, "MGP stream", where,
-                 &mgp_bytes, err) != 0 ||
-      mesh_bytes(m->index_count, m->index_size, "index buffer", where,
-                 &index_bytes, err) != 0)
-    return -1;
-  if (w->submesh_count + m->submesh_count > WR_LIMIT / WR_SUBMESH_ENTRY)
-    return rsx_fail(err, "%s: too many submeshes", where);
-
-  /* plan the block: meta, submesh records, MMP, MGP, indices */
+/* Plan the block of m, the next mesh of w: meta, submesh records, MMP,
+** MGP, indices, each aligned, their places in w's next mesh entry and
+** submesh entries (grown for them); the block's size in *size. */
+static int mesh_plan(rsx_writer *w, const rsx_mesh *m, uint64_t mmp_bytes,
+                     uint64_t mgp_bytes, uint64_t index_bytes,
+                     const char *where, uint64_t *size, rsx_error *err)
+{
+  wr_mesh *wm;
+  uint64_t pos = 0;
+  uint32_t i;
   if (aux_grow((void **)&w->meshes, &w->mesh_cap, w->mesh_count + 1,
                sizeof *w->meshes) != 0 ||
       aux_grow((void **)&w->submeshes, &w->submesh_cap,
@@ -477,7 +468,6 @@ int rsx_writer_add_mesh(rsx_writer *w, const rsx_mesh *m, rsx_error *err)
                sizeof *w->submeshes) != 0)
     return rsx_fail(err, "%s: out of memory", where);
   wm = &w->meshes[w->mesh_count];
-  pos = 0;
   wm->meta_at = mesh_place(&pos, m->meta_size);
   for (i = 0; i < m->submesh_count; i++) {
     wr_submesh *s = &w->submeshes[w->submesh_count + i];
@@ -497,6 +487,38 @@ int rsx_writer_add_mesh(rsx_writer *w, const rsx_mesh *m, rsx_error *err)
     return rsx_fail(err, "%s: its records, streams and index buffer come "
                          "to %llu bytes, past the 4 GiB of 32-bit offsets",
                     where, (unsigned long long)pos);
+  *size = pos;
+  return 0;
+}
+
+int rsx_writer_add_mesh(rsx_writer *w, const rsx_mesh *m, rsx_error *err)
+{
+  char where[200];
+  rsx_mesh c;
+  uint64_t mmp_bytes, mgp_bytes, index_bytes, pos = 0, body;
+  uint32_t i, end;
+  size_t saved;
+  int rc;
+  wr_mesh *wm;
+  uint8_t *block;
+
+  if (w == NULL || m == NULL)
+    return rsx_fail(err, "writer: no %s", w == NULL ? "writer" : "mesh");
+  if (mesh_check(w, m, &c, where, sizeof where, err) != 0)
+    return -1;
+  if (mesh_bytes(m->vertex_count, m->mmp_stride, "MMP stream", where,
+                 &mmp_bytes, err) != 0 ||
+      mesh_bytes(m->vertex_count, m->mgp_stride, "MGP stream", where,
+                 &mgp_bytes, err) != 0 ||
+      mesh_bytes(m->index_count, m->index_size, "index buffer", where,
+                 &index_bytes, err) != 0)
+    return -1;
+  if (w->submesh_count + m->submesh_count > WR_LIMIT / WR_SUBMESH_ENTRY)
+    return rsx_fail(err, "%s: too many submeshes", where);
+  if (mesh_plan(w, m, mmp_bytes, mgp_bytes, index_bytes, where, &pos,
+                err) != 0)
+    return -1;
+  wm = &w->meshes[w->mesh_count];
   body = aux_align(w->body_size) + pos;
 
   saved = w->string_size;

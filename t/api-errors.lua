@@ -67,6 +67,21 @@ raises("opts%.with is an accessor of another mesh", "opts.with elsewhere",
          return pos:lines("v", 1, 1,
                           { with = b:mesh("strip"):attribute("position") })
        end)
+raises("^accessor:lines: unknown option 'bogus'$", "acc:lines{bogus = 1}",
+       pos.lines, pos, "v", { bogus = 1 })
+raises("^accessor:lines: unknown option 'Scale'$", "options are exact",
+       pos.lines, pos, "v", 1, 2, { Scale = { 2 } })
+raises("^accessor:lengths: bad argument #1 %(number expected, got string%)$",
+       "acc:lengths('x')", pos.lengths, pos, "x")
+raises("^image:line: bad argument #1 %(number expected, got string%)$",
+       "img:line('a', ...)", rsxmesh.image(2, 2).line, rsxmesh.image(2, 2),
+       "a", 1, 2, 2, 0, 0, 0)
+raises("^image:line: bad argument #4 %(number has no integer "
+       .. "representation%)$", "img:line(1, 1, 2, 1.5, ...)",
+       rsxmesh.image(2, 2).line, rsxmesh.image(2, 2), 1, 1, 2, 1.5, 0, 0, 0)
+raises("^image:paste: bad argument #1 %(rsxmesh%.image expected, got "
+       .. "rsxmesh%.mesh%)$", "img:paste(m, 1, 1)",
+       rsxmesh.image(2, 2).paste, rsxmesh.image(2, 2), m, 1, 1)
 raises("rsxmesh%.half: bad argument #1 %(not a 16%-bit value%)$",
        "half(0x10000)",
        rsxmesh.half, 0x10000)
@@ -254,6 +269,34 @@ misuse("submeshes%[1%]: field 'first_index' must be an integer",
 misuse("rsxmesh%.mesh: field 'submeshes' must be a table, got number",
        "submeshes not a table", function(tt) tt.submeshes = 5 end)
 
+-- m:with names the field as rsxmesh.mesh does, for the same mistakes ------
+for _, case in ipairs({
+  { "indices", {}, "field 'indices' must be a string, got table" },
+  { "indices", 7, "field 'indices' must be a string, got number" },
+  { "primitive", "fan", "field 'primitive': invalid option 'fan'" },
+  { "primitive", 2, "field 'primitive' must be a string, got number" },
+  { "index_size", "x", "field 'index_size' must be an integer, got string" },
+}) do
+  local key, value, why = case[1], case[2], case[3]
+  local shown = key .. " = " .. (type(value) == "table" and "{}"
+                                 or string.format("%q", value))
+  local tt = base()
+  tt[key] = value
+  raises("^rsxmesh%.mesh: " .. why:gsub("%p", "%%%0") .. "$",
+         "rsxmesh.mesh{" .. shown .. "}",
+         rsxmesh.mesh, tt)
+  local change = { [key] = value }
+  if key == "index_size" then change.indices = "" end
+  raises("^mesh:with: " .. why:gsub("%p", "%%%0") .. "$",
+         "m:with{" .. shown .. "}",
+         m.with, m, change)
+end
+raises("^mesh:with: indices is 3 bytes, not a whole number of 2%-byte "
+       .. "indices$", "m:with: odd index bytes",
+       m.with, m, { indices = "abc", index_size = 2 })
+raises("^mesh:with: index size 3 is not 2 or 4$", "m:with: index size 3",
+       m.with, m, { indices = "abc", index_size = 3 })
+
 -- Writer misuse and refusals ------------------------------------------------
 do
   local w = rsxmesh.writer()
@@ -287,6 +330,99 @@ do
          function() return w:mesh(m) end)
   raises("writer%.mesh_count: writer is closed", "w.mesh_count after close",
          function() return w.mesh_count end)
+end
+
+-- Every method of every type: a first argument of the wrong type raises
+-- 'TYPE:METHOD: bad argument #1 (...)'. The methods are walked from the
+-- metatables, so a method added later is checked too; those that take no
+-- argument are named here and must exist.
+do
+  local bb = assert(rsxmesh.load(bytes, "walk.rsxb"))
+  local mm = bb:mesh("crate")
+  local objects = {
+    bundle = bb, mesh = mm, submesh = mm:submesh(1),
+    material = bb:material(1), format = rsxmesh.format(0x00080005),
+    accessor = mm:attribute("position"), record = mm:record(),
+    writer = rsxmesh.writer(), image = rsxmesh.image(2, 2),
+  }
+  local takes_none = {
+    ["bundle:meshes"] = true, ["bundle:materials"] = true,
+    ["bundle:close"] = true, ["mesh:attributes"] = true,
+    ["mesh:submeshes"] = true, ["mesh:record"] = true,
+    ["submesh:declaration"] = true, ["submesh:record"] = true,
+    ["material:samplers"] = true, ["accessor:bounds"] = true,
+    ["accessor:non_finite"] = true, ["accessor:iter"] = true,
+    ["writer:bytes"] = true, ["writer:close"] = true,
+    ["image:bytes"] = true, ["image:close"] = true,
+    ["format:attributes"] = true, ["format:order"] = true,
+    ["mesh:triangles"] = true, ["submesh:triangles"] = true,
+    ["submesh:triangle_count"] = true,
+    -- these take a file as an optional last argument
+    ["mesh:triangle_bytes"] = true, ["submesh:triangle_bytes"] = true,
+    ["mesh:index_bytes"] = true, ["mesh:unit_normals"] = true,
+    ["mesh:tangent_frames"] = true,
+  }
+  local wrong = coroutine.create(print) -- no method takes a thread
+  local calls, seen = {}, {}
+  for tname, mt in pairs(debug.getregistry()) do
+    local type = _G.type(tname) == "string" and tname:match("^rsxmesh%.(%a+)$")
+    local index = type and _G.type(mt) == "table" and mt.__index
+    if index then
+      local methods = _G.type(index) == "table" and index
+                      or select(2, debug.getupvalue(index, 1))
+      t.ok(objects[type] ~= nil, "an object of " .. tname .. " to call")
+      for name in pairs(methods) do
+        calls[#calls + 1] = { type, name }
+      end
+    end
+  end
+  -- the closes last: a closed bundle would refuse its children's calls
+  table.sort(calls, function(x, y)
+    local cx, cy = x[2] == "close", y[2] == "close"
+    if cx ~= cy then return cy end
+    return x[1] .. ":" .. x[2] < y[1] .. ":" .. y[2]
+  end)
+  for _, c in ipairs(calls) do
+    local full = c[1] .. ":" .. c[2]
+    local obj = objects[c[1]]
+    local prefix = "^" .. full:gsub("%p", "%%%0") .. ": "
+    seen[full] = true
+    if takes_none[full] and c[2] ~= "close" then
+      local ok, err = pcall(obj[c[2]], obj)
+      if not t.ok(ok, full .. "() takes no argument") then t.diag(err) end
+    end
+    local ok, err = pcall(obj[c[2]], obj, wrong)
+    if takes_none[full] then
+      if not t.ok(ok or err:find(prefix), full .. "(thread): no error, "
+                  .. "or one naming " .. full) then t.diag(err) end
+    else
+      t.like(ok and "no error" or err, prefix .. "bad argument #1 %(",
+             full .. "(thread): bad argument #1")
+    end
+  end
+  for full in pairs(takes_none) do
+    t.ok(seen[full], full .. " exists")
+  end
+end
+
+-- An image closes as a bundle does: img:close, <close>, both idempotent ----
+do
+  local img = rsxmesh.image(2, 1)
+  img:close()
+  img:close() -- a second close does nothing
+  t.is(tostring(img), "rsxmesh.image (freed)", "img:close frees the pixels")
+  raises("^image:get: image is freed$", "img:get after img:close",
+         img.get, img, 1, 1)
+  local kept
+  do
+    local scoped <close> = rsxmesh.image(1, 1)
+    kept = scoped
+    t.is(tostring(kept), "rsxmesh.image (1x1)", "<close>: open in scope")
+  end
+  t.is(tostring(kept), "rsxmesh.image (freed)", "<close>: freed after it")
+  local meta = getmetatable(kept)
+  t.ok(kept.close == meta.__gc and meta.__close == meta.__gc,
+       "img.close, __close and __gc are one function")
 end
 
 -- A closed bundle: every use of it and of its children raises ----------------

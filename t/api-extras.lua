@@ -334,13 +334,13 @@ t.is_deeply(empty:attribute("position"):lengths(),
 t.error_like(function() uv0:lengths() end, "accessor:lengths: uv0 has 2 "
   .. "components, needs 3 or more$", "lengths: two components refused")
 t.error_like(function() cmp:lengths(-0.001) end, "accessor:lengths: "
-  .. "tolerance must be a number of 0 or more, got %-0%.001$",
+  .. "bad argument #1 %(tolerance must be 0 or more, got %-0%.001%)$",
   "lengths: a negative tolerance")
 t.error_like(function() cmp:lengths(0 / 0) end, "accessor:lengths: "
-  .. "tolerance must be a number of 0 or more, got %-?nan$",
+  .. "bad argument #1 %(tolerance must be 0 or more, got %-?nan%)$",
   "lengths: a NaN tolerance")
 t.error_like(function() cmp:lengths("x") end, "accessor:lengths: "
-  .. "tolerance must be a number of 0 or more, got string$",
+  .. "bad argument #1 %(number expected, got string%)$",
   "lengths: a string tolerance")
 
 b:close()

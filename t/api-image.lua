@@ -57,7 +57,8 @@ t.error_like(function() rsxmesh.image(0, 5) end,
 t.error_like(function() rsxmesh.image(5, 16385) end,
   "rsxmesh.image: height 16385 out of range 1..16384", "height 16385")
 t.error_like(function() img.get(42, 1, 1) end,
-  "image:get: image expected, got number", "not an image")
+  "image:get: bad self %(rsxmesh.image expected, got number%)$",
+  "not an image")
 
 -- save and read back
 local path = dir .. "/img.png"

@@ -5,7 +5,7 @@
 # under the operations over several types (render.c), under init.c. Read
 # from the objects' symbols (nm): a file uses only what a lower floor
 # defines, and from a type's file beside it only the push function of an
-# object it returns.
+# object it returns. Every file src/lua/lua.am lists is examined.
 . "$top_srcdir/t/host-lib.sh"
 
 skip_all() {
@@ -14,10 +14,13 @@ skip_all() {
 }
 
 command -v nm >/dev/null 2>&1 || skip_all "no nm"
-# the binding's sources as src/lua/lua.am lists them (not a stale object)
+# the binding's sources as src/lua/lua.am lists them (not a stale object):
+# each one's object is examined, and one not found is a failure, so that
+# no file of the binding goes unchecked
+names=$(sed -n 's|^[[:space:]]*src/lua/\([a-z]*\)\.c.*$|\1|p' \
+        "$top_srcdir/src/lua/lua.am")
 objs=
-for name in $(sed -n 's|^[[:space:]]*src/lua/\([a-z]*\)\.c.*$|\1|p' \
-              "$top_srcdir/src/lua/lua.am"); do
+for name in $names; do
   for f in "$top_builddir/src/lua/.libs/librsxlua_la-$name.o" \
            "$top_builddir/src/lua/librsxlua_la-$name.o"; do
     if [ -f "$f" ]; then
@@ -27,7 +30,10 @@ for name in $(sed -n 's|^[[:space:]]*src/lua/\([a-z]*\)\.c.*$|\1|p' \
     fi
   done
 done
-test -n "$objs" || skip_all "no objects of the binding found"
+is "$(echo $names | wc -w)" "$(ls "$top_srcdir"/src/lua/*.c | wc -l)" \
+  "src/lua/lua.am lists every .c file of src/lua/"
+is "$(echo $objs)" "$(echo $names)" \
+  "the objects examined are those of lua.am's list, each found"
 
 floor() {
   case $1 in

@@ -139,6 +139,28 @@ is "$(line 1 "$out")" \
   "package.path: the source tree's lua/, then LUA_PATH"
 is "$(line 2 "$out")" "$tmp/nowhere/?.so" "package.cpath: LUA_CPATH alone"
 
+# --- in the build tree with LUA_PATH unset, Lua's default path follows
+# the tree's (./?.lua among its places), but a helper rsxmesh.X comes
+# from the tree alone: missing there, it is an error, never a copy found
+# later on the path (an installed one, or here one in the current folder)
+mkdir -p "$tmp/cwd/rsxmesh"
+printf 'return "plain"\n' >"$tmp/cwd/plain_elsewhere.lua"
+printf 'return "elsewhere"\n' >"$tmp/cwd/rsxmesh/only_elsewhere.lua"
+(cd "$tmp/cwd" && unset LUA_PATH LUA_PATH_5_4 LUA_CPATH RSXMESH_PATH &&
+  run -e 'print((require "plain_elsewhere"))' &&
+  printf '%s\n%s' "$status" "$out") >"$tmp/plain"
+is "$(cat "$tmp/plain")" "0
+plain" "LUA_PATH unset: another module is found on Lua's default path"
+(cd "$tmp/cwd" && unset LUA_PATH LUA_PATH_5_4 LUA_CPATH RSXMESH_PATH &&
+  run -e 'print(require "rsxmesh.only_elsewhere")'
+  printf '%s\n%s\n%s' "$status" "$out" "$err") >"$tmp/fake"
+is "$(sed -n '1,4p' "$tmp/fake")" "1
+
+rsxmesh: module 'rsxmesh.only_elsewhere' not found in the build tree (an \
+installed copy is not used from it):
+${tab}no file '$top_srcdir/lua/rsxmesh/only_elsewhere.lua'" \
+  "... but rsxmesh.X only in the tree: missing there, an error naming it"
+
 # --- LuaFileSystem (Debian's lua-filesystem) loads
 run -e "local lfs = require 'lfs'; print(lfs.attributes('$tmp', 'mode'))"
 is "$out" "directory" "require \"lfs\" works, lfs.attributes reads a folder"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # t/host-scripts.sh - standard scripts: found by name with
-# package.searchpath over RSXMESH_PATH's ? templates, listed by --list
+# package.searchpath over RSXMESH_PATH's ? templates (regular files only),
+# listed by --list
 # with their descriptions, run with arguments; the host in the build tree
 # uses that tree's scripts and helpers with no variable set.
 . "$top_srcdir/t/host-lib.sh"
@@ -105,9 +106,21 @@ is "$(line 1 "$(cat "$tmp/hint")")" \
 (cd "$tmp" && RSXMESH_PATH="$d1/?.lua" run ./nope && echo "$out") >"$tmp/hint"
 is "$(cat "$tmp/hint")" "local file" "./NAME runs the file"
 RSXMESH_PATH="$d2/?.lua" run folder
-is "$err" "rsxmesh: cannot read $d2/folder.lua: Is a directory" \
-  "a folder named like a script: found, as package.searchpath does, and \
-refused"
+is "$err" "rsxmesh: no standard script 'folder':
+${tab}'$d2/folder.lua' is not a regular file" \
+  "a folder named like a script is no script: the message says so"
+# ... and a later template's script of that name is the one that runs,
+# the one --list shows
+echo '-- folder.lua - a script after a folder of its name
+print("the script")' >"$d1/folder.lua"
+RSXMESH_PATH="$d2/?.lua;$d1/?.lua" run folder
+is "$status $out" "0 the script" \
+  "a folder on the path before a script of its name: the script runs"
+RSXMESH_PATH="$d2/?.lua;$d1/?.lua" run --list
+like "$out" "*
+folder  *a script after a folder of its name
+*" "... and is the one --list shows"
+rm "$d1/folder.lua"
 
 # a name ending in .lua, or with a slash, is a file, not a standard script
 (cd "$d1" && RSXMESH_PATH="$d2/?.lua" run alpha.lua && echo "$out") \

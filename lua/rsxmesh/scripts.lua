@@ -5,8 +5,9 @@
 --   do print(s.name, s.file, scripts.describe(s.file)) end
 --
 -- A path is package.path's form: templates separated by ";", each with a
--- "?" in its file name; the host finds a script by name with
--- package.searchpath over the same path, so --list shows what runs.
+-- "?" in its file name. The host finds a script by name with
+-- scripts.find, and --list shows what scripts.find finds, so --list
+-- shows what runs.
 
 local lfs = require "lfs"
 
@@ -36,8 +37,23 @@ function scripts.describe(file)
   return text
 end
 
--- The scripts a template can name, as { name =, file = }.
-local function template_scripts(template, out, seen)
+-- The file of script name on path: package.searchpath over each template
+-- in turn, the first regular file it names (a folder or a device named
+-- like a script is passed over: it cannot run). nil and the places tried,
+-- as package.searchpath lists them, when there is none.
+function scripts.find(name, path)
+  local tried = {}
+  for template in path:gmatch("[^;]+") do
+    local file, why = package.searchpath(name, template, "")
+    if file and lfs.attributes(file, "mode") == "file" then return file end
+    tried[#tried + 1] = why or "'" .. file .. "' is not a regular file"
+  end
+  return nil, table.concat(tried, "\n\t")
+end
+
+-- The names a template can stand for: the entries of its folder that
+-- fit it, of any kind (scripts.find decides which run).
+local function template_names(template, names)
   local dir, before, after = template:match("^(.-)([^/]*)%?([^/?]*)$")
   if not dir or dir:find("?", 1, true) then return end
   local ok, iter, state = pcall(lfs.dir, dir == "" and "." or dir)
@@ -47,22 +63,20 @@ local function template_scripts(template, out, seen)
       and entry:sub(1, #before) == before
       and entry:sub(#entry - #after + 1) == after
       and entry:sub(#before + 1, #entry - #after)
-    if name and not seen[name] then
-      local file = dir .. before .. name .. after
-      if lfs.attributes(file, "mode") == "file" then
-        seen[name] = true
-        out[#out + 1] = { name = name, file = file }
-      end
-    end
+    if name then names[name] = true end
   end
 end
 
--- Every script on path, sorted by name; a name an earlier template finds
--- hides the same name in a later one, as in package.searchpath.
+-- Every script on path, as { name =, file = }, sorted by name: each name
+-- with the file scripts.find gives it, which the host runs.
 function scripts.find_all(path)
-  local list, seen = {}, {}
+  local names, list = {}, {}
   for template in path:gmatch("[^;]+") do
-    template_scripts(template, list, seen)
+    template_names(template, names)
+  end
+  for name in pairs(names) do
+    local file = scripts.find(name, path)
+    if file then list[#list + 1] = { name = name, file = file } end
   end
   table.sort(list, function(a, b) return a.name < b.name end)
   return list

@@ -223,6 +223,26 @@ static int ac_opt_count(lua_State *L, int opts, const char *key, int n)
   return (int)k;
 }
 
+/* The options table at idx names only options acc:lines knows: a typo
+** must not pass for the default. */
+static void ac_check_options(lua_State *L, int idx)
+{
+  static const char *const known[] = {"scale", "offset", "components",
+    "with", "with_components", "file", NULL};
+  rsxlua_checktype(L, idx, LUA_TTABLE, "accessor:lines");
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    int i = 0;
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TSTRING)
+      for (; known[i] != NULL; i++)
+        if (strcmp(known[i], lua_tostring(L, -1)) == 0) break;
+    if (lua_type(L, -1) != LUA_TSTRING || known[i] == NULL)
+      luaL_error(L, "accessor:lines: unknown option '%s'",
+                 luaL_tolstring(L, -1, NULL));
+  }
+}
+
 static int a_lines(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:lines");
@@ -249,7 +269,7 @@ static int a_lines(lua_State *L)
   rsxlua_range(L, 3, a->count, "accessor:lines", &first, &count);
   lua_settop(L, 5);
   if (!lua_isnil(L, 5)) {
-    rsxlua_checktype(L, 5, LUA_TTABLE, "accessor:lines");
+    ac_check_options(L, 5);
     ac_opt_vector(L, 5, "scale", n, 1.0, scale, &mapped);
     ac_opt_vector(L, 5, "offset", n, 0.0, offset, &mapped);
     nc = ac_opt_count(L, 5, "components", n);
@@ -396,22 +416,20 @@ static int a_non_finite(lua_State *L)
 static int a_lengths(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:lengths");
-  int n = a->info->components, isnum;
+  int n = a->info->components;
   double tol = RSX_UNIT_TOLERANCE;
   rsx_lengths l;
   rsx_error err;
+  if (!lua_isnoneornil(L, 2)) {
+    tol = rsxlua_checknumber(L, 2, "accessor:lengths");
+    rsxlua_argcheck(L, tol >= 0.0, 2, "accessor:lengths", /* and NaN */
+                    lua_pushfstring(L, "tolerance must be 0 or more, got %s",
+                                    luaL_tolstring(L, 2, NULL)));
+  }
   if (n < 3)
     return luaL_error(L, "accessor:lengths: %s has %d component%s, "
                       "needs 3 or more", a->info->name, n,
                       n == 1 ? "" : "s");
-  if (!lua_isnoneornil(L, 2)) {
-    tol = lua_tonumberx(L, 2, &isnum);
-    if (!isnum || !(tol >= 0.0)) /* !(>=) also refuses NaN */
-      return luaL_error(L, "accessor:lengths: tolerance must be a "
-                        "number of 0 or more, got %s",
-                        isnum ? luaL_tolstring(L, 2, NULL)
-                              : luaL_typename(L, 2));
-  }
   if (rsx_mesh_lengths(a->m, a->kind, tol, &l, &err) != 0)
     return luaL_error(L, "%s", err.text);
   lua_createtable(L, 0, 6);

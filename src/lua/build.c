@@ -105,38 +105,61 @@ static int bld_streams(lua_State *L, int idx, int anchor, rsx_mesh *m,
   return 0;
 }
 
+/* The count of len bytes of indices of size bytes each; NULL, or a
+** message pushed when size is not 2 or 4 or len not a whole number. */
+static const char *bld_index_count(lua_State *L, size_t len, int size,
+                                   uint32_t *count, const char *fname)
+{
+  if (size != 2 && size != 4)
+    return lua_pushfstring(L, "%s: index size %d is not 2 or 4", fname,
+                           size);
+  if (len % (size_t)size != 0 || len / (size_t)size > UINT32_MAX)
+    return lua_pushfstring(L, "%s: indices is %I bytes, not a whole number "
+                           "of %d-byte indices", fname, (lua_Integer)len,
+                           size);
+  *count = (uint32_t)(len / (size_t)size);
+  return NULL;
+}
+
+/* Field 'primitive' of the table at t: RSX_TRIANGLES or RSX_STRIP, dflt
+** when absent; raises on another value. */
+static int bld_primitive(lua_State *L, int t, int dflt, const char *fname)
+{
+  static const char *const prims[] = {"triangles", "strip", NULL};
+  const char *prim;
+  int i;
+  if (lua_getfield(L, t, "primitive") == LUA_TNIL) {
+    lua_pop(L, 1);
+    return dflt;
+  }
+  if (lua_type(L, -1) != LUA_TSTRING)
+    return luaL_error(L, "%s: field 'primitive' must be a string, got %s",
+                      fname, luaL_typename(L, -1));
+  prim = lua_tostring(L, -1);
+  for (i = 0; prims[i] != NULL && strcmp(prims[i], prim) != 0; i++) {}
+  if (prims[i] == NULL)
+    return luaL_error(L, "%s: field 'primitive': invalid option '%s'",
+                      fname, prim);
+  lua_pop(L, 1);
+  return i == 0 ? RSX_TRIANGLES : RSX_STRIP;
+}
+
 /* The index stream, its index size and the primitive. 0, or 2 with nil
 ** and a message pushed. */
 static int bld_indices(lua_State *L, int idx, int anchor, rsx_mesh *m,
                        const char *fname)
 {
-  static const char *const prims[] = {"triangles", "strip", NULL};
-  size_t len, i;
-  const char *prim;
+  size_t len;
   m->indices = (const uint8_t *)bld_string(L, idx, anchor, "indices", 0,
                                            &len, fname);
   m->index_size = (uint8_t)bld_integer(L, idx, "index_size", -1, 255,
                                        fname);
-  if (m->index_size != 2 && m->index_size != 4)
-    return bld_fail(L, "%s: index size %d is not 2 or 4", fname,
-                    (int)m->index_size);
-  if (len % m->index_size != 0 || len / m->index_size > UINT32_MAX)
-    return bld_fail(L, "%s: indices is %I bytes, not a whole number of "
-                    "%d-byte indices", fname, (lua_Integer)len,
-                    (int)m->index_size);
-  m->index_count = (uint32_t)(len / m->index_size);
-
-  lua_getfield(L, idx, "primitive");
-  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TSTRING)
-    return luaL_error(L, "%s: field 'primitive' must be a string, got %s",
-                      fname, luaL_typename(L, -1));
-  prim = lua_isnil(L, -1) ? "triangles" : lua_tostring(L, -1);
-  for (i = 0; prims[i] != NULL && strcmp(prims[i], prim) != 0; i++) {}
-  if (prims[i] == NULL)
-    return luaL_error(L, "%s: field 'primitive': invalid option '%s'",
-                      fname, prim);
-  m->primitive = i == 0 ? RSX_TRIANGLES : RSX_STRIP;
-  lua_pop(L, 1);
+  if (bld_index_count(L, len, m->index_size, &m->index_count, fname)) {
+    lua_pushnil(L);
+    lua_insert(L, -2);
+    return 2;
+  }
+  m->primitive = bld_primitive(L, idx, RSX_TRIANGLES, fname);
   return 0;
 }
 
@@ -326,7 +349,7 @@ static void with_attribute(lua_State *L, rsx_mesh *c, uint8_t *mmp,
 }
 
 /* Submesh ranges from t.submeshes (at top) over the copies in subs. */
-static void with_submeshes(lua_State *L, rsx_submesh *subs, uint32_t n)
+static void with_ranges(lua_State *L, rsx_submesh *subs, uint32_t n)
 {
   int t = lua_gettop(L);
   uint32_t i;
@@ -352,55 +375,54 @@ static void with_submeshes(lua_State *L, rsx_submesh *subs, uint32_t n)
   lua_pop(L, 1);
 }
 
-int rsxlua_mesh_with(lua_State *L)
+/* The copy of the mesh at 1: a mesh userdata at 3, its anchor table at 4
+** (WITH_ANCHOR), every field as the source has it. */
+#define WITH_ANCHOR 4
+static rsx_mesh *with_new(lua_State *L, const rl_mesh *me)
 {
-  static const char *const prims[] = {"triangles", "strip", NULL};
-  rl_mesh *me = rsxlua_check(L, 1, RSXLUA_MESH, "mesh:with");
-  const rsx_mesh *src = me->m;
-  rl_mesh *cp;
+  rl_mesh *cp = lua_newuserdatauv(L, sizeof *cp, 1); /* 3 */
   rsx_mesh *c;
-  rsx_submesh *subs;
-  uint8_t *mmp, *mgp = NULL;
-  size_t len, i;
-  int anchor, k, resized;
-  char where[256];
-  rsx_error err;
-
-  rsxlua_checktype(L, 2, LUA_TTABLE, "mesh:with");
-  lua_settop(L, 2);
-  with_check_keys(L, 2, src);
-
-  cp = lua_newuserdatauv(L, sizeof *cp, 1); /* 3 */
   memset(cp, 0, sizeof *cp);
   cp->m = c = &cp->own;
   luaL_setmetatable(L, RSXLUA_MESH);
   lua_newtable(L); /* 4: the anchors */
   lua_pushvalue(L, -1);
   lua_setiuservalue(L, 3, 1);
-  anchor = 4;
-
-  *c = *src;
+  *c = *me->m;
   c->index = RSX_NONE; /* a built mesh: in no bundle */
   cp->materials = me->materials;
   if (me->materials != NULL) {
     /* the bundle of the material numbers, for s.material and writers */
     lua_getiuservalue(L, 1, 1);
     if (me->bundle == NULL) lua_getfield(L, -1, "materials");
-    lua_setfield(L, anchor, "materials");
-    lua_settop(L, anchor);
+    lua_setfield(L, WITH_ANCHOR, "materials");
+    lua_settop(L, WITH_ANCHOR);
   }
+  return c;
+}
 
+/* The name (t.name or the source's) and a copy of the metadata record. */
+static void with_name(lua_State *L, rsx_mesh *c, const rsx_mesh *src)
+{
   if (lua_getfield(L, 2, "name") == LUA_TNIL) {
     lua_pop(L, 1);
     lua_pushstring(L, src->name);
   } else if (!lua_isstring(L, -1)) {
-    return luaL_error(L, "mesh:with: field 'name' must be a string, got %s",
-                      luaL_typename(L, -1));
+    luaL_error(L, "mesh:with: field 'name' must be a string, got %s",
+               luaL_typename(L, -1));
   }
   c->name = lua_tostring(L, -1); /* anchored with the string */
-  lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
-  c->meta = with_bytes(L, anchor, src->meta, src->meta_size);
+  lua_rawseti(L, WITH_ANCHOR, (lua_Integer)lua_rawlen(L, WITH_ANCHOR) + 1);
+  c->meta = with_bytes(L, WITH_ANCHOR, src->meta, src->meta_size);
+}
 
+/* The vertex count and the two streams, copied and then given the
+** attributes t names. 0, or 2 with nil and a message pushed. */
+static int with_vertices(lua_State *L, rsx_mesh *c, const rsx_mesh *src)
+{
+  uint8_t *mmp, *mgp = NULL;
+  int k, resized;
+  rsx_error err;
   c->vertex_count = (uint32_t)bld_integer(L, 2, "vertex_count",
     src->vertex_count, UINT32_MAX, "mesh:with");
   resized = c->vertex_count != src->vertex_count;
@@ -409,11 +431,11 @@ int rsxlua_mesh_with(lua_State *L)
     return luaL_error(L, "mesh:with: %I vertices are too many",
                       (lua_Integer)c->vertex_count);
   /* a new vertex count starts from zero bytes: every attribute is given */
-  mmp = with_bytes(L, anchor, resized ? NULL : src->mmp,
+  mmp = with_bytes(L, WITH_ANCHOR, resized ? NULL : src->mmp,
                    (size_t)c->vertex_count * c->mmp_stride);
   c->mmp = mmp;
   if (c->mgp_stride > 0) {
-    mgp = with_bytes(L, anchor, resized ? NULL : src->mgp,
+    mgp = with_bytes(L, WITH_ANCHOR, resized ? NULL : src->mgp,
                      (size_t)c->vertex_count * c->mgp_stride);
     c->mgp = mgp;
   }
@@ -434,41 +456,66 @@ int rsxlua_mesh_with(lua_State *L)
       return rsxlua_fail(L, err.text);
     with_attribute(L, c, mmp, mgp, k);
   }
+  return 0;
+}
 
-  if (lua_getfield(L, 2, "indices") != LUA_TNIL) {
-    const char *idx = rsxlua_checklstring(L, -1, &len, "mesh:with");
+/* The indices: t.indices (and t.index_size) or a copy of the source's. */
+static void with_indices(lua_State *L, rsx_mesh *c, const rsx_mesh *src)
+{
+  size_t len;
+  const char *idx = bld_string(L, 2, WITH_ANCHOR, "indices", 1, &len,
+                               "mesh:with");
+  if (idx != NULL) {
     c->index_size = (uint8_t)bld_integer(L, 2, "index_size",
       src->index_size, 255, "mesh:with");
-    if (c->index_size != 2 && c->index_size != 4)
-      return luaL_error(L, "mesh:with: index size %d is not 2 or 4",
-                        (int)c->index_size);
-    if (len % c->index_size != 0 || len / c->index_size > UINT32_MAX)
-      return luaL_error(L, "mesh:with: indices is %I bytes, not a whole "
-                        "number of %d-byte indices", (lua_Integer)len,
-                        (int)c->index_size);
-    c->index_count = (uint32_t)(len / c->index_size);
-    c->indices = with_bytes(L, anchor, idx, len);
+    if (bld_index_count(L, len, c->index_size, &c->index_count,
+                        "mesh:with"))
+      lua_error(L);
+    c->indices = (const uint8_t *)idx; /* anchored by bld_string */
   } else {
     if (lua_getfield(L, 2, "index_size") != LUA_TNIL)
-      return luaL_error(L, "mesh:with: index_size needs indices");
-    c->indices = with_bytes(L, anchor, src->indices,
+      luaL_error(L, "mesh:with: index_size needs indices");
+    lua_pop(L, 1);
+    c->indices = with_bytes(L, WITH_ANCHOR, src->indices,
                             (size_t)src->index_count * src->index_size);
   }
-  lua_settop(L, anchor);
-  if (lua_getfield(L, 2, "primitive") != LUA_TNIL)
-    c->primitive = rsxlua_checkoption(L, -1, prims, "mesh:with") == 0
-                     ? RSX_TRIANGLES : RSX_STRIP;
-  lua_settop(L, anchor);
+}
 
-  subs = (rsx_submesh *)with_bytes(L, anchor, src->submeshes,
+/* Copies of the submesh entries and records, with t.submeshes' ranges. */
+static void with_submesh_table(lua_State *L, rsx_mesh *c,
+                               const rsx_mesh *src)
+{
+  rsx_submesh *subs;
+  size_t i;
+  subs = (rsx_submesh *)with_bytes(L, WITH_ANCHOR, src->submeshes,
     (size_t)src->submesh_count * sizeof *subs);
   for (i = 0; i < src->submesh_count; i++)
-    subs[i].record = with_bytes(L, anchor, src->submeshes[i].record,
+    subs[i].record = with_bytes(L, WITH_ANCHOR, src->submeshes[i].record,
                                 src->submeshes[i].record_size);
   if (lua_getfield(L, 2, "submeshes") != LUA_TNIL)
-    with_submeshes(L, subs, src->submesh_count);
-  lua_settop(L, anchor);
+    with_ranges(L, subs, src->submesh_count);
+  else
+    lua_pop(L, 1);
   c->submeshes = subs;
+}
+
+int rsxlua_mesh_with(lua_State *L)
+{
+  rl_mesh *me = rsxlua_check(L, 1, RSXLUA_MESH, "mesh:with");
+  const rsx_mesh *src = me->m;
+  rsx_mesh *c;
+  char where[256];
+  rsx_error err;
+
+  rsxlua_checktype(L, 2, LUA_TTABLE, "mesh:with");
+  lua_settop(L, 2);
+  with_check_keys(L, 2, src);
+  c = with_new(L, me);
+  with_name(L, c, src);
+  if (with_vertices(L, c, src) != 0) return 2;
+  with_indices(L, c, src);
+  c->primitive = bld_primitive(L, 2, c->primitive, "mesh:with");
+  with_submesh_table(L, c, src);
 
   snprintf(where, sizeof where, "mesh:with: mesh (%s)", c->name);
   if (rsx_mesh_check(c, RSX_NONE, where, &err) != 0)

@@ -1,6 +1,6 @@
 /*
 ** image.c - the image userdata: RGBA8 pixels, 1-based x and y from the
-** top-left; rsxmesh.image, rsxmesh.read_png, img:get/set/save/bytes.
+** top-left; rsxmesh.image, rsxmesh.read_png, img:get/set/save/bytes/close.
 */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +13,14 @@ typedef struct rl_image {
   rsx_image *img;
 } rl_image;
 
+/* The image of im, raising "fname: image is freed" after a close. */
+static rsx_image *img_open(lua_State *L, const rl_image *im,
+                           const char *fname)
+{
+  if (im->img == NULL) luaL_error(L, "%s: image is freed", fname);
+  return im->img;
+}
+
 rsx_image *rsxlua_checkimage(lua_State *L, int idx, const char *fname)
 {
   rl_image *im = luaL_testudata(L, idx, RSXLUA_IMAGE);
@@ -22,8 +30,15 @@ rsx_image *rsxlua_checkimage(lua_State *L, int idx, const char *fname)
       got = lua_tostring(L, -1);
     luaL_error(L, "%s: image expected, got %s", fname, got);
   }
-  if (im->img == NULL) luaL_error(L, "%s: image is freed", fname);
-  return im->img;
+  return img_open(L, im, fname);
+}
+
+/* An image argument (or self) of a method, checked in the binding's
+** argument style: "image:paste: bad argument #1 (rsxmesh.image expected,
+** got string)". */
+static rsx_image *img_check(lua_State *L, int arg, const char *fname)
+{
+  return img_open(L, rsxlua_checkudata(L, arg, RSXLUA_IMAGE, fname), fname);
 }
 
 void rsxlua_push_image(lua_State *L, rsx_image *img)
@@ -148,7 +163,7 @@ static size_t img_xy(lua_State *L, const rsx_image *img, int idx,
 
 static int i_get(lua_State *L)
 {
-  rsx_image *img = rsxlua_checkimage(L, 1, "image:get");
+  rsx_image *img = img_check(L, 1, "image:get");
   const uint8_t *p = img->rgba + img_xy(L, img, 2, "image:get");
   int i;
   for (i = 0; i < 4; i++) lua_pushinteger(L, p[i]);
@@ -157,7 +172,7 @@ static int i_get(lua_State *L)
 
 static int i_set(lua_State *L)
 {
-  rsx_image *img = rsxlua_checkimage(L, 1, "image:set");
+  rsx_image *img = img_check(L, 1, "image:set");
   size_t at = img_xy(L, img, 2, "image:set");
   uint8_t c[4];
   c[0] = img_channel(L, 4, "image:set", "r");
@@ -172,8 +187,8 @@ static int i_set(lua_State *L)
 ** part that falls inside img. */
 static int i_paste(lua_State *L)
 {
-  rsx_image *dst = rsxlua_checkimage(L, 1, "image:paste");
-  rsx_image *src = rsxlua_checkimage(L, 2, "image:paste");
+  rsx_image *dst = img_check(L, 1, "image:paste");
+  rsx_image *src = img_check(L, 2, "image:paste");
   lua_Integer x0 = rsxlua_checkinteger(L, 3, "image:paste") - 1;
   lua_Integer y0 = rsxlua_checkinteger(L, 4, "image:paste") - 1;
   lua_Integer y, xa, xb;
@@ -193,10 +208,11 @@ static int i_paste(lua_State *L)
 ** (x1, y1) to (x2, y2), both drawn (Bresenham), clipped to the image. */
 static int i_line(lua_State *L)
 {
-  rsx_image *img = rsxlua_checkimage(L, 1, "image:line");
-  lua_Integer x = luaL_checkinteger(L, 2) - 1, y = luaL_checkinteger(L, 3) - 1;
-  lua_Integer x1 = luaL_checkinteger(L, 4) - 1;
-  lua_Integer y1 = luaL_checkinteger(L, 5) - 1;
+  rsx_image *img = img_check(L, 1, "image:line");
+  lua_Integer x = rsxlua_checkinteger(L, 2, "image:line") - 1;
+  lua_Integer y = rsxlua_checkinteger(L, 3, "image:line") - 1;
+  lua_Integer x1 = rsxlua_checkinteger(L, 4, "image:line") - 1;
+  lua_Integer y1 = rsxlua_checkinteger(L, 5, "image:line") - 1;
   lua_Integer dx, dy, sx, sy, e, n;
   uint8_t c[4];
   c[0] = img_channel(L, 6, "image:line", "r");
@@ -230,7 +246,7 @@ static int i_line(lua_State *L)
 
 static int i_save(lua_State *L)
 {
-  rsx_image *img = rsxlua_checkimage(L, 1, "image:save");
+  rsx_image *img = img_check(L, 1, "image:save");
   const char *path = rsxlua_checklstring(L, 2, NULL, "image:save");
   rsx_error err;
   if (rsx_png_save(img, path, &err) != 0) return rsxlua_fail(L, err.text);
@@ -240,16 +256,16 @@ static int i_save(lua_State *L)
 
 static int i_bytes(lua_State *L)
 {
-  rsx_image *img = rsxlua_checkimage(L, 1, "image:bytes");
+  rsx_image *img = img_check(L, 1, "image:bytes");
   lua_pushlstring(L, (const char *)img->rgba,
                   (size_t)img->width * img->height * 4);
   return 1;
 }
 
-/* __gc and __close: idempotent */
-static int i_gc(lua_State *L)
+/* close, __close and __gc: frees the pixels; idempotent */
+static int i_close(lua_State *L)
 {
-  rl_image *im = rsxlua_checkudata(L, 1, RSXLUA_IMAGE, "image:__close");
+  rl_image *im = rsxlua_checkudata(L, 1, RSXLUA_IMAGE, "image:close");
   rsx_image *img = im->img;
   im->img = NULL; /* marked closed first, as liolib's f_gc */
   rsx_image_free(img);
@@ -270,19 +286,19 @@ static int i_tostring(lua_State *L)
 
 static int ip_width(lua_State *L)
 {
-  lua_pushinteger(L, rsxlua_checkimage(L, 1, "image.width")->width);
+  lua_pushinteger(L, img_check(L, 1, "image.width")->width);
   return 1;
 }
 
 static int ip_height(lua_State *L)
 {
-  lua_pushinteger(L, rsxlua_checkimage(L, 1, "image.height")->height);
+  lua_pushinteger(L, img_check(L, 1, "image.height")->height);
   return 1;
 }
 
 static const luaL_Reg i_meta[] = {
-  {"__gc", i_gc},
-  {"__close", i_gc},
+  {"__gc", i_close},
+  {"__close", i_close},
   {"__tostring", i_tostring},
   {NULL, NULL}
 };
@@ -294,6 +310,7 @@ static const luaL_Reg i_methods[] = {
   {"line", i_line},
   {"save", i_save},
   {"bytes", i_bytes},
+  {"close", i_close},
   {NULL, NULL}
 };
 

@@ -200,9 +200,10 @@ float *rsxlua_floats(lua_State *L, int idx, size_t n, const char *fname,
 
 /* Where a bulk method writes its text or bytes (acc:lines, acc:pack,
 ** s:face_lines, m:unit_normals, ...): a string it returns, or a Lua file
-** (io.open's) it writes to in blocks, with no string of the whole. rsxlua_text_room gives room for size bytes,
-** rsxlua_text_add keeps len of them, rsxlua_text_push pushes the string,
-** or the bytes written (nil, message and an errno on a write error). */
+** (io.open's) it writes to in blocks, with no string of the whole.
+** rsxlua_text_room gives room for size bytes, rsxlua_text_add keeps len
+** of them, rsxlua_text_push pushes the string, or the bytes written (nil,
+** message and an errno on a write error). */
 #define RL_TEXT_BLOCK 65536
 typedef struct rl_text {
   lua_State *L;
@@ -295,7 +296,9 @@ void rsxlua_open_render(lua_State *L);
 
 /* ----------------------------------------------------------- image.c */
 
-/* The image of the image userdata at idx; raises naming fname. */
+/* The image of the image userdata at idx, a value that is not an argument
+** (a field, a callback's result): raises "fname: image expected, got X".
+** The methods check their arguments in the argument style. */
 rsx_image *rsxlua_checkimage(lua_State *L, int idx, const char *fname);
 /* Push a new image userdata owning img. */
 void rsxlua_push_image(lua_State *L, rsx_image *img);
