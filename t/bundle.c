@@ -19,18 +19,6 @@
 #define PATH "levels/CHARLIE.rsxb"
 #define FILE_ "CHARLIE.rsxb"
 
-static void put16(uint8_t *p, uint16_t v)
-{
-  p[0] = (uint8_t)(v >> 8);
-  p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-  put16(p, (uint16_t)(v >> 16));
-  put16(p + 2, (uint16_t)v);
-}
-
 static float q(double num, double den) { return (float)(num / den); }
 
 /* ------------------------------------------------------ the valid one */

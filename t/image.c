@@ -35,7 +35,7 @@ static void put(buf *b, const void *p, size_t n)
   b->n += n;
 }
 
-static void put32(buf *b, uint32_t v)
+static void buf_put32(buf *b, uint32_t v)
 {
   uint8_t q[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8),
                   (uint8_t)v};
@@ -45,11 +45,11 @@ static void put32(buf *b, uint32_t v)
 static void chunk(buf *b, const char *type, const uint8_t *p, size_t n)
 {
   size_t at;
-  put32(b, (uint32_t)n);
+  buf_put32(b, (uint32_t)n);
   at = b->n;
   put(b, type, 4);
   if (n) put(b, p, n);
-  put32(b, crc32_of(b->d + at, n + 4));
+  buf_put32(b, crc32_of(b->d + at, n + 4));
 }
 
 /* raw (filter bytes included) as a zlib stream of stored blocks */

@@ -14,18 +14,6 @@
 ** it b:mesh(8) would, and its submeshes by their number in it, from 1 */
 #define WHERE "T.rsxb: mesh 8 (crate)"
 
-static void put16(uint8_t *p, uint16_t v)
-{
-  p[0] = (uint8_t)(v >> 8);
-  p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-  put16(p, (uint16_t)(v >> 16));
-  put16(p + 2, (uint16_t)v);
-}
-
 /* A mesh and the buffers behind it. */
 typedef struct fx {
   uint8_t meta[RSX_META_MIN];

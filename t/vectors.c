@@ -12,21 +12,6 @@
 
 #define WHERE "mesh 1 (frame)" /* how the core labels entry 0 */
 
-static void put32(uint8_t *p, uint32_t v)
-{
-  p[0] = (uint8_t)(v >> 24);
-  p[1] = (uint8_t)(v >> 16);
-  p[2] = (uint8_t)(v >> 8);
-  p[3] = (uint8_t)v;
-}
-
-static void putf(uint8_t *p, float f)
-{
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  put32(p, u);
-}
-
 /* Unpacked layouts, from rsxb.md: the MMP holds the position's three
 ** floats at +0 and the normal's at +12, its stride rounded up to 16; the
 ** MGP the other kinds in bit order, not rounded. */

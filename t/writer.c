@@ -14,14 +14,6 @@
 
 /* ------------------------------------------------------------- helpers */
 
-static void put32(uint8_t *p, uint32_t v)
-{
-  p[0] = (uint8_t)(v >> 24);
-  p[1] = (uint8_t)(v >> 16);
-  p[2] = (uint8_t)(v >> 8);
-  p[3] = (uint8_t)v;
-}
-
 static uint32_t get32(const uint8_t *p)
 {
   return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
