@@ -639,8 +639,9 @@ end), "index/edit%.gltf: mesh 1 %(panel%): primitive 1: indices %(accessor"
 
 refused("unmatched", edited("unmatched", function(doc)
   panel_of(doc).name = "door"
-end), "unmatched/edit%.gltf: glTF mesh 0 %(door%) matches no mesh of"
-  .. " edit%.rsxb", "a glTF mesh without a match")
+end), "unmatched/edit%.gltf: glTF mesh 0 %(door%) matches no mesh of "
+  .. at("edit.rsxb"):gsub("%p", "%%%0") .. "\n",
+  "a glTF mesh without a match, the base named as --base gave it")
 
 -- --mesh leaves the others as the base has them: the unmatched mesh is
 -- not looked at

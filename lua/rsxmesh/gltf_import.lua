@@ -671,14 +671,14 @@ Job.__index = Job
 
 local VEC2, VEC3, VEC4 = { VEC2 = true }, { VEC3 = true }, { VEC4 = true }
 
--- A job for glTF mesh g into base mesh m (number k); world is the node's
+-- A job for glTF mesh g into base mesh m; world is the node's
 -- matrix, nil for the identity.
-local function new_job(file, g, m, k, world)
-  local label = string.format("mesh %d (%s)", k, m.name)
+local function new_job(file, g, m, world)
+  local label = m.label -- as the core's messages name it
   local job = setmetatable({ file = file, g = g, m = m, world = world,
     label = label, where = file.path .. ": " .. label,
     report = { label = label, changed = {}, derived = {}, kept = {} },
-    t = {}, columns = {} }, Job)
+    t = {}, columns = {}, changes = {} }, Job)
   local E, why = exported(m)
   if not E then
     fail("%s: the base mesh cannot be exported, so not compared: %s",
@@ -693,6 +693,12 @@ end
 function Job:note(list, text)
   local l = self.report[list]
   l[#l + 1] = text
+end
+
+-- kind (nil: the triangles) encoded again: reported as changed when its
+-- bytes then differ from the base's (Job:differs)
+function Job:changed(kind, text)
+  self.changes[#self.changes + 1] = { kind = kind, text = text }
 end
 
 -- The accessor i of primitive p, named as messages name it.
@@ -1257,7 +1263,7 @@ function Job:positions()
       end
     end
     self.t.position = v
-    self:note("changed", self.world
+    self:changed("position", self.world
       and "positions (the node's transform baked in)" or "positions")
   end
 end
@@ -1270,7 +1276,7 @@ function Job:normals()
   elseif self.world or not self:as_exported(N, "NORMAL") then
     local v = column_values(N)
     self.t.normal = self.world and transform(self.world, v, "normal") or v
-    self:note("changed", "normals")
+    self:changed("normal", "normals")
   end
 end
 
@@ -1296,7 +1302,7 @@ function Job:colours()
       self.t.colour = v
     end
     local ct = C[1].ctype
-    self:note("changed", ct == UNSIGNED_BYTE and "colours"
+    self:changed("colour", ct == UNSIGNED_BYTE and "colours"
       or string.format("colours (COLOR_0 as %s%s, not as exported:"
       .. " Blender 3.4 scrambles colours, check them)", CTYPE[ct].name,
       C[1].normalized and " normalized" or ""))
@@ -1345,7 +1351,7 @@ function Job:tangents()
         local v = column_values(V)
         self.t[f.kind] = self.world and transform(self.world, v, "vector")
           or v
-        self:note("changed", f.what)
+        self:changed(f.kind, f.what)
       elseif not V and (self.e_attrs[f.name] or not self.same_layout) then
         -- an editor dropped it: from TANGENT, else from the base
         local d = self:derived_frames()
@@ -1470,7 +1476,7 @@ function Job:uv_sets()
         and self:uv_column(set, sources)
       if v then
         self.t[kind] = v
-        self:note("changed", "stored UV set " .. set)
+        self:changed(kind, "stored UV set " .. set)
       elseif #sources == 0 or v == nil then
         self:keep(kind, "stored UV set " .. set, #sources > 0
           or exported_set(self.E, self.subs, set))
@@ -1487,6 +1493,32 @@ local RAW = {
   { kind = "half4", name = "_HALF4", type = VEC4, what = "bit 12" },
 }
 
+-- Refuse a value of v (flat, n a vertex) that the stored type would
+-- change past recognition: S32K2 holds integers of -32768..32767 (the
+-- encoder would round and clamp), a half no finite value beyond 65504
+-- (it would become infinity).
+function Job:storable(kind, name, v, n)
+  local rule = kind == "s32k2" and "is not an integer of -32768..32767"
+    or "is past the largest half, 65504 (it would be stored as infinity)"
+  for i = 1, #v do
+    local x = v[i]
+    local bad
+    if kind == "s32k2" then
+      bad = not (x >= -32768 and x <= 32767 and x == math.floor(x))
+    else
+      bad = math.abs(x) < math.huge
+        and rsxmesh.to_half(x) & 0x7FFF == 0x7C00
+    end
+    if bad then
+      local k = (i - 1) // n * n
+      local shown = {}
+      for c = 1, n do shown[c] = rsxmesh.fmt(v[k + c]) end
+      fail("%s: vertex %d: %s (%s): %s %s", self.where, k // n + 1, name,
+        table.concat(shown, ", "), rsxmesh.fmt(x), rule)
+    end
+  end
+end
+
 function Job:raw_kinds()
   for _, f in ipairs(RAW) do
     if self.m:has(f.kind) then
@@ -1495,8 +1527,10 @@ function Job:raw_kinds()
         self:keep(f.kind, f.what .. " (no " .. f.name .. ")",
           self.e_attrs[f.name] ~= nil)
       elseif not self:as_exported(V, f.name) then
-        self.t[f.kind] = column_values(V)
-        self:note("changed", f.what)
+        local v = column_values(V)
+        self:storable(f.kind, f.name, v, COMPONENTS[V[1].type])
+        self.t[f.kind] = v
+        self:changed(f.kind, f.what)
       end
     end
   end
@@ -1562,9 +1596,33 @@ local function u32_bytes(idx)
   return table.concat(u)
 end
 
--- The triangles as exported keep the base's index buffer (strips,
--- restarts); others make a triangle list of the glTF's triangles, u16
--- when the vertices allow.
+-- A list of triangles (flat, 0-based) as a set: each rotated to start at
+-- its least corner, the winding kept, then sorted.
+local function triangle_set(idx)
+  local keys = {}
+  for i = 1, #idx, 3 do
+    keys[#keys + 1] = string.pack(">I4I4I4",
+      least_rotation(idx[i], idx[i + 1], idx[i + 2]))
+  end
+  table.sort(keys)
+  return table.concat(keys)
+end
+
+-- The integers of little-endian u32 bytes.
+local function u32_values(bytes)
+  local out = {}
+  for i = 1, #bytes // 4, CHUNK do
+    local j = math.min(i + CHUNK - 1, #bytes // 4)
+    table.move({ string.unpack("<" .. ("I4"):rep(j - i + 1), bytes,
+      4 * i - 3) }, 1, j - i + 1, i, out)
+  end
+  return out
+end
+
+-- Each submesh's triangles the export's as a set (the same triangles,
+-- the same winding, in any order and from any corner) keep the base's
+-- index buffer (strips, restarts); others make a triangle list of the
+-- glTF's triangles, u16 when the vertices allow.
 function Job:triangles()
   local same = self.same_layout
   for _, part in ipairs(self.parts) do
@@ -1572,6 +1630,8 @@ function Job:triangles()
     local exported = self.E.bytes(part.e.indices)
     local idx = self:part_indices(part, exported)
     same = idx == false or u32_bytes(idx) == exported
+      or (#idx == #exported // 4
+        and triangle_set(idx) == triangle_set(u32_values(exported)))
   end
   if same then return end
   local all, ranges = {}, {}
@@ -1591,25 +1651,56 @@ function Job:triangles()
   t.indices = rsxmesh.indices(t.index_size, all)
   t.primitive = "triangles"
   t.submeshes = list
-  self:note("changed", string.format("triangles (%d, a triangle list of"
+  self:changed(nil, string.format("triangles (%d, a triangle list of"
     .. " u%d indices)", #all // 3, 8 * t.index_size))
 end
 
 local STEPS = { "primitives", "positions", "normals", "colours",
   "tangents", "uv_sets", "raw_kinds", "triangles" }
 
--- Import glTF mesh g into base mesh m (number k). Returns the mesh to
--- write (m itself when unchanged) and its report.
-local function import_mesh(file, g, m, k, world)
-  local job = new_job(file, g, m, k, world)
-  for _, step in ipairs(STEPS) do job[step](job) end
-  if next(job.t) == nil then
-    job.report.state = "unchanged"
-    return m, job.report
+-- Do the copy's stored bytes of kind differ from the base's: the
+-- vertices' own, or (other vertices) a vertex's from those of the base
+-- vertex it stands for, or of every base vertex at its position?
+function Job:differs(copy, kind)
+  local raw = assert(self.m:attribute(kind)):raw()
+  local new = assert(copy:attribute(kind)):raw()
+  if self.same_layout then return new ~= raw end
+  local size = #raw // self.m.vertex_count
+  local bv = self:base_vertices()
+  for v = 1, self.nv do
+    local mine = new:sub(v * size - size + 1, v * size)
+    local list = bv.map[v] and { bv.map[v] } or bv.near[v] or {}
+    local found = false
+    for _, b in ipairs(list) do
+      found = found or raw:sub(b * size + 1, b * size + size) == mine
+    end
+    if not found then return true end
   end
-  job.report.state = "changed"
+  return false
+end
+
+-- Import glTF mesh g into base mesh m. Returns the mesh to write (m
+-- itself when its bytes come out the same) and its report.
+local function import_mesh(file, g, m, world)
+  local job = new_job(file, g, m, world)
+  for _, step in ipairs(STEPS) do job[step](job) end
+  job.report.state = "unchanged"
+  if next(job.t) == nil then return m, job.report end
   local copy, err = m:with(job.t)
   if not copy then fail("%s: %s", job.where, err) end
+  -- what was encoded again into the very bytes the base has is no change
+  local changed = not job.same_layout
+  for _, c in ipairs(job.changes) do
+    if not c.kind or job:differs(copy, c.kind) then
+      job:note("changed", c.text)
+      changed = true
+    end
+  end
+  for _, kind in ipairs(rsxmesh.kinds) do
+    changed = changed or (job.t[kind] ~= nil and job:differs(copy, kind))
+  end
+  if not changed then return m, job.report end
+  job.report.state = "changed"
   return copy, job.report
 end
 
@@ -1656,7 +1747,7 @@ function import.bundle(file, base, opts)
         taken[name] = n
         if not list or not list[n] then
           fail("%s: glTF mesh %d (%s) matches no mesh of %s", file.path,
-            gi - 1, name, base.name)
+            gi - 1, name, base.path)
         end
         match[list[n]] = gi
       end
@@ -1683,10 +1774,10 @@ function import.bundle(file, base, opts)
       local gi = match[k]
       local out, rep
       if gi then
-        out, rep = import_mesh(file, t.meshes[gi], m, k, world[gi - 1])
+        out, rep = import_mesh(file, t.meshes[gi], m, world[gi - 1])
       else
         out = m
-        rep = { label = string.format("mesh %d (%s)", k, m.name),
+        rep = { label = m.label,
           state = opts.only and not opts.only[m.name] and "not selected"
             or "not in the glTF", changed = {}, derived = {}, kept = {} }
       end
