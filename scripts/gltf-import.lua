@@ -11,7 +11,6 @@
 local cli = require "rsxmesh.cli"
 local lfs = require "lfs"
 local rsxmesh = require "rsxmesh"
-local import = require "rsxmesh.gltf_import"
 
 local opts, inputs = cli.parse(arg, {
   name = "gltf-import",
@@ -32,6 +31,15 @@ local opts, inputs = cli.parse(arg, {
       .. " what was derived and what was kept" },
   },
 })
+
+-- the JSON parser is a package of its own: its absence is a setup step
+-- missed, said as such rather than as a traceback
+if not pcall(require, "cjson") then
+  io.stderr:write("gltf-import: lua-cjson is missing (Debian: apt-get"
+    .. " install lua-cjson)\n")
+  os.exit(1, true)
+end
+local import = require "rsxmesh.gltf_import"
 
 local run = cli.run(opts)
 if #inputs > 1 then

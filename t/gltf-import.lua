@@ -47,19 +47,20 @@ local PANEL_UV = {
   { 0x4000, 0x4200, 0x4200, 0x4000, 0x4000, 0x4000, 0x4200, 0x4200 },
 }
 
-local function panel_mmp(dx)
+local function panel_mmp(dx, normal)
   local out = {}
   for v = 1, 4 do
     out[v] = string.pack(">fffI4", PANEL_POS[3 * v - 2] + dx,
-      PANEL_POS[3 * v - 1], PANEL_POS[3 * v], N_UP)
+      PANEL_POS[3 * v - 1], PANEL_POS[3 * v], normal or N_UP)
   end
   return table.concat(out)
 end
 
-local function panel_mgp(a_word)
+local function panel_mgp(a_word, colour)
   local out = {}
   for v = 1, 4 do
-    out[v] = PANEL_COLOUR[v] .. string.pack(">I4I4HHHHHH", a_word, B_Y,
+    out[v] = (colour or PANEL_COLOUR[v]) .. string.pack(">I4I4HHHHHH",
+      a_word, B_Y,
       PANEL_UV[1][2 * v - 1], PANEL_UV[1][2 * v], PANEL_UV[2][2 * v - 1],
       PANEL_UV[2][2 * v], PANEL_UV[3][2 * v - 1], PANEL_UV[3][2 * v])
   end
@@ -108,15 +109,53 @@ if code ~= 0 then t.diag(err) end
 local GLTF_TEXT = assert(read_file(at("g/edit.gltf")))
 local BIN = assert(read_file(at("g/edit.bin")))
 
--- A glTF edited in memory: edit(doc, bin) changes the decoded JSON and
--- returns the bin (changed or not); written as DIR/edit.gltf + edit.bin.
-local function edited(dir, edit)
-  local doc = cjson.decode(GLTF_TEXT)
-  local bin = edit(doc, BIN) or BIN
+-- The glTF text and .bin of an export (gltf_text, bin) edited in memory:
+-- edit(doc, bin) changes the decoded JSON and returns the bin (changed or
+-- not); written as DIR/NAME.gltf + NAME.bin, whose path it returns.
+local function edited_from(gltf_text, bin0, name, dir, edit)
+  local doc = cjson.decode(gltf_text)
+  local bin = edit(doc, bin0) or bin0
+  if #bin ~= #bin0 then doc.buffers[1].byteLength = #bin end
   assert(os.execute("mkdir -p " .. sh_quote(at(dir))))
-  write_file(at(dir .. "/edit.gltf"), cjson.encode(doc))
-  write_file(at(dir .. "/edit.bin"), bin)
-  return at(dir .. "/edit.gltf")
+  write_file(at(dir .. "/" .. name .. ".gltf"), cjson.encode(doc))
+  write_file(at(dir .. "/" .. name .. ".bin"), bin)
+  return at(dir .. "/" .. name .. ".gltf")
+end
+
+-- The export of the test bundle edited.
+local function edited(dir, edit)
+  return edited_from(GLTF_TEXT, BIN, "edit", dir, edit)
+end
+
+-- bin with bytes appended (4-aligned) as a new buffer view and accessor
+-- (a: componentType, count, type, normalized) of doc: the new bin and the
+-- accessor's index.
+local function append(doc, bin, bytes, a)
+  while #bin % 4 ~= 0 do bin = bin .. "\0" end
+  doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0,
+    byteOffset = #bin, byteLength = #bytes }
+  doc.accessors[#doc.accessors + 1] = { bufferView = #doc.bufferViews - 1,
+    componentType = a.componentType, count = a.count, type = a.type,
+    normalized = a.normalized }
+  return bin .. bytes, #doc.accessors - 1
+end
+
+-- little-endian float32 bytes of a list of numbers
+local function floats(list)
+  return string.pack("<" .. ("f"):rep(#list), table.unpack(list))
+end
+
+-- A hand-built bundle written as NAME.rsxb and exported: its bytes, and
+-- the export's glTF text and .bin.
+local function exported_bundle(name, meshes)
+  local bw = rsxmesh.writer()
+  for _, m in ipairs(meshes) do assert(bw:mesh(assert(rsxmesh.mesh(m)))) end
+  local bytes = bw:bytes()
+  write_file(at(name .. ".rsxb"), bytes)
+  local c = run("gltf-export", at(name .. ".rsxb"), "-o", at(name .. "-x"))
+  assert(c == 0, "gltf-export of " .. name)
+  return bytes, assert(read_file(at(name .. "-x/" .. name .. ".gltf"))),
+    assert(read_file(at(name .. "-x/" .. name .. ".bin")))
 end
 
 local function import(gltf, out, ...)
@@ -243,14 +282,10 @@ do
   local function per_corner(dir, moved) return edited(dir, function(doc, bin)
     local prim = panel_of(doc).primitives[1]
     local function add(bytes, count, a)
-      while #bin % 4 ~= 0 do bin = bin .. "\0" end
-      doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0,
-        byteOffset = #bin, byteLength = #bytes }
-      bin = bin .. bytes
-      doc.accessors[#doc.accessors + 1] = { bufferView = #doc.bufferViews
-        - 1, componentType = a.componentType, count = count, type = a.type,
-        normalized = a.normalized }
-      return #doc.accessors - 1
+      local i
+      bin, i = append(doc, bin, bytes, { componentType = a.componentType,
+        count = count, type = a.type, normalized = a.normalized })
+      return i
     end
     local attrs = prim.attributes
     attrs._TANGENT_A, attrs._TANGENT_B, attrs.TANGENT = nil, nil, nil
@@ -275,7 +310,6 @@ do
     end
     prim.indices = add(string.pack("<HHHHHH", 0, 1, 2, 3, 4, 5), 6,
       { componentType = 5123, type = "SCALAR" })
-    doc.buffers[1].byteLength = #bin
     return bin
   end) end
   local g = per_corner("corners", { [3] = { 1, 1, 0.5 } })
@@ -474,6 +508,284 @@ do
     "merged then split back: the very bytes of the bundle")
 end
 
+-- ------------------------------------------------------------ a seam
+
+-- "seam": two quads side by side, (0..1) and (1..2) in x, that meet at a
+-- UV seam: vertices 2 and 5 (1-based) at (1, 0, 0) with UVs (1, 0) and
+-- (0, 0), 3 and 6 at (1, 1, 0) with (1, 1) and (0, 1). Vertex v's A is
+-- the CMP word v, its B v << 11, so each says which base vertex it came
+-- from. Triangles (0-based) 0 1 2, 0 2 3, 4 6 7, 4 7 5.
+do
+  local SEAM_POS = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 }, { 1, 0 },
+    { 1, 1 }, { 2, 0 }, { 2, 1 } }
+  local SEAM_UV = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 }, { 0, 0 },
+    { 0, 1 }, { 1, 0 }, { 1, 1 } }
+  local HALF = { [0] = 0x0000, [0.5] = 0x3800, [1] = 0x3C00 }
+  local mmp, mgp = {}, {}
+  for v = 1, 8 do
+    mmp[v] = string.pack(">fffI4", SEAM_POS[v][1], SEAM_POS[v][2], 0, N_UP)
+    mgp[v] = string.pack(">I4I4HH", v, v << 11, HALF[SEAM_UV[v][1]],
+      HALF[SEAM_UV[v][2]])
+  end
+  local _, text, bin0 = exported_bundle("seam", { {
+    name = "seam", meta = meta(0x0008003D), vertex_count = 8,
+    mmp = table.concat(mmp), mmp_stride = 16, mgp = table.concat(mgp),
+    mgp_stride = 12, index_size = 2,
+    indices = string.pack(">HHHHHHHHHHHH", 0, 1, 2, 0, 2, 3, 4, 6, 7, 4, 7,
+      5),
+    submeshes = { { record = record(0x00FFFFFF), first_index = 0,
+      index_count = 12 } } } })
+  -- As Blender writes it with the first triangle deleted and two added: a
+  -- vertex per corner, no tangents. The corners: the base's triangles 2,
+  -- 3 and 4 (base vertices 1 3 4, 5 7 8, 5 8 6), then (1, 0, 0) UV
+  -- (0, 0), (2, 0, 0) UV (1, 0), (1, 1, 0) UV (0, 1): by their UVs base
+  -- vertices 5, 7 and 6; then (1, 1, 0) UV (0.5, 0.5), which neither
+  -- base vertex there has (3 and 6): the first, 3, reported as a guess;
+  -- (2, 0, 0) and (2, 1, 0): 7 and 8.
+  local CORNERS = { 1, 3, 4, 5, 7, 8, 5, 8, 6, 5, 7, 6, 3, 7, 8 }
+  local NEW_UV = { [10] = { 0, 0 }, [11] = { 1, 0 }, [12] = { 0, 1 },
+    [13] = { 0.5, 0.5 } }
+  local g = edited_from(text, bin0, "seam", "seam-x2", function(doc, bin)
+    local prim = doc.meshes[1].primitives[1]
+    local pos, uv, nrm = {}, {}, {}
+    for c, v in ipairs(CORNERS) do
+      local u = NEW_UV[c] or SEAM_UV[v]
+      table.move({ SEAM_POS[v][1], SEAM_POS[v][2], 0 }, 1, 3, #pos + 1, pos)
+      table.move({ u[1], u[2] }, 1, 2, #uv + 1, uv)
+      -- N_UP: z = 511 * 64 / 32767, the float gltf-export writes as 1
+      table.move({ 0, 0, 1 }, 1, 3, #nrm + 1, nrm)
+    end
+    local a = prim.attributes
+    a._TANGENT_A, a._TANGENT_B, a.TANGENT = nil, nil, nil
+    bin, a.POSITION = append(doc, bin, floats(pos), { componentType = 5126,
+      count = 15, type = "VEC3" })
+    doc.accessors[a.POSITION + 1].min = { 0, 0, 0 }
+    doc.accessors[a.POSITION + 1].max = { 2, 1, 0 }
+    bin, a.NORMAL = append(doc, bin, floats(nrm), { componentType = 5126,
+      count = 15, type = "VEC3" })
+    bin, a.TEXCOORD_0 = append(doc, bin, floats(uv), { componentType = 5126,
+      count = 15, type = "VEC2" })
+    local idx = {}
+    for c = 1, 15 do idx[c] = c - 1 end
+    bin, prim.indices = append(doc, bin, string.pack("<" .. ("H"):rep(15),
+      table.unpack(idx)), { componentType = 5123, count = 15,
+      type = "SCALAR" })
+    return bin
+  end)
+  local c, out2, e2 = run("gltf-import", g, "--base", at("seam.rsxb"), "-o",
+    at("seam2.rsxb"), "--report")
+  t.is(c, 0, "a seam, a triangle deleted, two added, no tangents: imports")
+  if c ~= 0 then t.diag(e2) end
+  local b = rsxmesh.open(at("seam2.rsxb"))
+  local m = b and b:mesh("seam")
+  local want = {}
+  for k, v in ipairs(CORNERS) do
+    local u = NEW_UV[k] or SEAM_UV[v]
+    want[k] = string.pack(">I4I4HH", v, v << 11, HALF[u[1]], HALF[u[2]])
+  end
+  t.ok(m and m:stream("mgp") == table.concat(want), "each corner's A and B"
+    .. " those of the base vertex it stands for, across the seam too")
+  t.like(out2, "kept from the base: tangent A %(no _TANGENT_A or TANGENT,"
+    .. " and 1 new vertex's was a guess: the base vertices at its position"
+    .. " differ in it, and its UVs and normal single none out%)",
+    "the report: A kept, one new vertex's a guess")
+  t.like(out2, "changed: stored UV set 0, triangles %(5, a triangle list of"
+    .. " u16 indices%);", "... and nothing but the triangles and the new"
+    .. " UV (0.5, 0.5) changed")
+  if b then b:close() end
+end
+
+-- ------------------------------------------------------------ values
+
+-- NORMAL (0.6, 0.8, 0) on every vertex: CMP x = 0.6 * 32767 / 32 =
+-- 614.37 -> 614 (0x266), y = 0.8 * 32767 / 32 = 819.18 -> 819 (0x333),
+-- z 0: the word 0x266 | 0x333 << 11 = 0x00199A66.
+do
+  local g = edited("normal", function(doc, bin)
+    local prim = panel_of(doc).primitives[1]
+    local i
+    bin, i = append(doc, bin, floats({ 0.6, 0.8, 0, 0.6, 0.8, 0, 0.6, 0.8, 0,
+      0.6, 0.8, 0 }), { componentType = 5126, count = 4, type = "VEC3" })
+    prim.attributes.NORMAL = i
+    return bin
+  end)
+  code, out, err = import(g, at("normal.rsxb"), "--report")
+  t.is(code, 0, "NORMAL edited: imports")
+  if code ~= 0 then t.diag(err) end
+  t.ok(read_file(at("normal.rsxb")) == with_part(panel_mmp(0),
+    panel_mmp(0, 0x00199A66)), "NORMAL (0.6, 0.8, 0): CMP 0x00199A66")
+  t.like(out, "mesh 1 %(panel%): changed; changed: normals\n",
+    "... reported as the only change")
+end
+
+-- COLOR_0 in each component type glTF allows, every vertex the same:
+-- float (1, 0.5, 0.25, 0) -> 255, 127.5 -> 128, 63.75 -> 64, 0; as VEC3
+-- the alpha is 255; normalised ushorts (65535, 32768, 16384, 0) are
+-- 1, 0.500008, 0.250004, 0 -> the same bytes.
+do
+  local function colour_edit(dir, bytes, a)
+    return edited(dir, function(doc, bin)
+      local i
+      bin, i = append(doc, bin, bytes, a)
+      panel_of(doc).primitives[1].attributes.COLOR_0 = i
+      return bin
+    end)
+  end
+  local cases = {
+    { "float VEC4", floats({ 1, 0.5, 0.25, 0, 1, 0.5, 0.25, 0, 1, 0.5, 0.25,
+      0, 1, 0.5, 0.25, 0 }), { componentType = 5126, type = "VEC4" },
+      "\255\128\64\0" },
+    { "float VEC3", floats({ 1, 0.5, 0.25, 1, 0.5, 0.25, 1, 0.5, 0.25, 1,
+      0.5, 0.25 }), { componentType = 5126, type = "VEC3" },
+      "\255\128\64\255" },
+    { "normalised ushort VEC4", string.rep(string.pack("<HHHH", 65535, 32768,
+      16384, 0), 4), { componentType = 5123, type = "VEC4",
+      normalized = true }, "\255\128\64\0" },
+  }
+  for k, case in ipairs(cases) do
+    case[3].count = 4
+    local g = colour_edit("colour" .. k, case[2], case[3])
+    code, out, err = import(g, at("colour" .. k .. ".rsxb"), "--report")
+    t.is(code, 0, "COLOR_0 as " .. case[1] .. ": imports")
+    if code ~= 0 then t.diag(err) end
+    t.ok(read_file(at("colour" .. k .. ".rsxb")) == with_part(
+      panel_mgp(A_HALF), panel_mgp(A_HALF, case[4])), "COLOR_0 as "
+      .. case[1] .. ": the bytes " .. case[4]:byte(1) .. " "
+      .. case[4]:byte(2) .. " " .. case[4]:byte(3) .. " " .. case[4]:byte(4))
+  end
+  -- the base's colours as normalised ushorts, byte * 257 (so / 65535 is
+  -- byte / 255): the same bytes again, so no change to report
+  local u = {}
+  for v = 1, 4 do
+    for c = 1, 4 do u[#u + 1] = PANEL_COLOUR[v]:byte(c) * 257 end
+  end
+  local g = colour_edit("colour-same", string.pack("<" .. ("H"):rep(16),
+    table.unpack(u)), { componentType = 5123, type = "VEC4", count = 4,
+    normalized = true })
+  code, out = import(g, at("colour-same.rsxb"), "--report")
+  t.ok(read_file(at("colour-same.rsxb")) == ORIGINAL,
+    "COLOR_0 as ushorts that round to the base's bytes: the bundle as it was")
+  t.like(out, "mesh 1 %(panel%): unchanged\n", "... and no change reported")
+end
+
+-- ------------------------------------------------------------ order
+
+-- panel's two triangles (0 1 2, 0 2 3) in the other order, each from
+-- another corner (2 3 0, 1 2 0): the same triangles, the same winding, so
+-- the base's index buffer stays. Wound the other way (0 2 1, 0 3 2) they
+-- are other triangles: a new list, those indices.
+do
+  local function order_edit(dir, list)
+    return edited(dir, function(doc, bin)
+      local i
+      bin, i = append(doc, bin, string.pack("<" .. ("I4"):rep(6),
+        table.unpack(list)), { componentType = 5125, count = 6,
+        type = "SCALAR" })
+      panel_of(doc).primitives[1].indices = i
+      return bin
+    end)
+  end
+  code, out = import(order_edit("order", { 2, 3, 0, 1, 2, 0 }),
+    at("order.rsxb"), "--report")
+  t.ok(read_file(at("order.rsxb")) == ORIGINAL,
+    "triangles in another order, from other corners: the bundle as it was")
+  t.like(out, "mesh 1 %(panel%): unchanged\n", "... and reported unchanged")
+  code, out = import(order_edit("wound", { 0, 2, 1, 0, 3, 2 }),
+    at("wound.rsxb"), "--report")
+  local b = rsxmesh.open(at("wound.rsxb"))
+  t.is(b and b:mesh("panel"):index_bytes(), string.pack(">HHHHHH", 0, 2, 1,
+    0, 3, 2), "wound the other way: a list of those triangles")
+  if b then b:close() end
+end
+
+-- ------------------------------------------------------------ bits
+
+-- "bits": mask 0x00081E01, position, extras A and B, bits 11 and 12, the
+-- MGP a record of 28 bytes per vertex (A 8, B 8, S32K2 4, HALF4 8), all
+-- zero; and an unnamed mesh, which reports name as the core does.
+do
+  local mmp = string.pack(">fffI4fffI4fffI4", 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
+    0, 0)
+  local bits, text, bin0 = exported_bundle("bits", {
+    { name = "bits", meta = meta(0x00081E01), vertex_count = 3, mmp = mmp,
+      mmp_stride = 16, mgp = string.rep("\0", 84), mgp_stride = 28,
+      indices = string.pack(">HHH", 0, 1, 2), index_size = 2,
+      submeshes = { { record = record(0xFFFFFFFF), first_index = 0,
+        index_count = 3 } } },
+    { meta = meta(0x00080001), vertex_count = 3, mmp = mmp, mmp_stride = 16,
+      indices = string.pack(">HHH", 0, 1, 2), index_size = 2,
+      submeshes = { { record = record(0xFFFFFFFF), first_index = 0,
+        index_count = 3 } } } })
+  local function bits_edit(dir, columns)
+    return edited_from(text, bin0, "bits", dir, function(doc, bin)
+      local a = doc.meshes[1].primitives[1].attributes
+      for name, list in pairs(columns) do
+        bin, a[name] = append(doc, bin, floats(list), { componentType = 5126,
+          count = 3, type = #list == 6 and "VEC2" or "VEC4" })
+      end
+      return bin
+    end)
+  end
+  local function bits_import(g, name)
+    return run("gltf-import", g, "--base", at("bits.rsxb"), "-o",
+      at(name .. ".rsxb"), "--report")
+  end
+  local c, o = bits_import(bits_edit("bits-same", {}), "bits-same")
+  t.is(c, 0, "bits: the export imports")
+  t.is(o, "mesh 1 (bits): unchanged\nmesh 2: unchanged\n",
+    "an unnamed mesh is \"mesh 2\" in the report, as the core names it")
+  -- halves by hand: 0.5 0x3800, -0.25 0xB400 (the sign bit), 2 0x4000,
+  -- 0.1 0x2E66 (2^-4 * 1.6: exponent 11, mantissa 0.6 * 1024 = 614.4 ->
+  -- 614 = 0x266), 65504 0x7BFF (the largest); S32K2 3 0x0003, -4 0xFFFC,
+  -- -32768 0x8000, 32767 0x7FFF
+  local e = bits_edit("bits-edit", {
+    _EXTRA_A = { 0.5, -0.25, 2, 0.1, 65504, 0, 0, 0, 0, 0, 0, 0 },
+    _EXTRA_B = { 0.1, 65504, 0.5, -0.25, 0, 0, 0, 0, 0, 0, 0, 2 },
+    _S32K2 = { 3, -4, -32768, 32767, 0, 0 },
+    _HALF4 = { 2, 0.5, -0.25, 0.1, 0, 0, 0, 0, 0, 0, 65504, 0 } })
+  c, o = bits_import(e, "bits-edit")
+  t.is(c, 0, "bits: _EXTRA_A, _EXTRA_B, _S32K2 and _HALF4 edited: imports")
+  local want = string.pack(">HHHHHHHHhhHHHH",
+      0x3800, 0xB400, 0x4000, 0x2E66, 0x2E66, 0x7BFF, 0x3800, 0xB400, 3, -4,
+      0x4000, 0x3800, 0xB400, 0x2E66)
+    .. string.pack(">HHHHHHHHhhHHHH", 0x7BFF, 0, 0, 0, 0, 0, 0, 0, -32768,
+      32767, 0, 0, 0, 0)
+    .. string.pack(">HHHHHHHHhhHHHH", 0, 0, 0, 0, 0, 0, 0, 0x4000, 0, 0,
+      0, 0, 0x7BFF, 0)
+  -- the new bundle holds want where the base has its MGP (84 zero bytes
+  -- among others: found from the new side)
+  local new = read_file(at("bits-edit.rsxb")) or ""
+  local i = new:find(want, 1, true)
+  t.ok(i and new:sub(1, i - 1) .. string.rep("\0", 84) .. new:sub(i + 84)
+    == bits, "bits: the halves and integers worked out by hand, all else"
+    .. " kept")
+  t.like(o, "changed: extras A, extras B, bit 11, bit 12\n",
+    "... and reported")
+  -- values the stored types cannot hold: refused, naming the vertex
+  local function bad(name, columns, pattern, what)
+    local c2, _, e2 = bits_import(bits_edit(name, columns), name)
+    t.is(c2, 1, what .. ": exit status 1")
+    t.like(e2, name:gsub("%p", "%%%0") .. "/bits%.gltf: mesh 1 %(bits%): "
+      .. pattern, what
+      .. ": the message")
+    t.is(read_file(at(name .. ".rsxb")), nil, what .. ": nothing written")
+  end
+  bad("s32k-half", { _S32K2 = { 0, 0, 1.5, 0, 0, 0 } }, "vertex 2: _S32K2"
+    .. " %(1%.5, 0%): 1%.5 is not an integer of %-32768%.%.32767",
+    "_S32K2 1.5")
+  bad("s32k-big", { _S32K2 = { 0, 0, 0, 0, 0, 32768 } }, "vertex 3: _S32K2"
+    .. " %(0, 32768%): 32768 is not an integer of %-32768%.%.32767",
+    "_S32K2 32768")
+  -- 65520 lies halfway between 65504 and 65536 (2^16, past the largest
+  -- exponent): the tie goes to the even, infinity
+  bad("extra-inf", { _EXTRA_A = { 0, 0, 0, 0, 0, 0, -65520, 0, 0, 0, 0, 0 } },
+    "vertex 2: _EXTRA_A %(0, 0, %-65520, 0%): %-65520 is past the largest"
+    .. " half, 65504", "_EXTRA_A -65520")
+  bad("half-inf", { _HALF4 = { 1e6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } },
+    "vertex 1: _HALF4 %(1000000, 0, 0, 0%): 1000000 is past the largest"
+    .. " half, 65504", "_HALF4 1e6")
+end
+
 -- ------------------------------------------------------------ bad input
 
 local function refused(name, g, pattern, what, ...)
@@ -639,8 +951,9 @@ end), "index/edit%.gltf: mesh 1 %(panel%): primitive 1: indices %(accessor"
 
 refused("unmatched", edited("unmatched", function(doc)
   panel_of(doc).name = "door"
-end), "unmatched/edit%.gltf: glTF mesh 0 %(door%) matches no mesh of"
-  .. " edit%.rsxb", "a glTF mesh without a match")
+end), "unmatched/edit%.gltf: glTF mesh 0 %(door%) matches no mesh of "
+  .. at("edit.rsxb"):gsub("%p", "%%%0") .. "\n",
+  "a glTF mesh without a match, the base named as --base gave it")
 
 -- --mesh leaves the others as the base has them: the unmatched mesh is
 -- not looked at
@@ -696,6 +1009,21 @@ do
   t.ok(read_file(at("g/edit.gltf")) == gltf_bytes
     and read_file(at("g/edit.bin")) == bin_bytes,
     "... and both files are as they were")
+end
+
+-- Without lua-cjson (a module of its name that fails to load stands in
+-- for its absence) gltf-import says what to install, not a traceback
+do
+  assert(os.execute("mkdir -p " .. sh_quote(at("nocjson"))))
+  write_file(at("nocjson/cjson.lua"), "error(\"module 'cjson' not found\")\n")
+  local _, _, c = os.execute(string.format("cd %s && LUA_PATH=%s %s"
+    .. " gltf-import g/edit.gltf --base edit.rsxb -o nocjson.rsxb"
+    .. " >/dev/null 2>nocjson/err", sh_quote(tmp),
+    sh_quote(at("nocjson/?.lua;") .. (os.getenv("LUA_PATH") or ";")),
+    sh_quote(assert(os.getenv("RSXMESH")))))
+  t.is(c, 1, "lua-cjson missing: exit status 1")
+  t.is(read_file(at("nocjson/err")), "gltf-import: lua-cjson is missing"
+    .. " (Debian: apt-get install lua-cjson)\n", "... saying what to install")
 end
 
 -- Hostile JSON: 300 documents, each the export with one to three fields

@@ -671,14 +671,14 @@ Job.__index = Job
 
 local VEC2, VEC3, VEC4 = { VEC2 = true }, { VEC3 = true }, { VEC4 = true }
 
--- A job for glTF mesh g into base mesh m (number k); world is the node's
+-- A job for glTF mesh g into base mesh m; world is the node's
 -- matrix, nil for the identity.
-local function new_job(file, g, m, k, world)
-  local label = string.format("mesh %d (%s)", k, m.name)
+local function new_job(file, g, m, world)
+  local label = m.label -- as the core's messages name it
   local job = setmetatable({ file = file, g = g, m = m, world = world,
     label = label, where = file.path .. ": " .. label,
     report = { label = label, changed = {}, derived = {}, kept = {} },
-    t = {}, columns = {} }, Job)
+    t = {}, columns = {}, changes = {} }, Job)
   local E, why = exported(m)
   if not E then
     fail("%s: the base mesh cannot be exported, so not compared: %s",
@@ -693,6 +693,12 @@ end
 function Job:note(list, text)
   local l = self.report[list]
   l[#l + 1] = text
+end
+
+-- kind (nil: the triangles) encoded again: reported as changed when its
+-- bytes then differ from the base's (Job:differs)
+function Job:changed(kind, text)
+  self.changes[#self.changes + 1] = { kind = kind, text = text }
 end
 
 -- The accessor i of primitive p, named as messages name it.
@@ -915,72 +921,287 @@ function Job:as_exported(parts, name)
     and column_bytes(parts) == self.E.bytes(self.e_attrs[name])
 end
 
--- The base vertex (0-based) of each glTF vertex (1-based), for vertices
--- that are not the base's: corner by corner where a part has its
--- submesh's triangles in their order (an editor that splits vertices per
--- corner keeps them: the vertices of a UV seam stay apart), else the
--- first base vertex at the same position (POSITION before any node
--- transform); nil where none is.
-function Job:base_vertices()
-  if self.base_of then return self.base_of end
-  local pos = assert(self.m:attribute("position")):pack()
-  local map = {}
-  for _, part in ipairs(self.parts) do
-    local tri, n = part.sub.s:triangles()
-    local idx = self:part_indices(part)
-    local grp = self:group(part.p)
-    if tri and #idx == 3 * n then
-      -- the same triangles in the same order, corner by corner, when each
-      -- glTF vertex then stands for one base vertex and every triangle
-      -- keeps at least two corners where the base has them: vertices
-      -- moved one at a time in edit mode keep their base vertex (one was
-      -- refused, having no base vertex at its new position), while
-      -- triangles in another order fall back to positions
-      local same, corners, one = {}, {}, true
-      for c = 1, #idx do
-        local gv, bv = grp.first + idx[c] + 1, tri[c] - 1
-        if corners[gv] and corners[gv] ~= bv then one = false end
-        corners[gv] = bv
-        same[c] = position_key(grp.position.bytes, 12 * idx[c] + 1)
-          == position_key(pos, 12 * bv + 1)
-      end
-      for c = 1, #idx, 3 do
-        local k = (same[c] and 1 or 0) + (same[c + 1] and 1 or 0)
-          + (same[c + 2] and 1 or 0)
-        if k < 2 then one = false end
-      end
-      for c = 1, #idx do
-        local gv, bv = grp.first + idx[c] + 1, tri[c] - 1
-        if not map[gv] and (one or same[c]) then map[gv] = bv end
-      end
-    end
+-- A triangle's corners rotated to start at the least, the winding kept
+-- (the lexicographically least of its three rotations), and how far they
+-- were rotated: corner c of the result is corner (c + r) % 3 of the
+-- triangle. Numbers or strings.
+local function least_rotation(a, b, c)
+  local x, y, z, r = a, b, c, 0
+  if b < x or (b == x and (c < y or (c == y and a < z))) then
+    x, y, z, r = b, c, a, 1
   end
-  local index = {}
-  for v = self.m.vertex_count - 1, 0, -1 do
-    index[position_key(pos, 12 * v + 1)] = v
+  if c < x or (c == x and (a < y or (a == y and b < z))) then
+    x, y, z, r = c, a, b, 2
+  end
+  return x, y, z, r
+end
+
+-- UVs within this much are one: an editor's V flipped there and back may
+-- lose the last bits, while the two sides of a seam lie far apart.
+local UV_TOLERANCE = 1e-4
+-- Normals agree when their directions' dot product is at least this
+-- (Blender re-derives normals within 0.04; a hard edge's differ more).
+local NORMAL_AGREE = 0.99
+
+-- The position key of each base vertex (1-based) and of each glTF vertex
+-- (1-based, POSITION before any node transform).
+function Job:position_keys()
+  if self.bkeys then return self.bkeys, self.gkeys end
+  local pos = assert(self.m:attribute("position")):pack()
+  local bkeys, gkeys = {}, {}
+  for v = 1, self.m.vertex_count do
+    bkeys[v] = position_key(pos, 12 * v - 11)
   end
   for _, grp in ipairs(self.groups) do
     for li = 0, grp.count - 1 do
-      local gv = grp.first + li + 1
-      map[gv] = map[gv] or index[position_key(grp.position.bytes,
-        12 * li + 1)]
+      gkeys[grp.first + li + 1] = position_key(grp.position.bytes,
+        12 * li + 1)
     end
   end
-  self.base_of = map
-  return map
+  self.bkeys, self.gkeys = bkeys, gkeys
+  return bkeys, gkeys
+end
+
+-- The UVs a part's corners carry: per logical UV its submesh routes (up
+-- to the first absent one, as gltf-export writes them) that the glTF
+-- gives, { set =, g = (the glTF's, flat, by vertex of the group), b =
+-- (the base's stored set, flat, by base vertex) }.
+function Job:part_uvs(part)
+  if part.uvs then return part.uvs end
+  self.base_uvs = self.base_uvs or {}
+  local list = {}
+  for logical = 0, 3 do
+    local set = part.sub.s:uv_set(logical)
+    local name = "TEXCOORD_" .. logical
+    local i = part.prim.attributes[name]
+    if set == nil or i == nil then break end
+    local b = self.base_uvs[set]
+    if b == nil then
+      local acc = self.m:attribute("uv" .. set)
+      b = acc and acc:range() or false
+      self.base_uvs[set] = b
+    end
+    if b then
+      list[#list + 1] = { set = set, b = b, g = values(self:uv_accessor({
+        p = part.p, i = i, name = name })) }
+    end
+  end
+  part.uvs = list
+  return list
+end
+
+-- Do glTF vertex li of a part's group and base vertex bv (both 0-based)
+-- carry the same UVs (the set skip aside)?
+local function uvs_agree(uvs, li, bv, skip)
+  for _, u in ipairs(uvs) do
+    if u.set ~= skip then
+      local du = u.g[2 * li + 1] - u.b[2 * bv + 1]
+      local dv = u.g[2 * li + 2] - u.b[2 * bv + 2]
+      if not (math.abs(du) <= UV_TOLERANCE
+          and math.abs(dv) <= UV_TOLERANCE) then
+        return false
+      end
+    end
+  end
+  return true
+end
+
+-- The glTF's triangles of a part aligned with its submesh's: the base's
+-- in their order with some left out (deleted) and some added, as an
+-- editor keeps them. A glTF triangle matches the next base triangle
+-- whose corners agree (positions and UVs, its corners rotated alike);
+-- then, between two matches, as many glTF triangles as base ones pair in
+-- order when at least two corners agree (a vertex moved in edit mode
+-- keeps its base vertex). Each corner of a pair gives its glTF vertex
+-- (1-based) its base vertex (0-based) in map, the first pair to name
+-- it winning; seen[v] is a part that uses vertex v.
+function Job:align(part, map, seen)
+  local tri, n = part.sub.s:triangles()
+  local idx = self:part_indices(part)
+  local first = self:group(part.p).first
+  local bkeys, gkeys = self:position_keys()
+  local uvs = self:part_uvs(part)
+  for c = 1, #idx do seen[first + idx[c] + 1] = seen[first + idx[c] + 1]
+    or part end
+  if not tri then return end
+  -- does glTF corner gc agree with base corner bc (1-based in idx, tri)?
+  local function agree(gc, bc)
+    return gkeys[first + idx[gc] + 1] == bkeys[tri[bc]]
+      and uvs_agree(uvs, idx[gc], tri[bc] - 1)
+  end
+  -- how many corners of glTF triangle i agree with base triangle k's
+  -- (0-based) when glTF corner c stands for base corner (c + r) % 3
+  local function corners(i, k, r)
+    local count = 0
+    for c = 0, 2 do
+      if agree(3 * i + c + 1, 3 * k + (c + r) % 3 + 1) then
+        count = count + 1
+      end
+    end
+    return count
+  end
+  local by_key, rot = {}, {}
+  for k = 0, n - 1 do
+    local x, y, z, r = least_rotation(bkeys[tri[3 * k + 1]],
+      bkeys[tri[3 * k + 2]], bkeys[tri[3 * k + 3]])
+    local key = x .. y .. z
+    local list = by_key[key]
+    if not list then
+      list = { at = 1 }
+      by_key[key] = list
+    end
+    list[#list + 1], rot[k] = k, r
+  end
+  -- exact matches, in order: gi[j] the glTF triangle of base triangle
+  -- bk[j], with rotation rr[j]
+  local gi, bk, rr, next_base = {}, {}, {}, 0
+  local nt = #idx // 3
+  for i = 0, nt - 1 do
+    local x, y, z, r = least_rotation(gkeys[first + idx[3 * i + 1] + 1],
+      gkeys[first + idx[3 * i + 2] + 1], gkeys[first + idx[3 * i + 3] + 1])
+    local list = by_key[x .. y .. z]
+    if list then
+      while list[list.at] and list[list.at] < next_base do
+        list.at = list.at + 1
+      end
+      for q = list.at, #list do
+        local k = list[q]
+        -- glTF corner c is its rotated corner c - r, base corner
+        -- (c - r + rot[k]) % 3
+        local shift = (rot[k] - r) % 3
+        if corners(i, k, shift) == 3 then
+          gi[#gi + 1], bk[#bk + 1], rr[#rr + 1] = i, k, shift
+          next_base = k + 1
+          break
+        end
+      end
+    end
+  end
+  local function pair(i, k, r)
+    for c = 0, 2 do
+      local gv = first + idx[3 * i + c + 1] + 1
+      map[gv] = map[gv] or tri[3 * k + (c + r) % 3 + 1] - 1
+    end
+  end
+  for j = 1, #gi do pair(gi[j], bk[j], rr[j]) end
+  -- the gaps between matches (and before the first, after the last)
+  for j = 1, #gi + 1 do
+    local i0, k0 = gi[j - 1] or -1, bk[j - 1] or -1
+    local i1, k1 = gi[j] or nt, bk[j] or n
+    if i1 - i0 == k1 - k0 then
+      for d = 1, i1 - i0 - 1 do
+        local best, shift = 0, 0
+        for r = 0, 2 do
+          local count = corners(i0 + d, k0 + d, r)
+          if count > best then best, shift = count, r end
+        end
+        if best >= 2 then pair(i0 + d, k0 + d, shift) end
+      end
+    end
+  end
+end
+
+-- The base vertices each glTF vertex (1-based) stands for, for vertices
+-- that are not the base's: map[v], one (0-based) from the triangles'
+-- alignment (Job:align), else near[v], the list of base vertices at its
+-- position (POSITION before any node transform), nil where none is;
+-- part[v], a part using vertex v.
+function Job:base_vertices()
+  if self.base_of then return self.base_of end
+  local map, seen = {}, {}
+  for _, part in ipairs(self.parts) do self:align(part, map, seen) end
+  local bkeys, gkeys = self:position_keys()
+  local at = {}
+  for v = 1, self.m.vertex_count do
+    local list = at[bkeys[v]]
+    if not list then
+      list = {}
+      at[bkeys[v]] = list
+    end
+    list[#list + 1] = v - 1
+  end
+  local near = {}
+  for v = 1, self.nv do
+    if not map[v] then near[v] = at[gkeys[v]] end
+  end
+  self.base_of = { map = map, near = near, part = seen }
+  return self.base_of
+end
+
+-- Does glTF vertex v (1-based) carry the UVs and the normal of base
+-- vertex b (0-based), leaving out the kind being kept?
+function Job:vertex_agrees(v, b, kind)
+  local part = self.base_of.part[v]
+  if part then
+    local skip = tonumber(kind:match("^uv(%d)$"))
+    if not uvs_agree(self:part_uvs(part), v - 1 - self:group(part.p).first,
+        b, skip) then
+      return false
+    end
+  end
+  if kind ~= "normal" and self.m:has("normal") then
+    if self.agree_normals == nil then
+      local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+      local acc = self.m:attribute("normal")
+      self.agree_normals = N and acc and { g = column_values(N),
+        b = acc:range() } or false
+    end
+    local an = self.agree_normals
+    if an then
+      local gx, gy, gz = an.g[3 * v - 2], an.g[3 * v - 1], an.g[3 * v]
+      local bx, by, bz = an.b[3 * b + 1], an.b[3 * b + 2], an.b[3 * b + 3]
+      local d = gx * bx + gy * by + gz * bz
+      local l = math.sqrt((gx * gx + gy * gy + gz * gz)
+        * (bx * bx + by * by + bz * bz))
+      if not (d >= NORMAL_AGREE * l) then return false end
+    end
+  end
+  return true
+end
+
+-- The base vertex that new glTF vertex v takes kind from, among those at
+-- its position (near): any when they hold the same bytes of it, else
+-- those whose UVs and normal agree with v's when they hold the same;
+-- else the first that agrees (or the first) and false: a guess.
+function Job:nearest(v, near, kind, raw, size)
+  local function same(list)
+    local b0 = list[1] * size
+    for i = 2, #list do
+      if raw:sub(list[i] * size + 1, list[i] * size + size)
+          ~= raw:sub(b0 + 1, b0 + size) then
+        return false
+      end
+    end
+    return true
+  end
+  if same(near) then return near[1], true end
+  local agreeing = {}
+  for _, b in ipairs(near) do
+    if self:vertex_agrees(v, b, kind) then
+      agreeing[#agreeing + 1] = b
+    end
+  end
+  if #agreeing > 0 and same(agreeing) then return agreeing[1], true end
+  return agreeing[1] or near[1], false
 end
 
 -- The base's stored bytes of kind for each glTF vertex: as they are when
--- the vertices are the base's, else from each one's base vertex.
+-- the vertices are the base's, else from each one's base vertex; and how
+-- many vertices took them from a base vertex nothing singled out.
 function Job:from_base(kind, what)
   local m = self.m
   local raw = assert(m:attribute(kind)):raw()
-  if self.same_layout then return raw end
+  if self.same_layout then return raw, 0 end
   local size = #raw // m.vertex_count
-  local map = self:base_vertices()
-  local out = {}
+  local bv = self:base_vertices()
+  local out, guessed = {}, 0
   for v = 1, self.nv do
-    local b = map[v]
+    local b = bv.map[v]
+    if not b and bv.near[v] then
+      local sure
+      b, sure = self:nearest(v, bv.near[v], kind, raw, size)
+      if not sure then guessed = guessed + 1 end
+    end
     if not b then
       local gpos = column_bytes(self:column("POSITION", VEC3, ONLY_FLOAT))
       local x, y, z = string.unpack("<fff", gpos, 12 * v - 11)
@@ -995,13 +1216,26 @@ function Job:from_base(kind, what)
     end
     out[v] = raw:sub(b * size + 1, b * size + size)
   end
-  return table.concat(out)
+  return table.concat(out), guessed
 end
 
 -- A kind the glTF lacks: the base's bytes, and a note when the export
--- had it (an editor dropped it).
+-- had it (an editor dropped it), saying how many new vertices' were a
+-- guess.
 function Job:keep(kind, what, had)
-  if not self.same_layout then self.t[kind] = self:from_base(kind, what) end
+  if not self.same_layout then
+    local bytes, guessed = self:from_base(kind, what)
+    self.t[kind] = bytes
+    if guessed > 0 then
+      local why = string.format("%s a guess: the base vertices at %s"
+        .. " position differ in it, and %s UVs and normal single none out",
+        guessed == 1 and "1 new vertex's was" or guessed
+        .. " new vertices' were", guessed == 1 and "its" or "their",
+        guessed == 1 and "its" or "their")
+      what = what:match("%)$") and what:sub(1, -2) .. ", and " .. why .. ")"
+        or what .. " (" .. why .. ")"
+    end
+  end
   if had or not self.same_layout then self:note("kept", what) end
 end
 
@@ -1029,7 +1263,7 @@ function Job:positions()
       end
     end
     self.t.position = v
-    self:note("changed", self.world
+    self:changed("position", self.world
       and "positions (the node's transform baked in)" or "positions")
   end
 end
@@ -1042,7 +1276,7 @@ function Job:normals()
   elseif self.world or not self:as_exported(N, "NORMAL") then
     local v = column_values(N)
     self.t.normal = self.world and transform(self.world, v, "normal") or v
-    self:note("changed", "normals")
+    self:changed("normal", "normals")
   end
 end
 
@@ -1068,7 +1302,7 @@ function Job:colours()
       self.t.colour = v
     end
     local ct = C[1].ctype
-    self:note("changed", ct == UNSIGNED_BYTE and "colours"
+    self:changed("colour", ct == UNSIGNED_BYTE and "colours"
       or string.format("colours (COLOR_0 as %s%s, not as exported:"
       .. " Blender 3.4 scrambles colours, check them)", CTYPE[ct].name,
       C[1].normalized and " normalized" or ""))
@@ -1117,7 +1351,7 @@ function Job:tangents()
         local v = column_values(V)
         self.t[f.kind] = self.world and transform(self.world, v, "vector")
           or v
-        self:note("changed", f.what)
+        self:changed(f.kind, f.what)
       elseif not V and (self.e_attrs[f.name] or not self.same_layout) then
         -- an editor dropped it: from TANGENT, else from the base
         local d = self:derived_frames()
@@ -1242,7 +1476,7 @@ function Job:uv_sets()
         and self:uv_column(set, sources)
       if v then
         self.t[kind] = v
-        self:note("changed", "stored UV set " .. set)
+        self:changed(kind, "stored UV set " .. set)
       elseif #sources == 0 or v == nil then
         self:keep(kind, "stored UV set " .. set, #sources > 0
           or exported_set(self.E, self.subs, set))
@@ -1259,6 +1493,32 @@ local RAW = {
   { kind = "half4", name = "_HALF4", type = VEC4, what = "bit 12" },
 }
 
+-- Refuse a value of v (flat, n a vertex) that the stored type would
+-- change past recognition: S32K2 holds integers of -32768..32767 (the
+-- encoder would round and clamp), a half no finite value beyond 65504
+-- (it would become infinity).
+function Job:storable(kind, name, v, n)
+  local rule = kind == "s32k2" and "is not an integer of -32768..32767"
+    or "is past the largest half, 65504 (it would be stored as infinity)"
+  for i = 1, #v do
+    local x = v[i]
+    local bad
+    if kind == "s32k2" then
+      bad = not (x >= -32768 and x <= 32767 and x == math.floor(x))
+    else
+      bad = math.abs(x) < math.huge
+        and rsxmesh.to_half(x) & 0x7FFF == 0x7C00
+    end
+    if bad then
+      local k = (i - 1) // n * n
+      local shown = {}
+      for c = 1, n do shown[c] = rsxmesh.fmt(v[k + c]) end
+      fail("%s: vertex %d: %s (%s): %s %s", self.where, k // n + 1, name,
+        table.concat(shown, ", "), rsxmesh.fmt(x), rule)
+    end
+  end
+end
+
 function Job:raw_kinds()
   for _, f in ipairs(RAW) do
     if self.m:has(f.kind) then
@@ -1267,8 +1527,10 @@ function Job:raw_kinds()
         self:keep(f.kind, f.what .. " (no " .. f.name .. ")",
           self.e_attrs[f.name] ~= nil)
       elseif not self:as_exported(V, f.name) then
-        self.t[f.kind] = column_values(V)
-        self:note("changed", f.what)
+        local v = column_values(V)
+        self:storable(f.kind, f.name, v, COMPONENTS[V[1].type])
+        self.t[f.kind] = v
+        self:changed(f.kind, f.what)
       end
     end
   end
@@ -1334,9 +1596,33 @@ local function u32_bytes(idx)
   return table.concat(u)
 end
 
--- The triangles as exported keep the base's index buffer (strips,
--- restarts); others make a triangle list of the glTF's triangles, u16
--- when the vertices allow.
+-- A list of triangles (flat, 0-based) as a set: each rotated to start at
+-- its least corner, the winding kept, then sorted.
+local function triangle_set(idx)
+  local keys = {}
+  for i = 1, #idx, 3 do
+    keys[#keys + 1] = string.pack(">I4I4I4",
+      least_rotation(idx[i], idx[i + 1], idx[i + 2]))
+  end
+  table.sort(keys)
+  return table.concat(keys)
+end
+
+-- The integers of little-endian u32 bytes.
+local function u32_values(bytes)
+  local out = {}
+  for i = 1, #bytes // 4, CHUNK do
+    local j = math.min(i + CHUNK - 1, #bytes // 4)
+    table.move({ string.unpack("<" .. ("I4"):rep(j - i + 1), bytes,
+      4 * i - 3) }, 1, j - i + 1, i, out)
+  end
+  return out
+end
+
+-- Each submesh's triangles the export's as a set (the same triangles,
+-- the same winding, in any order and from any corner) keep the base's
+-- index buffer (strips, restarts); others make a triangle list of the
+-- glTF's triangles, u16 when the vertices allow.
 function Job:triangles()
   local same = self.same_layout
   for _, part in ipairs(self.parts) do
@@ -1344,6 +1630,8 @@ function Job:triangles()
     local exported = self.E.bytes(part.e.indices)
     local idx = self:part_indices(part, exported)
     same = idx == false or u32_bytes(idx) == exported
+      or (#idx == #exported // 4
+        and triangle_set(idx) == triangle_set(u32_values(exported)))
   end
   if same then return end
   local all, ranges = {}, {}
@@ -1363,25 +1651,56 @@ function Job:triangles()
   t.indices = rsxmesh.indices(t.index_size, all)
   t.primitive = "triangles"
   t.submeshes = list
-  self:note("changed", string.format("triangles (%d, a triangle list of"
+  self:changed(nil, string.format("triangles (%d, a triangle list of"
     .. " u%d indices)", #all // 3, 8 * t.index_size))
 end
 
 local STEPS = { "primitives", "positions", "normals", "colours",
   "tangents", "uv_sets", "raw_kinds", "triangles" }
 
--- Import glTF mesh g into base mesh m (number k). Returns the mesh to
--- write (m itself when unchanged) and its report.
-local function import_mesh(file, g, m, k, world)
-  local job = new_job(file, g, m, k, world)
-  for _, step in ipairs(STEPS) do job[step](job) end
-  if next(job.t) == nil then
-    job.report.state = "unchanged"
-    return m, job.report
+-- Do the copy's stored bytes of kind differ from the base's: the
+-- vertices' own, or (other vertices) a vertex's from those of the base
+-- vertex it stands for, or of every base vertex at its position?
+function Job:differs(copy, kind)
+  local raw = assert(self.m:attribute(kind)):raw()
+  local new = assert(copy:attribute(kind)):raw()
+  if self.same_layout then return new ~= raw end
+  local size = #raw // self.m.vertex_count
+  local bv = self:base_vertices()
+  for v = 1, self.nv do
+    local mine = new:sub(v * size - size + 1, v * size)
+    local list = bv.map[v] and { bv.map[v] } or bv.near[v] or {}
+    local found = false
+    for _, b in ipairs(list) do
+      found = found or raw:sub(b * size + 1, b * size + size) == mine
+    end
+    if not found then return true end
   end
-  job.report.state = "changed"
+  return false
+end
+
+-- Import glTF mesh g into base mesh m. Returns the mesh to write (m
+-- itself when its bytes come out the same) and its report.
+local function import_mesh(file, g, m, world)
+  local job = new_job(file, g, m, world)
+  for _, step in ipairs(STEPS) do job[step](job) end
+  job.report.state = "unchanged"
+  if next(job.t) == nil then return m, job.report end
   local copy, err = m:with(job.t)
   if not copy then fail("%s: %s", job.where, err) end
+  -- what was encoded again into the very bytes the base has is no change
+  local changed = not job.same_layout
+  for _, c in ipairs(job.changes) do
+    if not c.kind or job:differs(copy, c.kind) then
+      job:note("changed", c.text)
+      changed = true
+    end
+  end
+  for _, kind in ipairs(rsxmesh.kinds) do
+    changed = changed or (job.t[kind] ~= nil and job:differs(copy, kind))
+  end
+  if not changed then return m, job.report end
+  job.report.state = "changed"
   return copy, job.report
 end
 
@@ -1428,7 +1747,7 @@ function import.bundle(file, base, opts)
         taken[name] = n
         if not list or not list[n] then
           fail("%s: glTF mesh %d (%s) matches no mesh of %s", file.path,
-            gi - 1, name, base.name)
+            gi - 1, name, base.path)
         end
         match[list[n]] = gi
       end
@@ -1455,10 +1774,10 @@ function import.bundle(file, base, opts)
       local gi = match[k]
       local out, rep
       if gi then
-        out, rep = import_mesh(file, t.meshes[gi], m, k, world[gi - 1])
+        out, rep = import_mesh(file, t.meshes[gi], m, world[gi - 1])
       else
         out = m
-        rep = { label = string.format("mesh %d (%s)", k, m.name),
+        rep = { label = m.label,
           state = opts.only and not opts.only[m.name] and "not selected"
             or "not in the glTF", changed = {}, derived = {}, kept = {} }
       end
