@@ -9,10 +9,7 @@
 
 : "${top_srcdir:=.}" "${RSXMESH:=./rsxmesh}"
 
-skip_all() {
-  echo "1..0 # SKIP $1"
-  exit 0
-}
+. "$top_srcdir/t/tap.sh"
 
 if ! test -f "$top_srcdir/node_modules/gltf-validator/package.json"; then
   skip_all "node_modules absent: run 'npm ci' at the top of the tree"
@@ -23,17 +20,6 @@ command -v node >/dev/null 2>&1 || skip_all "no node on PATH"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-ok() {
-  n=$((n + 1))
-  if test "$1" = 0; then
-    echo "ok $n - $2"
-  else
-    echo "not ok $n - $2"
-    fails=$((fails + 1))
-  fi
-}
 
 # shellcheck disable=SC2086 # TEST_WRAPPER is a command and its options
 $TEST_WRAPPER "$RSXMESH" synth -o "$tmp/sample" >"$tmp/synth.log" 2>&1
@@ -77,5 +63,4 @@ for code in $(sed -n 's/^  warning \([A-Z_]*\) .*$/\1/p' "$tmp/report" |
 done
 grep '^  warning ' "$tmp/report" | sort | uniq -c | head -20 | sed 's/^/# /'
 
-echo "1..$n"
-test $fails = 0
+done_testing

@@ -13,23 +13,11 @@
 
 : "${top_srcdir:=.}" "${RSXMESH:=./rsxmesh}"
 
-skip_all() {
-  echo "1..0 # SKIP $1"
-  exit 0
-}
+. "$top_srcdir/t/tap.sh"
 command -v blender >/dev/null 2>&1 || skip_all "no blender on PATH"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() {
-  n=$((n + 1))
-  if test "$1" = 0; then
-    echo "ok $n - $2"
-  else
-    echo "not ok $n - $2"
-  fi
-}
 
 "$RSXMESH" synth -o "$tmp/sample" >"$tmp/synth.log" 2>&1
 ok $? "rsxmesh synth makes the sample"
@@ -99,4 +87,4 @@ view() { # NAME W H EYE AT FOV FILTER(nearest|bilinear)
 view high 320 180 -60,40,40 -30,24,-60 50 nearest
 view low 320 240 -20,3,-40 40,0,-90 90 nearest
 view bilinear 320 180 -60,40,40 -30,24,-60 50 bilinear
-echo "1..$n"
+done_testing
