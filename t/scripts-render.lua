@@ -188,6 +188,44 @@ t.is(rgb(img, 1, 5), "255 230 0 255", "the u = 0 edge")
 t.is(rgb(img, 8, 8), "255 230 0 255", "the diagonal")
 t.ok(lfs.attributes(dir .. "/uv/Q/quad-s1-uv2-set2.png"),
   "the file names the logical UV and its stored set")
+-- A strip 1 x 1/16 in UV0 (exact halves; 0x2C00 is 1/16) at --size 72:
+-- 72 x 5 pixels (4.5 rounds up), its texture strip/edge.png 72 x 1, texels
+-- 1..18 red and 19..72 blue: the texture's edge at u = 0.25. Pixel x spans
+-- u in [x - 1, x] / 72, its centre on texel x's: column 18 red, 19 blue,
+-- in row 3 (rows 1 and 5 are the v edges, the diagonal (1, 1)-(72, 5)
+-- is in row 2 there). The texture once had a view 1/16 x 72 / 5 = 0.9
+-- of the strip wide: column 18 came out blue.
+assert(lfs.mkdir(dir .. "/strip"))
+do
+  local pos = { { -1, 1 }, { -1, -1 }, { 1, -1 }, { 1, 1 } }
+  local uv0 = { { H0, H0 }, { H0, 0x2C00 }, { H1, 0x2C00 }, { H1, H0 } }
+  local mmp, mgp = {}, {}
+  for i = 1, 4 do
+    mmp[i] = lib.f32(pos[i][1], pos[i][2], 0) .. lib.u32(0x7FC00000)
+    mgp[i] = lib.u16(uv0[i][1], uv0[i][2])
+  end
+  w = rsxmesh.writer()
+  w:material("edge",
+    { { slot = rsxmesh.BASE_COLOUR, texture = "edge.png" } })
+  assert(w:mesh{ name = "strip", meta = lib.meta(0x00080025),
+    vertex_count = 4, mmp = table.concat(mmp), mmp_stride = 16,
+    mgp = table.concat(mgp), mgp_stride = 4, index_size = 2,
+    indices = rsxmesh.indices(2, { 1, 2, 3, 1, 3, 4 }),
+    submeshes = { { record = lib.subrec(0xFFFFFFFF), first_index = 0,
+      index_count = 6, material = 1 } } })
+  assert(w:save(dir .. "/strip/S.rsxb"))
+  local edge = rsxmesh.image(72, 1, { 0, 0, 255 })
+  for x = 1, 18 do edge:set(x, 1, 255, 0, 0) end
+  assert(edge:save(dir .. "/strip/edge.png"))
+end
+status = lib.rsxmesh(dir, "uv-layout", "strip/S.rsxb", "-o", "uv",
+  "--size", "72")
+img = rsxmesh.read_png(dir .. "/uv/S/strip-s1-uv0-set0.png")
+t.is(img and img.width .. "x" .. img.height, "72x5", "strip: 72 x 5")
+t.is(img and rgb(img, 18, 3), "255 0 0 255", "strip: column 18 red")
+t.is(img and rgb(img, 19, 3), "0 0 255 255",
+  "strip: column 19 blue, the texture's edge where the edges put u = 0.25")
+
 status, out, err = lib.rsxmesh(dir, "uv-layout", "in/M.rsxb", "-o", "uv",
   "--mesh", "b")
 t.ok(lfs.attributes(dir .. "/uv/M/b-s1-uv0-set2.png"),
