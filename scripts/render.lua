@@ -167,11 +167,13 @@ local function warn_missing(info)
   end
 end
 
-local function render(meshes, w, h)
+-- legend: combination -> number, shared by the calls of one image, so
+-- that a combination has one colour in every cell of a sheet.
+local function render(meshes, w, h, legend)
   local img, info = rsxmesh.render{ meshes = meshes, width = w, height = h,
     camera = camera, shade = opts.shade, uv = opts.uv, stored = opts.stored,
     filter = opts.filter, cull = opts.cull, background = opts.background,
-    textures = textures }
+    textures = textures, legend = legend }
   warn_missing(info)
   total.triangles = total.triangles + info.triangles
   return img, info
@@ -194,16 +196,27 @@ local function save(img, file, input)
   total.images = total.images + 1
 end
 
--- Print the selectors legend: which colour each combination got.
-local function legend(input, info)
-  for _, e in ipairs(info.legend) do
+-- Print the selectors legend: which colour each combination got, by
+-- number (entries as info.legend's).
+local function print_legend(input, entries)
+  for _, e in ipairs(entries) do
     io.stdout:write(string.format("%s: selectors %s: %d %d %d\n",
       input.path, e.selectors, e.colour[1], e.colour[2], e.colour[3]))
   end
 end
 
--- Each mesh framed alone in a cell of a grid, its number at the top-left.
-local function sheet(list)
+-- Submeshes a finding kept from an image fail its input: the first
+-- finding and how many.
+local function report_skipped(input, count, message)
+  if count > 0 then
+    run:fail(input.path, message .. " (" .. cli.plural(count, "submesh",
+      "submeshes") .. " not drawn)")
+  end
+end
+
+-- Each mesh framed alone in a cell of a grid, its number at the top-left;
+-- the legend and the skipped submeshes are the whole sheet's.
+local function sheet(list, input)
   local n = #list
   local cols = math.max(1, math.ceil(math.sqrt(n)))
   local rows = math.max(1, math.ceil(n / cols))
@@ -212,15 +225,22 @@ local function sheet(list)
       .. "pixels a side; choose a smaller --size", n, width, height), 0)
   end
   local img = rsxmesh.image(cols * width, rows * height, { 32, 32, 32 })
+  local legend, entries, skipped, message = {}, {}, 0, nil
   for k, m in ipairs(list) do
     run:progress(string.format("%s: mesh %d of %d", run.label, k, n))
     local x = (k - 1) % cols * width + 1
     local y = (k - 1) // cols * height + 1
-    img:paste((render(m, width, height)), x, y)
+    local cell, info = render(m, width, height, legend)
+    img:paste(cell, x, y)
     font.draw(img, x, y, tostring(m.number), 2, { 255, 255, 255 },
       { 0, 0, 0 })
+    for _, e in ipairs(info.legend) do entries[e.number] = e end
+    skipped = skipped + info.skipped
+    message = message or info.skip_message
     total.meshes = total.meshes + 1
   end
+  report_skipped(input, skipped, message)
+  print_legend(input, entries)
   return img
 end
 
@@ -230,16 +250,13 @@ run:each(args, function(bundle, input)
   local file = single and opts.out or cli.join(opts.out, input.stem
     .. ".png")
   if opts.sheet then
-    return save(sheet(list), file, input)
+    return save(sheet(list, input), file, input)
   end
   run:progress(run.label)
   local img, info = render(opts.mesh and list or bundle, width, height)
   total.meshes = total.meshes + #list
-  if info.skipped > 0 then
-    run:fail(input.path, info.skip_message .. " (" .. cli.plural(
-      info.skipped, "submesh", "submeshes") .. " not drawn)")
-  end
-  legend(input, info)
+  report_skipped(input, info.skipped, info.skip_message)
+  print_legend(input, info.legend)
   save(img, file, input)
 end)
 

@@ -336,6 +336,25 @@ static void test_selectors(void)
   is_int(st.legend[0], 0x02FFFFFF, "it is 02ffffff");
   ok(rgb_is(px(img, 1, 2), st.legend_rgb[0][0], st.legend_rgb[0][1],
             st.legend_rgb[0][2]), "drawn in its legend colour");
+  /* a legend given (earlier renders'): 02ffffff at place 1 keeps number
+  ** 1, colour 1: hue 0.618 x 6 = 3.708, sector 3: (p, q, v) = (0.285,
+  ** 0.95 (1 - 0.7 x 0.708), 0.95) -> 73 122 242; not there, it is
+  ** numbered after the legend's one entry: 1 again */
+  {
+    static const uint32_t known[2] = {0xFFFFFFFFu, 0x02FFFFFFu};
+    static const uint32_t other[1] = {0};
+    o.legend = known;
+    o.legend_count = 2;
+    render_ok(img, &o, &d, 1, &st, "selectors, a legend given");
+    is_int(st.legend_index[0], 1, "a legend given: its number kept (1)");
+    ok(rgb_is(px(img, 1, 2), 73, 122, 242), "and its colour: 73 122 242");
+    o.legend = other;
+    o.legend_count = 1;
+    render_ok(img, &o, &d, 1, &st, "selectors, a legend without it");
+    is_int(st.legend_index[0], 1, "not in the legend: numbered after it");
+    o.legend = NULL;
+    o.legend_count = 0;
+  }
   o.shade = RSX_SHADE_UV;
   render_ok(img, &o, &d, 1, &st, "uv mode");
   /* UV0 = (0.75, 0.25) from set 2: cell (3, 1) of 4 a unit, 3 + 1 even:

@@ -145,6 +145,41 @@ t.is(rgb(img, 21, 3), "255 255 255 255", "sheet: the 2's first row: ###")
 t.like(err, "\nrender: 1 bundle, 2 meshes, 4 triangles, 1 image written",
   "sheet: the summary, after the missing texture's line")
 
+-- A sheet in selectors mode: one legend for the whole sheet, printed once
+-- after it, so each combination has one colour in every cell (each cell
+-- numbered its own, b's 02ffffff was colour 1, red, like a's ffffffff).
+-- In 32 x 32 cells, pixel 17 of each axis holds the cell's centre, where
+-- the framed quad's centre is.
+status, out = lib.rsxmesh(dir, "render", "in/M.rsxb", "-o", "selsheet.png",
+  "--sheet", "--size", "32x32", "--shade", "selectors")
+t.is(out, "in/M.rsxb: selectors ffffffff: 242 73 73\n"
+  .. "in/M.rsxb: selectors 02ffffff: 73 122 242\n",
+  "selectors sheet: the legend, once")
+img = rsxmesh.read_png(dir .. "/selsheet.png")
+t.is(img and rgb(img, 17, 17), "242 73 73 255", "cell 1 (a): colour 1")
+t.is(img and rgb(img, 49, 17), "73 122 242 255", "cell 2 (b): colour 2")
+
+-- A submesh a finding stops fails the input in a sheet too (its cell was
+-- left empty in silence): bad's MMP stride 20 is not its mask's 16.
+assert(lfs.mkdir(dir .. "/bad"))
+w = rsxmesh.writer()
+assert(w:mesh(quad("good")))
+assert(w:mesh{ name = "bad", meta = lib.meta(0x00080005), vertex_count = 3,
+  mmp = string.rep("\0", 60), mmp_stride = 20, index_size = 2,
+  indices = rsxmesh.indices(2, { 1, 2, 3 }),
+  submeshes = { { record = lib.subrec(0xFFFFFFFF), first_index = 0,
+    index_count = 3 } } })
+assert(w:save(dir .. "/bad/B.rsxb"))
+status, _, err = lib.rsxmesh(dir, "render", "bad/B.rsxb", "-o", "b.png",
+  "--sheet", "--size", "8x8")
+t.is(status, 1, "sheet with a submesh not drawn: exit 1")
+t.like(err, "^render: bad/B%.rsxb: mesh 2 %(bad%): cannot decode position: "
+  .. "[^\n]* %(1 submesh not drawn%)\n", "sheet: the finding, named")
+status, _, err = lib.rsxmesh(dir, "render", "bad/B.rsxb", "-o", "b.png",
+  "--size", "8x8")
+t.like(err, "^render: bad/B%.rsxb: mesh 2 %(bad%): cannot decode position: "
+  .. "[^\n]* %(1 submesh not drawn%)\n", "... as without --sheet")
+
 -- Usage errors exit 2; a mesh that is not there fails the input.
 status, _, err = lib.rsxmesh(dir, "render", "in", "-o", "x.png")
 t.is(status, 2, "-o FILE.png with several bundles: exit 2")
