@@ -227,6 +227,9 @@ t.is(info.camera.ortho, 7, "... and the height given")
 render_error({ shade = "shiny" }, "rsxmesh.render: shade shiny unknown",
   "unknown shade")
 render_error({ uv = 4 }, "rsxmesh.render: uv 4 out of range 0..3", "uv 4")
+-- as the command line's --uv with --stored: stored won in silence
+render_error({ uv = 1, stored = 1 },
+  "rsxmesh.render: uv and stored exclude each other", "uv with stored")
 render_error({ legend = { ["02ffffff"] = 2 } }, "rsxmesh.render: "
   .. "opts.legend must map combinations %(\"02ffffff\"%) to the numbers "
   .. "1..1, each once", "a legend with a gap")

@@ -157,6 +157,9 @@ static void read_options(lua_State *L, int opts, rsx_render_options *o,
   if (!lua_isnil(L, -1) && (stored < 0 || stored > 3))
     luaL_error(L, FNAME ": stored %I out of range 0..3",
                (LUAI_UACINT)stored);
+  /* as the command line: stored ignores the selectors uv goes through */
+  if (!lua_isnil(L, -1) && lua_getfield(L, opts, "uv") != LUA_TNIL)
+    luaL_error(L, FNAME ": uv and stored exclude each other");
   lua_pop(L, 1);
   o->uv = (int)uv;
   o->stored = (int)stored;
