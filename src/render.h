@@ -67,7 +67,9 @@ float rsx_srgb_to_linear(uint8_t b);
 uint8_t rsx_linear_to_srgb(float linear);
 
 /* An image ready to sample: its bytes, and its mipmap levels in linear
-** light (2 x 2 box averages, down to 1 x 1). */
+** light, each side halved (rounded down) to 1 x 1, each texel the
+** average of the area it covers (2 x 2 texels; where a side is odd,
+** parts of a third row or column too). */
 typedef struct rsx_texture rsx_texture;
 
 rsx_texture *rsx_texture_new(const rsx_image *img, rsx_error *err);

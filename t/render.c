@@ -538,6 +538,39 @@ static void test_trilinear(void)
   rsx_image_free(img);
 }
 
+/* Odd sides: every texel counts, by its area. 3 x 1 red, red, blue
+** halves to 1 x 1, the mean of all three: red 2/3 linear, sRGB 213.18 ->
+** 213; blue 1/3, 156.19 -> 156 (the last column dropped: red 255, 0, 0).
+** 5 x 1 black, black, white, white, white: level 1 (2 x 1) spans 2.5
+** texels each, weights 0.4, 0.4, 0.2 and 0.2, 0.4, 0.4: 0.2 and 1; level
+** 2 is 0.6 (3/5), sRGB 203.42 -> 203 (dropping texel 5: 0.5, 188). Level
+** 1's texel 0, read at its centre u = 0.25 with a step of 2 texels (rho 4,
+** lod 1): 0.2, sRGB 123.55 -> 124. */
+static void test_mip_odd(void)
+{
+  static const uint8_t rrb[] = {255, 0, 0, 255, 0, 0, 0, 0, 255};
+  static const uint8_t kkwww[] = {0, 0, 0, 0, 0, 0, 255, 255, 255,
+                                  255, 255, 255, 255, 255, 255};
+  rsx_texture *tx = texture(3, 1, rrb);
+  float m[4], s[4];
+
+  rsx_texture_mean(tx, m);
+  ok(rsx_linear_to_srgb(m[0]) == 213 && rsx_linear_to_srgb(m[1]) == 0 &&
+     rsx_linear_to_srgb(m[2]) == 156 && m[3] == 1.0f,
+     "3 x 1 red, red, blue: the mean 213, 0, 156 (got %d, %d, %d)",
+     rsx_linear_to_srgb(m[0]), rsx_linear_to_srgb(m[1]),
+     rsx_linear_to_srgb(m[2]));
+  rsx_texture_free(tx);
+  tx = texture(5, 1, kkwww);
+  rsx_texture_mean(tx, m);
+  is_int(rsx_linear_to_srgb(m[0]), 203, "5 x 1: the mean 3/5, sRGB 203");
+  rsx_texture_sample(tx, RSX_FILTER_TRILINEAR, 0.25f, 0.5f, 0.4f, 0, 0, 0,
+                     s);
+  is_int(rsx_linear_to_srgb(s[0]), 124,
+         "5 x 1: level 1's first texel 0.4 x 0 + 0.4 x 0 + 0.2 x 1: 124");
+  rsx_texture_free(tx);
+}
+
 /* Lit: a white texture x (0.25 + 0.75 |n . forward|). The quad's normal
 ** (0, 0, 1) faces the camera: 255; a normal along +X: linear 0.25, 137.
 ** Normals mode: (0, 0, 1) is (128, 128, 255). */
@@ -772,6 +805,7 @@ int main(void)
   test_near_clip();
   test_bilinear();
   test_trilinear();
+  test_mip_odd();
   test_lit();
   test_colour_and_zero();
   test_bad_camera();
