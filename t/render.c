@@ -538,6 +538,37 @@ static void test_trilinear(void)
   rsx_image_free(img);
 }
 
+/* Between two levels. A 4 x 4 texture, columns 0..1 white and 2..3
+** black: level 1 (2 x 2) is white then black, level 2 (1 x 1) linear 0.5.
+** At (0.25, 0.25), level 1's texel (0, 0) centre: 1 from level 1, 0.5 from
+** level 2. A screen step of (du, dv) = (0.5, 0.5), 2 texels each way, is
+** rho = 2^2 + 2^2 = 8 texels squared: lod 0.5 log2 8 = 1.5, half of each:
+** 0.75 linear, sRGB 224.61 -> 225 (levels 0 and 1 would give 1, 255).
+** (0.25, 0.75), 1 and 3 texels: rho 10, lod 0.5 log2 10 = 1.66096, 0.661
+** of level 2: 1 x 0.339 + 0.5 x 0.661 = 0.66952, sRGB 213.59 -> 214
+** (the weights swapped: 0.83048, 235). */
+static void test_trilinear_between(void)
+{
+  uint8_t tex[48];
+  rsx_texture *tx;
+  float s[4];
+  int i;
+
+  for (i = 0; i < 16; i++) memset(tex + 3 * i, i % 4 < 2 ? 255 : 0, 3);
+  tx = texture(4, 4, tex);
+  rsx_texture_sample(tx, RSX_FILTER_TRILINEAR, 0.25f, 0.25f, 0.5f, 0.5f, 0,
+                     0, s);
+  ok(fabsf(s[0] - 0.75f) < 1e-6f, "lod 1.5: half level 1 (1), half level "
+     "2 (0.5): 0.75 (got %.9g)", s[0]);
+  is_int(rsx_linear_to_srgb(s[0]), 225, "lod 1.5: sRGB 225");
+  rsx_texture_sample(tx, RSX_FILTER_TRILINEAR, 0.25f, 0.25f, 0.25f, 0.75f,
+                     0, 0, s);
+  ok(fabsf(s[0] - 0.669518f) < 1e-5f, "lod 1.661: 0.339 of level 1, 0.661 "
+     "of level 2: 0.66952 (got %.9g)", s[0]);
+  is_int(rsx_linear_to_srgb(s[0]), 214, "lod 1.661: sRGB 214");
+  rsx_texture_free(tx);
+}
+
 /* Odd sides: every texel counts, by its area. 3 x 1 red, red, blue
 ** halves to 1 x 1, the mean of all three: red 2/3 linear, sRGB 213.18 ->
 ** 213; blue 1/3, 156.19 -> 156 (the last column dropped: red 255, 0, 0).
@@ -805,6 +836,7 @@ int main(void)
   test_near_clip();
   test_bilinear();
   test_trilinear();
+  test_trilinear_between();
   test_mip_odd();
   test_lit();
   test_colour_and_zero();
