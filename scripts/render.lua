@@ -179,16 +179,6 @@ local function render(meshes, w, h, legend)
   return img, info
 end
 
--- The meshes --mesh names in bundle (all without it); one failure for
--- each name that names none.
-local function selection(bundle, input)
-  local list, unknown = cli.named_meshes(bundle, opts.mesh)
-  for _, name in ipairs(unknown) do
-    run:fail(input.path, "no mesh " .. name)
-  end
-  return list
-end
-
 local function save(img, file, input)
   local ok, err = run:claim(file, input.path)
   if ok then ok, err = img:save(file) end
@@ -245,7 +235,7 @@ local function sheet(list, input)
 end
 
 run:each(args, function(bundle, input)
-  local list = selection(bundle, input)
+  local list = cli.selected_meshes(run, bundle, input, opts.mesh)
   if #list == 0 then return end
   local file = single and opts.out or cli.join(opts.out, input.stem
     .. ".png")

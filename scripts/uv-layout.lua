@@ -128,19 +128,9 @@ local function layout(bundle, s, i)
   return img, n
 end
 
--- The meshes --mesh names in bundle (all without it); one failure for
--- each name that names none.
-local function selection(bundle, input)
-  local list, unknown = cli.named_meshes(bundle, opts.mesh)
-  for _, name in ipairs(unknown) do
-    run:fail(input.path, "no mesh " .. name)
-  end
-  return list
-end
-
 run:each(args, function(bundle, input)
   local taken = {}
-  local list = selection(bundle, input)
+  local list = cli.selected_meshes(run, bundle, input, opts.mesh)
   for k, m in ipairs(list) do
     run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
     local stem = cli.mesh_file_name(m.name, m.number, taken)
@@ -150,9 +140,11 @@ run:each(args, function(bundle, input)
         local set = s:uv_set(i)
         if set then
           local ok, img, n = pcall(layout, bundle, s, i)
-          if not ok then
-            run:fail(input.path, string.format("mesh %d (%s): submesh %d: "
-              .. "%s", m.number, m.name, j, tostring(img)))
+          if not ok then -- named once: the core's messages name it
+            local where = string.format("%s: submesh %d: ", m.label, j)
+            img = tostring(img)
+            if img:sub(1, #where) ~= where then img = where .. img end
+            run:fail(input.path, img)
           elseif img then
             local file = cli.join(cli.join(opts.out, input.stem),
               string.format("%s-s%d-uv%d-set%d.png", stem, j, i, set))

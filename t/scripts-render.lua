@@ -267,6 +267,21 @@ t.ok(lfs.attributes(dir .. "/uv/M/b-s1-uv0-set2.png"),
   "selectors 02ffffff: UV0 from stored set 2")
 t.like(err, "gone%.png: No such file or directory %(drawn grey%)",
   "uv-layout: the missing texture reported")
+-- A submesh whose triangles cannot be read is named once, by the core's
+-- label: an unnamed mesh 2 is "mesh 2" (it read "mesh 2 (): submesh 1:
+-- mesh 2: submesh 1: ..."); index 9 (1-based) of 4 vertices is 8.
+w = rsxmesh.writer()
+assert(w:mesh(quad("good")))
+local broken = quad(nil)
+broken.indices = rsxmesh.indices(2, { 1, 2, 9 })
+broken.submeshes[1].index_count = 3
+assert(w:mesh(broken))
+assert(w:save(dir .. "/bad/U.rsxb"))
+status, _, err = lib.rsxmesh(dir, "uv-layout", "bad/U.rsxb", "-o", "uvu")
+t.is(status, 1, "uv-layout, a broken submesh: exit 1")
+t.like(err, "^uv%-layout: bad/U%.rsxb: mesh 2: submesh 1: index at "
+  .. "position 3 is 8, not below the vertex count 4\n",
+  "uv-layout: the submesh named once, as the core names it")
 status, _, err = lib.rsxmesh(dir, "uv-layout", "in/Q.rsxb", "-o", "q.png")
 t.like(err, "^uv%-layout: in/Q%.rsxb: q%.png: exists and is not a folder\n",
   "uv-layout: an output folder that is a file, without a script position")
