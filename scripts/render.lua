@@ -8,6 +8,7 @@
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
 local font = require "rsxmesh.font"
+local lfs = require "lfs"
 
 -- "X,Y,Z" -> {x, y, z}
 local function vector(s)
@@ -108,8 +109,10 @@ local spec = {
       help = "a contact sheet: each mesh alone in a numbered cell" },
   },
   details = "Output: OUT.png, or DIR/BUNDLE.png for each bundle (bundles\n"
-    .. "found in a folder keep their place below it). A texture that cannot be\n"
-    .. "read is reported once and drawn grey. See doc/rendering.md.",
+    .. "found in a folder keep their place below it); -o with another\n"
+    .. "extension is refused. A --mesh that names no mesh of a bundle fails\n"
+    .. "it, and no image is written for it. A texture that cannot be read\n"
+    .. "is reported once and drawn grey. See doc/rendering.md.",
 }
 local opts, args = cli.parse(arg, spec)
 
@@ -129,6 +132,13 @@ if opts.fov and opts.ortho then
   cli.usage_error(spec, "--fov and --ortho exclude each other")
 end
 local single = opts.out:lower():match("%.png$") ~= nil
+-- a name with another extension is a file the user wants, not a folder:
+-- only PNG is written (a folder of that name: end it with a slash)
+local ext = not single and opts.out:match("[^/.]%.([^/.]+)$")
+if ext and lfs.attributes(opts.out, "mode") ~= "directory" then
+  cli.usage_error(spec, "-o " .. opts.out .. ": render writes PNG only: "
+    .. "give OUT.png, or a folder (" .. opts.out .. "/)")
+end
 if single and #cli.expand(args) > 1 then
   cli.usage_error(spec, "-o " .. opts.out .. " takes one bundle; give a "
     .. "folder for several")
@@ -235,8 +245,9 @@ local function sheet(list, input)
 end
 
 run:each(args, function(bundle, input)
-  local list = cli.selected_meshes(run, bundle, input, opts.mesh)
-  if #list == 0 then return end
+  -- a --mesh naming none: not the image asked for, so none is written
+  local list, unknown = cli.selected_meshes(run, bundle, input, opts.mesh)
+  if #list == 0 or unknown > 0 then return end
   local file = single and opts.out or cli.join(opts.out, input.stem
     .. ".png")
   if opts.sheet then

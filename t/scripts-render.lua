@@ -194,6 +194,27 @@ status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "x.png",
   "--mesh", "nosuch")
 t.is(status, 1, "--mesh nosuch: exit 1")
 t.like(err, "render: in/Q.rsxb: no mesh nosuch", "names it")
+-- one name of two naming none: the image would not be the one asked for,
+-- so none is written and the summary counts nothing (it said 0 bundles
+-- with the image written)
+status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "part.png",
+  "--mesh", "1", "--mesh", "99", "--size", "8x8")
+t.is(status, 1, "--mesh 1 --mesh 99: exit 1")
+t.like(err, "^render: in/Q%.rsxb: no mesh 99\nrender: 0 bundles, 0 meshes, "
+  .. "0 triangles, 0 images written in [%d.]+ s; 1 failure above\n$",
+  "--mesh 1 --mesh 99: the failure, and a summary of nothing")
+t.ok(not lfs.attributes(dir .. "/part.png"), "... and no image")
+-- -o x.jpg made a folder x.jpg of PNGs: a file name not ending in .png is
+-- refused; x.jpg/ is a folder
+status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "x.jpg")
+t.is(status, 2, "-o x.jpg: exit 2")
+t.like(err, "^render: %-o x%.jpg: render writes PNG only: give OUT%.png, or "
+  .. "a folder %(x%.jpg/%)\n", "-o x.jpg: says why")
+t.ok(not lfs.attributes(dir .. "/x.jpg"), "-o x.jpg: nothing written")
+status = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "x.jpg/", "--size",
+  "8x8")
+t.ok(status == 0 and lfs.attributes(dir .. "/x.jpg/Q.png"),
+  "-o x.jpg/: a folder")
 
 -- An output that cannot be made fails the input in the user's terms, with
 -- no script position (it was 'scripts/render.lua:191: q.png: exists ...')
