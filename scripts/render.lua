@@ -8,6 +8,7 @@
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
 local font = require "rsxmesh.font"
+local lfs = require "lfs"
 
 -- "X,Y,Z" -> {x, y, z}
 local function vector(s)
@@ -108,8 +109,10 @@ local spec = {
       help = "a contact sheet: each mesh alone in a numbered cell" },
   },
   details = "Output: OUT.png, or DIR/BUNDLE.png for each bundle (bundles\n"
-    .. "found in a folder keep their place below it). A texture that cannot be\n"
-    .. "read is reported once and drawn grey. See doc/rendering.md.",
+    .. "found in a folder keep their place below it); -o with another\n"
+    .. "extension is refused. A --mesh that names no mesh of a bundle fails\n"
+    .. "it, and no image is written for it. A texture that cannot be read\n"
+    .. "is reported once and drawn grey. See doc/rendering.md.",
 }
 local opts, args = cli.parse(arg, spec)
 
@@ -129,6 +132,13 @@ if opts.fov and opts.ortho then
   cli.usage_error(spec, "--fov and --ortho exclude each other")
 end
 local single = opts.out:lower():match("%.png$") ~= nil
+-- a name with another extension is a file the user wants, not a folder:
+-- only PNG is written (a folder of that name: end it with a slash)
+local ext = not single and opts.out:match("[^/.]%.([^/.]+)$")
+if ext and lfs.attributes(opts.out, "mode") ~= "directory" then
+  cli.usage_error(spec, "-o " .. opts.out .. ": render writes PNG only: "
+    .. "give OUT.png, or a folder (" .. opts.out .. "/)")
+end
 if single and #cli.expand(args) > 1 then
   cli.usage_error(spec, "-o " .. opts.out .. " takes one bundle; give a "
     .. "folder for several")
@@ -167,24 +177,16 @@ local function warn_missing(info)
   end
 end
 
-local function render(meshes, w, h)
+-- legend: combination -> number, shared by the calls of one image, so
+-- that a combination has one colour in every cell of a sheet.
+local function render(meshes, w, h, legend)
   local img, info = rsxmesh.render{ meshes = meshes, width = w, height = h,
     camera = camera, shade = opts.shade, uv = opts.uv, stored = opts.stored,
     filter = opts.filter, cull = opts.cull, background = opts.background,
-    textures = textures }
+    textures = textures, legend = legend }
   warn_missing(info)
   total.triangles = total.triangles + info.triangles
   return img, info
-end
-
--- The meshes --mesh names in bundle (all without it); one failure for
--- each name that names none.
-local function selection(bundle, input)
-  local list, unknown = cli.named_meshes(bundle, opts.mesh)
-  for _, name in ipairs(unknown) do
-    run:fail(input.path, "no mesh " .. name)
-  end
-  return list
 end
 
 local function save(img, file, input)
@@ -194,16 +196,27 @@ local function save(img, file, input)
   total.images = total.images + 1
 end
 
--- Print the selectors legend: which colour each combination got.
-local function legend(input, info)
-  for _, e in ipairs(info.legend) do
+-- Print the selectors legend: which colour each combination got, by
+-- number (entries as info.legend's).
+local function print_legend(input, entries)
+  for _, e in ipairs(entries) do
     io.stdout:write(string.format("%s: selectors %s: %d %d %d\n",
       input.path, e.selectors, e.colour[1], e.colour[2], e.colour[3]))
   end
 end
 
--- Each mesh framed alone in a cell of a grid, its number at the top-left.
-local function sheet(list)
+-- Submeshes a finding kept from an image fail its input: the first
+-- finding and how many.
+local function report_skipped(input, count, message)
+  if count > 0 then
+    run:fail(input.path, message .. " (" .. cli.plural(count, "submesh",
+      "submeshes") .. " not drawn)")
+  end
+end
+
+-- Each mesh framed alone in a cell of a grid, its number at the top-left;
+-- the legend and the skipped submeshes are the whole sheet's.
+local function sheet(list, input)
   local n = #list
   local cols = math.max(1, math.ceil(math.sqrt(n)))
   local rows = math.max(1, math.ceil(n / cols))
@@ -212,34 +225,39 @@ local function sheet(list)
       .. "pixels a side; choose a smaller --size", n, width, height), 0)
   end
   local img = rsxmesh.image(cols * width, rows * height, { 32, 32, 32 })
+  local legend, entries, skipped, message = {}, {}, 0, nil
   for k, m in ipairs(list) do
     run:progress(string.format("%s: mesh %d of %d", run.label, k, n))
     local x = (k - 1) % cols * width + 1
     local y = (k - 1) // cols * height + 1
-    img:paste((render(m, width, height)), x, y)
+    local cell, info = render(m, width, height, legend)
+    img:paste(cell, x, y)
     font.draw(img, x, y, tostring(m.number), 2, { 255, 255, 255 },
       { 0, 0, 0 })
+    for _, e in ipairs(info.legend) do entries[e.number] = e end
+    skipped = skipped + info.skipped
+    message = message or info.skip_message
     total.meshes = total.meshes + 1
   end
+  report_skipped(input, skipped, message)
+  print_legend(input, entries)
   return img
 end
 
 run:each(args, function(bundle, input)
-  local list = selection(bundle, input)
-  if #list == 0 then return end
+  -- a --mesh naming none: not the image asked for, so none is written
+  local list, unknown = cli.selected_meshes(run, bundle, input, opts.mesh)
+  if #list == 0 or unknown > 0 then return end
   local file = single and opts.out or cli.join(opts.out, input.stem
     .. ".png")
   if opts.sheet then
-    return save(sheet(list), file, input)
+    return save(sheet(list, input), file, input)
   end
   run:progress(run.label)
   local img, info = render(opts.mesh and list or bundle, width, height)
   total.meshes = total.meshes + #list
-  if info.skipped > 0 then
-    run:fail(input.path, info.skip_message .. " (" .. cli.plural(
-      info.skipped, "submesh", "submeshes") .. " not drawn)")
-  end
-  legend(input, info)
+  report_skipped(input, info.skipped, info.skip_message)
+  print_legend(input, info.legend)
   save(img, file, input)
 end)
 

@@ -72,21 +72,24 @@ local function uv_bounds(acc, tri)
   return umin, vmin, umax, vmax
 end
 
--- A quad over the rectangle, position (u, -v) and UV0 (u, v), so that an
--- orthographic render from +Z tiles the texture with V growing downwards.
-local META = string.rep("\0", 0x8C) .. string.pack(">I4", 0x00080021)
-local function uv_quad(umin, vmin, umax, vmax)
-  local corners = { { umin, vmin }, { umin, vmax }, { umax, vmax },
-    { umax, vmin } }
+-- A quad over the rectangle in pixel space, w x h units: corner (u, v)
+-- at ((u - umin) / du * w, -(v - vmin) / dv * h), with UV0 (u, v) as
+-- float32 (mask 00000021: not packed, so no rounding to halves). Seen head
+-- on from +Z with ortho height h, it fills the w x h image exactly, the
+-- rectangle the edges use, V growing downwards, whatever rounding made w
+-- and h.
+local META = string.rep("\0", 0x8C) .. string.pack(">I4", 0x00000021)
+local function uv_quad(umin, vmin, umax, vmax, w, h)
+  local corners = { { umin, vmin, 0, 0 }, { umin, vmax, 0, -h },
+    { umax, vmax, w, -h }, { umax, vmin, w, 0 } }
   local mmp, mgp = {}, {}
   for k, c in ipairs(corners) do
-    mmp[k] = string.pack(">fffI4", c[1], -c[2], 0, 0)
-    mgp[k] = string.pack(">I2I2", rsxmesh.to_half(c[1]),
-      rsxmesh.to_half(c[2]))
+    mmp[k] = string.pack(">fffI4", c[3], c[4], 0, 0)
+    mgp[k] = string.pack(">ff", c[1], c[2])
   end
   return assert(rsxmesh.mesh{ name = "uv", meta = META, vertex_count = 4,
     mmp = table.concat(mmp), mmp_stride = 16, mgp = table.concat(mgp),
-    mgp_stride = 4, index_size = 2,
+    mgp_stride = 8, index_size = 2,
     indices = rsxmesh.indices(2, { 1, 2, 3, 1, 3, 4 }) })
 end
 
@@ -101,10 +104,11 @@ local function layout(bundle, s, i)
   local scale = opts.size / math.max(du, dv)
   local w = math.max(1, math.min(opts.size, math.floor(du * scale + 0.5)))
   local h = math.max(1, math.min(opts.size, math.floor(dv * scale + 0.5)))
-  local cu, cv = (umin + umax) / 2, (vmin + vmax) / 2
-  local img = rsxmesh.render{ meshes = uv_quad(umin, vmin, umax, vmax),
+  local img = rsxmesh.render{
+    meshes = uv_quad(umin, vmin, umax, vmax, w, h),
     width = w, height = h, shade = "flat", filter = "trilinear",
-    camera = { eye = { cu, -cv, 1 }, at = { cu, -cv, 0 }, ortho = dv },
+    camera = { eye = { w / 2, -h / 2, 1 }, at = { w / 2, -h / 2, 0 },
+      ortho = h },
     texture = texture(bundle, s) }
   -- pixel x covers u in umin + [x - 1, x] du / w; u max is in pixel w
   local function px(u, v)
@@ -124,19 +128,9 @@ local function layout(bundle, s, i)
   return img, n
 end
 
--- The meshes --mesh names in bundle (all without it); one failure for
--- each name that names none.
-local function selection(bundle, input)
-  local list, unknown = cli.named_meshes(bundle, opts.mesh)
-  for _, name in ipairs(unknown) do
-    run:fail(input.path, "no mesh " .. name)
-  end
-  return list
-end
-
 run:each(args, function(bundle, input)
   local taken = {}
-  local list = selection(bundle, input)
+  local list = cli.selected_meshes(run, bundle, input, opts.mesh)
   for k, m in ipairs(list) do
     run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
     local stem = cli.mesh_file_name(m.name, m.number, taken)
@@ -146,9 +140,11 @@ run:each(args, function(bundle, input)
         local set = s:uv_set(i)
         if set then
           local ok, img, n = pcall(layout, bundle, s, i)
-          if not ok then
-            run:fail(input.path, string.format("mesh %d (%s): submesh %d: "
-              .. "%s", m.number, m.name, j, tostring(img)))
+          if not ok then -- named once: the core's messages name it
+            local where = string.format("%s: submesh %d: ", m.label, j)
+            img = tostring(img)
+            if img:sub(1, #where) ~= where then img = where .. img end
+            run:fail(input.path, img)
           elseif img then
             local file = cli.join(cli.join(opts.out, input.stem),
               string.format("%s-s%d-uv%d-set%d.png", stem, j, i, set))

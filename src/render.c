@@ -52,6 +52,7 @@ typedef struct rs {
   const float *uv_cur;
   float flat[4];          /* linear: fallback or the texture's mean */
   uint8_t draw_rgb[3];    /* selectors mode */
+  int legend_new;         /* combinations numbered after o->legend's */
   int set;                /* stored set feeding the shown UV, -1 absent */
 } rs;
 
@@ -553,19 +554,25 @@ static uint32_t selector_word(const rsx_submesh *s)
 static void legend_pick(rs *r, const rsx_submesh *s)
 {
   rsx_render_stats *st = r->st;
+  const rsx_render_options *o = r->o;
   uint32_t w = selector_word(s);
-  int i;
+  int i, k;
   for (i = 0; i < st->legend_count; i++)
     if (st->legend[i] == w) break;
-  if (i == st->legend_count && i < RSX_LEGEND_MAX) {
+  if (i == RSX_LEGEND_MAX) { /* the rest, unlisted: one colour of theirs */
+    rsx_legend_colour(o->legend_count + RSX_LEGEND_MAX, r->draw_rgb);
+    return;
+  }
+  if (i == st->legend_count) {
+    for (k = 0; k < o->legend_count; k++)
+      if (o->legend[k] == w) break;
+    if (k == o->legend_count) k += r->legend_new++;
     st->legend[i] = w;
-    rsx_legend_colour(i, st->legend_rgb[i]);
+    st->legend_index[i] = k;
+    rsx_legend_colour(k, st->legend_rgb[i]);
     st->legend_count++;
   }
-  if (i < RSX_LEGEND_MAX)
-    memcpy(r->draw_rgb, st->legend_rgb[i], 3);
-  else
-    rsx_legend_colour(i, r->draw_rgb);
+  memcpy(r->draw_rgb, st->legend_rgb[i], 3);
 }
 
 /* The triangles of a draw: 3 vertex numbers each, malloc'd. */
@@ -682,6 +689,9 @@ int rsx_render(rsx_image *target, const rsx_render_options *o,
     return rsx_fail(err, "render: uv %d out of range 0..3", o->uv);
   if (o->stored < -1 || o->stored > 3)
     return rsx_fail(err, "render: stored %d out of range 0..3", o->stored);
+  if (o->legend_count < 0 || (o->legend_count > 0 && o->legend == NULL))
+    return rsx_fail(err, "render: legend of %d entries unset",
+                    o->legend_count);
 
   memset(&r, 0, sizeof r);
   r.o = o;

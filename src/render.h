@@ -67,7 +67,9 @@ float rsx_srgb_to_linear(uint8_t b);
 uint8_t rsx_linear_to_srgb(float linear);
 
 /* An image ready to sample: its bytes, and its mipmap levels in linear
-** light (2 x 2 box averages, down to 1 x 1). */
+** light, each side halved (rounded down) to 1 x 1, each texel the
+** average of the area it covers (2 x 2 texels; where a side is odd,
+** parts of a third row or column too). */
 typedef struct rsx_texture rsx_texture;
 
 rsx_texture *rsx_texture_new(const rsx_image *img, rsx_error *err);
@@ -156,6 +158,11 @@ typedef struct rsx_render_options {
   int cull;       /* drop triangles whose front (counter-clockwise) faces
                      away */
   uint8_t background[4];
+  /* RSX_SHADE_SELECTORS: the combinations earlier renders numbered (a
+  ** legend shared by the cells of a sheet): legend[i] keeps colour i, and
+  ** a combination not there is numbered after them. NULL, 0: none. */
+  const uint32_t *legend;
+  int legend_count;
   uint32_t *coverage; /* NULL, or width * height counters: +1 for every
                          fragment a triangle covers, before the depth test
                          (for tests of the fill rule) */
@@ -174,10 +181,13 @@ typedef struct rsx_render_stats {
   uint64_t fragments;     /* pixels written (that passed the depth test) */
   uint32_t skipped;       /* draws not drawn: a finding stopped them */
   char first_skip[512];   /* why the first was skipped */
-  /* RSX_SHADE_SELECTORS: each combination met, in order, with its colour
-  ** (the selector bytes as a big-endian u32: 02ffffff) */
+  /* RSX_SHADE_SELECTORS: each combination met, in order, with its number
+  ** (0-based: its place in the options' legend, else after it, in the
+  ** order met) and its colour (the selector bytes as a big-endian u32:
+  ** 02ffffff) */
   int legend_count;
   uint32_t legend[RSX_LEGEND_MAX];
+  int legend_index[RSX_LEGEND_MAX];
   uint8_t legend_rgb[RSX_LEGEND_MAX][3];
 } rsx_render_stats;
 

@@ -65,27 +65,61 @@ static inline void tex_fetch(const rsx_texture *t, int l, int x, int y,
   }
 }
 
-/* Level l + 1 from level l: 2 x 2 box averages (the last row or column of
-** an odd side is counted twice). */
+/* The texels of n that output texel i of m = n / 2 (rounded down, or 1)
+** covers, [i n / m, (i + 1) n / m): the first in *first, their number
+** (at most 4: the span is at most 3 long) returned, and each one's share
+** of the span in w. An even side gives two halves; an odd one spans
+** 2 + 1/m texels, parts of texels at its ends, so that every texel counts
+** by its area once and each level keeps the texture's mean. */
+static int tex_span(int i, int n, int m, int *first, float w[4])
+{
+  double lo, hi;
+  int j, c = 0;
+  if (n == 2 * m || n == 1) { /* the common case, exactly */
+    *first = n == 1 ? 0 : 2 * i;
+    w[0] = w[1] = n == 1 ? 1.0f : 0.5f;
+    return n == 1 ? 1 : 2;
+  }
+  lo = (double)i * n / m;
+  hi = (double)(i + 1) * n / m;
+  *first = (int)lo;
+  for (j = *first; j < hi && c < 4; j++, c++) {
+    double a = j > lo ? j : lo, b = j + 1 < hi ? j + 1 : hi;
+    w[c] = (float)((b - a) / (hi - lo));
+  }
+  return c;
+}
+
+/* Level l + 1 from level l: box averages over the texels each covers. */
 static void tex_reduce(rsx_texture *t, int l)
 {
   const tex_level *a = &t->level[l];
   tex_level *b = &t->level[l + 1];
-  int x, y, k;
-  float s[4][4];
-  for (y = 0; y < b->h; y++)
+  int x, y, i, j, k, nx, ny, x0, y0;
+  float wx[4], wy[4], s[4][4], sum[4];
+  for (y = 0; y < b->h; y++) {
+    ny = tex_span(y, a->h, b->h, &y0, wy);
     for (x = 0; x < b->w; x++) {
-      int x0 = 2 * x, y0 = 2 * y;
-      int x1 = x0 + 1 < a->w ? x0 + 1 : a->w - 1;
-      int y1 = y0 + 1 < a->h ? y0 + 1 : a->h - 1;
       float *o = b->px + ((size_t)y * b->w + x) * 4;
-      tex_fetch(t, l, x0, y0, s[0]);
-      tex_fetch(t, l, x1, y0, s[1]);
-      tex_fetch(t, l, x0, y1, s[2]);
-      tex_fetch(t, l, x1, y1, s[3]);
-      for (k = 0; k < 4; k++)
-        o[k] = (s[0][k] + s[1][k] + s[2][k] + s[3][k]) * 0.25f;
+      nx = tex_span(x, a->w, b->w, &x0, wx);
+      if (nx == 2 && ny == 2) { /* a 2 x 2 block: the common case, fast */
+        tex_fetch(t, l, x0, y0, s[0]);
+        tex_fetch(t, l, x0 + 1, y0, s[1]);
+        tex_fetch(t, l, x0, y0 + 1, s[2]);
+        tex_fetch(t, l, x0 + 1, y0 + 1, s[3]);
+        for (k = 0; k < 4; k++)
+          o[k] = (s[0][k] + s[1][k] + s[2][k] + s[3][k]) * 0.25f;
+        continue;
+      }
+      memset(sum, 0, sizeof sum);
+      for (j = 0; j < ny; j++)
+        for (i = 0; i < nx; i++) {
+          tex_fetch(t, l, x0 + i, y0 + j, s[0]);
+          for (k = 0; k < 4; k++) sum[k] += wx[i] * wy[j] * s[0][k];
+        }
+      memcpy(o, sum, sizeof sum);
     }
+  }
 }
 
 rsx_texture *rsx_texture_new(const rsx_image *img, rsx_error *err)

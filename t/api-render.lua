@@ -156,6 +156,29 @@ local c = info.legend[1].colour
 t.is(rgb(img, 4, 4), string.format("%d %d %d 255", c[1], c[2], c[3]),
   "pixels in the legend colour")
 
+-- opts.legend, kept across calls: combination -> number. Colour 1 (hue 0,
+-- value 0.95, saturation 0.7) is 0.95, 0.285, 0.285 x 255 = 242 73 73;
+-- colour 2 (hue 0.618 x 6 = 3.708: sector 3, 0.285, 0.95 (1 - 0.7 x
+-- 0.708), 0.95) is 73 122 242. A combination keeps its number and colour
+-- in every call; one new to the table is numbered after the others.
+local legend = {}
+img, info = rsxmesh.render{ meshes = b:mesh("whole"), width = 8, height = 8,
+  camera = head_on, shade = "selectors", legend = legend }
+t.is(legend.ffffffff, 1, "legend: ffffffff is number 1")
+t.is(rgb(img, 4, 4), "242 73 73 255", "... drawn in colour 1")
+img, info = rsxmesh.render{ meshes = sel, width = 8, height = 8,
+  camera = head_on, shade = "selectors", legend = legend }
+t.is(legend["02ffffff"], 2, "legend: 02ffffff, met in a later call, is 2")
+t.is(rgb(img, 4, 4), "73 122 242 255", "... drawn in colour 2, not 1")
+t.is(info.legend[1].number, 2, "info.legend says its number")
+-- sel met first (and drawn first, so its pixels stay) keeps number 2
+img, info = rsxmesh.render{ meshes = { sel, b:mesh("whole") }, width = 8,
+  height = 8, camera = head_on, shade = "selectors", legend = legend }
+t.is(rgb(img, 4, 4), "73 122 242 255", "02ffffff met first: colour 2")
+t.is(info.legend[1].selectors .. " " .. info.legend[1].number .. ", "
+  .. info.legend[2].selectors .. " " .. info.legend[2].number,
+  "02ffffff 2, ffffffff 1", "both listed in the order met, their numbers")
+
 -- Perspective: from (0, 0, 2) with fov 90 the quad (half size 1 at
 -- distance 2) spans ndc -0.5..0.5: pixels 2..5 of 8; lit, facing: the
 -- texel itself, white at bottom right.
@@ -204,6 +227,14 @@ t.is(info.camera.ortho, 7, "... and the height given")
 render_error({ shade = "shiny" }, "rsxmesh.render: shade shiny unknown",
   "unknown shade")
 render_error({ uv = 4 }, "rsxmesh.render: uv 4 out of range 0..3", "uv 4")
+-- as the command line's --uv with --stored: stored won in silence
+render_error({ uv = 1, stored = 1 },
+  "rsxmesh.render: uv and stored exclude each other", "uv with stored")
+render_error({ legend = { ["02ffffff"] = 2 } }, "rsxmesh.render: "
+  .. "opts.legend must map combinations %(\"02ffffff\"%) to the numbers "
+  .. "1..1, each once", "a legend with a gap")
+render_error({ legend = { ffffffff = 1, ["02FFFFFF"] = 2 } },
+  "opts.legend must map", "a legend in capitals")
 render_error({ meshes = 42 },
   "rsxmesh.render: meshes must be a bundle, a mesh, a submesh", "meshes 42")
 render_error({ texture = function() return 1 end, shade = "flat" },

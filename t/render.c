@@ -336,6 +336,25 @@ static void test_selectors(void)
   is_int(st.legend[0], 0x02FFFFFF, "it is 02ffffff");
   ok(rgb_is(px(img, 1, 2), st.legend_rgb[0][0], st.legend_rgb[0][1],
             st.legend_rgb[0][2]), "drawn in its legend colour");
+  /* a legend given (earlier renders'): 02ffffff at place 1 keeps number
+  ** 1, colour 1: hue 0.618 x 6 = 3.708, sector 3: (p, q, v) = (0.285,
+  ** 0.95 (1 - 0.7 x 0.708), 0.95) -> 73 122 242; not there, it is
+  ** numbered after the legend's one entry: 1 again */
+  {
+    static const uint32_t known[2] = {0xFFFFFFFFu, 0x02FFFFFFu};
+    static const uint32_t other[1] = {0};
+    o.legend = known;
+    o.legend_count = 2;
+    render_ok(img, &o, &d, 1, &st, "selectors, a legend given");
+    is_int(st.legend_index[0], 1, "a legend given: its number kept (1)");
+    ok(rgb_is(px(img, 1, 2), 73, 122, 242), "and its colour: 73 122 242");
+    o.legend = other;
+    o.legend_count = 1;
+    render_ok(img, &o, &d, 1, &st, "selectors, a legend without it");
+    is_int(st.legend_index[0], 1, "not in the legend: numbered after it");
+    o.legend = NULL;
+    o.legend_count = 0;
+  }
   o.shade = RSX_SHADE_UV;
   render_ok(img, &o, &d, 1, &st, "uv mode");
   /* UV0 = (0.75, 0.25) from set 2: cell (3, 1) of 4 a unit, 3 + 1 even:
@@ -517,6 +536,70 @@ static void test_trilinear(void)
   is_int(bad, 0, "trilinear: the checker averages to 188 at lod 1");
   rsx_texture_free((rsx_texture *)d.texture);
   rsx_image_free(img);
+}
+
+/* Between two levels. A 4 x 4 texture, columns 0..1 white and 2..3
+** black: level 1 (2 x 2) is white then black, level 2 (1 x 1) linear 0.5.
+** At (0.25, 0.25), level 1's texel (0, 0) centre: 1 from level 1, 0.5 from
+** level 2. A screen step of (du, dv) = (0.5, 0.5), 2 texels each way, is
+** rho = 2^2 + 2^2 = 8 texels squared: lod 0.5 log2 8 = 1.5, half of each:
+** 0.75 linear, sRGB 224.61 -> 225 (levels 0 and 1 would give 1, 255).
+** (0.25, 0.75), 1 and 3 texels: rho 10, lod 0.5 log2 10 = 1.66096, 0.661
+** of level 2: 1 x 0.339 + 0.5 x 0.661 = 0.66952, sRGB 213.59 -> 214
+** (the weights swapped: 0.83048, 235). */
+static void test_trilinear_between(void)
+{
+  uint8_t tex[48];
+  rsx_texture *tx;
+  float s[4];
+  int i;
+
+  for (i = 0; i < 16; i++) memset(tex + 3 * i, i % 4 < 2 ? 255 : 0, 3);
+  tx = texture(4, 4, tex);
+  rsx_texture_sample(tx, RSX_FILTER_TRILINEAR, 0.25f, 0.25f, 0.5f, 0.5f, 0,
+                     0, s);
+  ok(fabsf(s[0] - 0.75f) < 1e-6f, "lod 1.5: half level 1 (1), half level "
+     "2 (0.5): 0.75 (got %.9g)", s[0]);
+  is_int(rsx_linear_to_srgb(s[0]), 225, "lod 1.5: sRGB 225");
+  rsx_texture_sample(tx, RSX_FILTER_TRILINEAR, 0.25f, 0.25f, 0.25f, 0.75f,
+                     0, 0, s);
+  ok(fabsf(s[0] - 0.669518f) < 1e-5f, "lod 1.661: 0.339 of level 1, 0.661 "
+     "of level 2: 0.66952 (got %.9g)", s[0]);
+  is_int(rsx_linear_to_srgb(s[0]), 214, "lod 1.661: sRGB 214");
+  rsx_texture_free(tx);
+}
+
+/* Odd sides: every texel counts, by its area. 3 x 1 red, red, blue
+** halves to 1 x 1, the mean of all three: red 2/3 linear, sRGB 213.18 ->
+** 213; blue 1/3, 156.19 -> 156 (the last column dropped: red 255, 0, 0).
+** 5 x 1 black, black, white, white, white: level 1 (2 x 1) spans 2.5
+** texels each, weights 0.4, 0.4, 0.2 and 0.2, 0.4, 0.4: 0.2 and 1; level
+** 2 is 0.6 (3/5), sRGB 203.42 -> 203 (dropping texel 5: 0.5, 188). Level
+** 1's texel 0, read at its centre u = 0.25 with a step of 2 texels (rho 4,
+** lod 1): 0.2, sRGB 123.55 -> 124. */
+static void test_mip_odd(void)
+{
+  static const uint8_t rrb[] = {255, 0, 0, 255, 0, 0, 0, 0, 255};
+  static const uint8_t kkwww[] = {0, 0, 0, 0, 0, 0, 255, 255, 255,
+                                  255, 255, 255, 255, 255, 255};
+  rsx_texture *tx = texture(3, 1, rrb);
+  float m[4], s[4];
+
+  rsx_texture_mean(tx, m);
+  ok(rsx_linear_to_srgb(m[0]) == 213 && rsx_linear_to_srgb(m[1]) == 0 &&
+     rsx_linear_to_srgb(m[2]) == 156 && m[3] == 1.0f,
+     "3 x 1 red, red, blue: the mean 213, 0, 156 (got %d, %d, %d)",
+     rsx_linear_to_srgb(m[0]), rsx_linear_to_srgb(m[1]),
+     rsx_linear_to_srgb(m[2]));
+  rsx_texture_free(tx);
+  tx = texture(5, 1, kkwww);
+  rsx_texture_mean(tx, m);
+  is_int(rsx_linear_to_srgb(m[0]), 203, "5 x 1: the mean 3/5, sRGB 203");
+  rsx_texture_sample(tx, RSX_FILTER_TRILINEAR, 0.25f, 0.5f, 0.4f, 0, 0, 0,
+                     s);
+  is_int(rsx_linear_to_srgb(s[0]), 124,
+         "5 x 1: level 1's first texel 0.4 x 0 + 0.4 x 0 + 0.2 x 1: 124");
+  rsx_texture_free(tx);
 }
 
 /* Lit: a white texture x (0.25 + 0.75 |n . forward|). The quad's normal
@@ -753,6 +836,8 @@ int main(void)
   test_near_clip();
   test_bilinear();
   test_trilinear();
+  test_trilinear_between();
+  test_mip_odd();
   test_lit();
   test_colour_and_zero();
   test_bad_camera();

@@ -145,6 +145,41 @@ t.is(rgb(img, 21, 3), "255 255 255 255", "sheet: the 2's first row: ###")
 t.like(err, "\nrender: 1 bundle, 2 meshes, 4 triangles, 1 image written",
   "sheet: the summary, after the missing texture's line")
 
+-- A sheet in selectors mode: one legend for the whole sheet, printed once
+-- after it, so each combination has one colour in every cell (each cell
+-- numbered its own, b's 02ffffff was colour 1, red, like a's ffffffff).
+-- In 32 x 32 cells, pixel 17 of each axis holds the cell's centre, where
+-- the framed quad's centre is.
+status, out = lib.rsxmesh(dir, "render", "in/M.rsxb", "-o", "selsheet.png",
+  "--sheet", "--size", "32x32", "--shade", "selectors")
+t.is(out, "in/M.rsxb: selectors ffffffff: 242 73 73\n"
+  .. "in/M.rsxb: selectors 02ffffff: 73 122 242\n",
+  "selectors sheet: the legend, once")
+img = rsxmesh.read_png(dir .. "/selsheet.png")
+t.is(img and rgb(img, 17, 17), "242 73 73 255", "cell 1 (a): colour 1")
+t.is(img and rgb(img, 49, 17), "73 122 242 255", "cell 2 (b): colour 2")
+
+-- A submesh a finding stops fails the input in a sheet too (its cell was
+-- left empty in silence): bad's MMP stride 20 is not its mask's 16.
+assert(lfs.mkdir(dir .. "/bad"))
+w = rsxmesh.writer()
+assert(w:mesh(quad("good")))
+assert(w:mesh{ name = "bad", meta = lib.meta(0x00080005), vertex_count = 3,
+  mmp = string.rep("\0", 60), mmp_stride = 20, index_size = 2,
+  indices = rsxmesh.indices(2, { 1, 2, 3 }),
+  submeshes = { { record = lib.subrec(0xFFFFFFFF), first_index = 0,
+    index_count = 3 } } })
+assert(w:save(dir .. "/bad/B.rsxb"))
+status, _, err = lib.rsxmesh(dir, "render", "bad/B.rsxb", "-o", "b.png",
+  "--sheet", "--size", "8x8")
+t.is(status, 1, "sheet with a submesh not drawn: exit 1")
+t.like(err, "^render: bad/B%.rsxb: mesh 2 %(bad%): cannot decode position: "
+  .. "[^\n]* %(1 submesh not drawn%)\n", "sheet: the finding, named")
+status, _, err = lib.rsxmesh(dir, "render", "bad/B.rsxb", "-o", "b.png",
+  "--size", "8x8")
+t.like(err, "^render: bad/B%.rsxb: mesh 2 %(bad%): cannot decode position: "
+  .. "[^\n]* %(1 submesh not drawn%)\n", "... as without --sheet")
+
 -- Usage errors exit 2; a mesh that is not there fails the input.
 status, _, err = lib.rsxmesh(dir, "render", "in", "-o", "x.png")
 t.is(status, 2, "-o FILE.png with several bundles: exit 2")
@@ -159,6 +194,27 @@ status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "x.png",
   "--mesh", "nosuch")
 t.is(status, 1, "--mesh nosuch: exit 1")
 t.like(err, "render: in/Q.rsxb: no mesh nosuch", "names it")
+-- one name of two naming none: the image would not be the one asked for,
+-- so none is written and the summary counts nothing (it said 0 bundles
+-- with the image written)
+status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "part.png",
+  "--mesh", "1", "--mesh", "99", "--size", "8x8")
+t.is(status, 1, "--mesh 1 --mesh 99: exit 1")
+t.like(err, "^render: in/Q%.rsxb: no mesh 99\nrender: 0 bundles, 0 meshes, "
+  .. "0 triangles, 0 images written in [%d.]+ s; 1 failure above\n$",
+  "--mesh 1 --mesh 99: the failure, and a summary of nothing")
+t.ok(not lfs.attributes(dir .. "/part.png"), "... and no image")
+-- -o x.jpg made a folder x.jpg of PNGs: a file name not ending in .png is
+-- refused; x.jpg/ is a folder
+status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "x.jpg")
+t.is(status, 2, "-o x.jpg: exit 2")
+t.like(err, "^render: %-o x%.jpg: render writes PNG only: give OUT%.png, or "
+  .. "a folder %(x%.jpg/%)\n", "-o x.jpg: says why")
+t.ok(not lfs.attributes(dir .. "/x.jpg"), "-o x.jpg: nothing written")
+status = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "x.jpg/", "--size",
+  "8x8")
+t.ok(status == 0 and lfs.attributes(dir .. "/x.jpg/Q.png"),
+  "-o x.jpg/: a folder")
 
 -- An output that cannot be made fails the input in the user's terms, with
 -- no script position (it was 'scripts/render.lua:191: q.png: exists ...')
@@ -188,12 +244,65 @@ t.is(rgb(img, 1, 5), "255 230 0 255", "the u = 0 edge")
 t.is(rgb(img, 8, 8), "255 230 0 255", "the diagonal")
 t.ok(lfs.attributes(dir .. "/uv/Q/quad-s1-uv2-set2.png"),
   "the file names the logical UV and its stored set")
+-- A strip 1 x 1/16 in UV0 (exact halves; 0x2C00 is 1/16) at --size 72:
+-- 72 x 5 pixels (4.5 rounds up), its texture strip/edge.png 72 x 1, texels
+-- 1..18 red and 19..72 blue: the texture's edge at u = 0.25. Pixel x spans
+-- u in [x - 1, x] / 72, its centre on texel x's: column 18 red, 19 blue,
+-- in row 3 (rows 1 and 5 are the v edges, the diagonal (1, 1)-(72, 5)
+-- is in row 2 there). The texture once had a view 1/16 x 72 / 5 = 0.9
+-- of the strip wide: column 18 came out blue.
+assert(lfs.mkdir(dir .. "/strip"))
+do
+  local pos = { { -1, 1 }, { -1, -1 }, { 1, -1 }, { 1, 1 } }
+  local uv0 = { { H0, H0 }, { H0, 0x2C00 }, { H1, 0x2C00 }, { H1, H0 } }
+  local mmp, mgp = {}, {}
+  for i = 1, 4 do
+    mmp[i] = lib.f32(pos[i][1], pos[i][2], 0) .. lib.u32(0x7FC00000)
+    mgp[i] = lib.u16(uv0[i][1], uv0[i][2])
+  end
+  w = rsxmesh.writer()
+  w:material("edge",
+    { { slot = rsxmesh.BASE_COLOUR, texture = "edge.png" } })
+  assert(w:mesh{ name = "strip", meta = lib.meta(0x00080025),
+    vertex_count = 4, mmp = table.concat(mmp), mmp_stride = 16,
+    mgp = table.concat(mgp), mgp_stride = 4, index_size = 2,
+    indices = rsxmesh.indices(2, { 1, 2, 3, 1, 3, 4 }),
+    submeshes = { { record = lib.subrec(0xFFFFFFFF), first_index = 0,
+      index_count = 6, material = 1 } } })
+  assert(w:save(dir .. "/strip/S.rsxb"))
+  local edge = rsxmesh.image(72, 1, { 0, 0, 255 })
+  for x = 1, 18 do edge:set(x, 1, 255, 0, 0) end
+  assert(edge:save(dir .. "/strip/edge.png"))
+end
+status = lib.rsxmesh(dir, "uv-layout", "strip/S.rsxb", "-o", "uv",
+  "--size", "72")
+img = rsxmesh.read_png(dir .. "/uv/S/strip-s1-uv0-set0.png")
+t.is(img and img.width .. "x" .. img.height, "72x5", "strip: 72 x 5")
+t.is(img and rgb(img, 18, 3), "255 0 0 255", "strip: column 18 red")
+t.is(img and rgb(img, 19, 3), "0 0 255 255",
+  "strip: column 19 blue, the texture's edge where the edges put u = 0.25")
+
 status, out, err = lib.rsxmesh(dir, "uv-layout", "in/M.rsxb", "-o", "uv",
   "--mesh", "b")
 t.ok(lfs.attributes(dir .. "/uv/M/b-s1-uv0-set2.png"),
   "selectors 02ffffff: UV0 from stored set 2")
 t.like(err, "gone%.png: No such file or directory %(drawn grey%)",
   "uv-layout: the missing texture reported")
+-- A submesh whose triangles cannot be read is named once, by the core's
+-- label: an unnamed mesh 2 is "mesh 2" (it read "mesh 2 (): submesh 1:
+-- mesh 2: submesh 1: ..."); index 9 (1-based) of 4 vertices is 8.
+w = rsxmesh.writer()
+assert(w:mesh(quad("good")))
+local broken = quad(nil)
+broken.indices = rsxmesh.indices(2, { 1, 2, 9 })
+broken.submeshes[1].index_count = 3
+assert(w:mesh(broken))
+assert(w:save(dir .. "/bad/U.rsxb"))
+status, _, err = lib.rsxmesh(dir, "uv-layout", "bad/U.rsxb", "-o", "uvu")
+t.is(status, 1, "uv-layout, a broken submesh: exit 1")
+t.like(err, "^uv%-layout: bad/U%.rsxb: mesh 2: submesh 1: index at "
+  .. "position 3 is 8, not below the vertex count 4\n",
+  "uv-layout: the submesh named once, as the core names it")
 status, _, err = lib.rsxmesh(dir, "uv-layout", "in/Q.rsxb", "-o", "q.png")
 t.like(err, "^uv%-layout: in/Q%.rsxb: q%.png: exists and is not a folder\n",
   "uv-layout: an output folder that is a file, without a script position")

@@ -292,6 +292,17 @@ function cli.named_meshes(bundle, names)
   return list, unknown
 end
 
+-- cli.named_meshes for a run's input: each name that names none is a
+-- failure of the input, reported in run. Returns the meshes and how many
+-- names named none.
+function cli.selected_meshes(run, bundle, input, names)
+  local list, unknown = cli.named_meshes(bundle, names)
+  for _, name in ipairs(unknown) do
+    run:fail(input.path, "no mesh " .. name)
+  end
+  return list, #unknown
+end
+
 -- -------------------------------------------------------------------- run
 
 local Run = {}

@@ -28,6 +28,7 @@ typedef struct rstate {
   size_t n, cap;
   rtex *tex;
   size_t ntex, captex;
+  uint32_t *legend;
 } rstate;
 
 static int st_gc(lua_State *L)
@@ -40,6 +41,7 @@ static int st_gc(lua_State *L)
   }
   free(st->tex);
   free(st->draws);
+  free(st->legend);
   memset(st, 0, sizeof *st);
   return 0;
 }
@@ -155,6 +157,9 @@ static void read_options(lua_State *L, int opts, rsx_render_options *o,
   if (!lua_isnil(L, -1) && (stored < 0 || stored > 3))
     luaL_error(L, FNAME ": stored %I out of range 0..3",
                (LUAI_UACINT)stored);
+  /* as the command line: stored ignores the selectors uv goes through */
+  if (!lua_isnil(L, -1) && lua_getfield(L, opts, "uv") != LUA_TNIL)
+    luaL_error(L, FNAME ": uv and stored exclude each other");
   lua_pop(L, 1);
   o->uv = (int)uv;
   o->stored = (int)stored;
@@ -477,6 +482,65 @@ static void load_textures(lua_State *L, int opts, rstate *st, int keep,
   lua_pop(L, cache ? 2 : 1);
 }
 
+/* ------------------------------------------------------------- legend */
+
+/* A combination as the legend spells it: "02ffffff". */
+static void legend_key(uint32_t w, char hex[9])
+{
+  snprintf(hex, 9, "%08lx", (unsigned long)w);
+}
+
+static int legend_bad(lua_State *L, lua_Integer n)
+{
+  return luaL_error(L, FNAME ": opts.legend must map combinations "
+                    "(\"02ffffff\") to the numbers 1..%I, each once",
+                    (LUAI_UACINT)n);
+}
+
+/* opts.legend (a stack index, or 0), a table kept across calls:
+** combination -> its number, 1..n each once; into st->legend by number. */
+static void read_legend(lua_State *L, int legend, rstate *st,
+                        rsx_render_options *o)
+{
+  lua_Integer n = 0, k;
+  if (legend == 0) return;
+  lua_pushnil(L);
+  while (lua_next(L, legend)) {
+    n++;
+    lua_pop(L, 1);
+  }
+  if (n == 0) return;
+  if (n > 0x7FFFFFFF / 2 || (st->legend = calloc((size_t)n,
+                                                 sizeof *st->legend)) == NULL)
+    luaL_error(L, FNAME ": out of memory");
+  o->legend = st->legend;
+  o->legend_count = (int)n;
+  lua_pushnil(L);
+  while (lua_next(L, legend)) {
+    const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                     : NULL;
+    char *end, hex[9];
+    unsigned long w = key ? strtoul(key, &end, 16) : 0;
+    int isnum;
+    k = lua_tointegerx(L, -1, &isnum);
+    if (key == NULL || *end != '\0' || strlen(key) != 8 ||
+        !isnum || k < 1 || k > n || (legend_key((uint32_t)w, hex),
+                                     strcmp(hex, key) != 0))
+      legend_bad(L, n);
+    st->legend[k - 1] = (uint32_t)w;
+    lua_pop(L, 1);
+  }
+  /* n numbers in 1..n: a number twice leaves one out */
+  for (k = 1; k <= n; k++) {
+    char hex[9];
+    legend_key(st->legend[k - 1], hex);
+    if (lua_getfield(L, legend, hex) != LUA_TNUMBER ||
+        lua_tointeger(L, -1) != k)
+      legend_bad(L, n);
+    lua_pop(L, 1);
+  }
+}
+
 /* ------------------------------------------------------------- result */
 
 static void push_vec3(lua_State *L, const double v[3])
@@ -490,7 +554,7 @@ static void push_vec3(lua_State *L, const double v[3])
 }
 
 static void push_info(lua_State *L, const rsx_render_options *o,
-                      const rsx_render_stats *s, int info)
+                      const rsx_render_stats *s, int info, int legend)
 {
   int i, k;
   char hex[9];
@@ -518,10 +582,16 @@ static void push_info(lua_State *L, const rsx_render_options *o,
   lua_setfield(L, info, "camera");
   lua_createtable(L, s->legend_count, 0);
   for (i = 0; i < s->legend_count; i++) {
-    lua_createtable(L, 0, 2);
-    snprintf(hex, sizeof hex, "%08lx", (unsigned long)s->legend[i]);
+    lua_createtable(L, 0, 3);
+    legend_key(s->legend[i], hex);
     lua_pushstring(L, hex);
     lua_setfield(L, -2, "selectors");
+    lua_pushinteger(L, s->legend_index[i] + 1);
+    lua_setfield(L, -2, "number");
+    if (legend && s->legend_index[i] >= o->legend_count) { /* new */
+      lua_pushinteger(L, s->legend_index[i] + 1);
+      lua_setfield(L, legend, hex);
+    }
     lua_createtable(L, 3, 0);
     for (k = 0; k < 3; k++) {
       lua_pushinteger(L, s->legend_rgb[i][k]);
@@ -542,7 +612,7 @@ static int f_render(lua_State *L)
   rsx_image *img;
   rstate *st;
   lua_Integer w, h;
-  int info, missing, keep;
+  int info, missing, keep, legend = 0;
 
   rsxlua_checktype(L, 1, LUA_TTABLE, FNAME);
   lua_settop(L, 1);
@@ -559,6 +629,13 @@ static int f_render(lua_State *L)
   keep = 5;
 
   read_options(L, 1, &o, &w, &h);
+  if (lua_getfield(L, 1, "legend") != LUA_TNIL) {   /* 6 */
+    if (!lua_istable(L, -1))
+      luaL_error(L, FNAME ": opts.legend must be a table, got %s",
+                 luaL_typename(L, -1));
+    legend = lua_gettop(L);
+  }
+  read_legend(L, legend, st, &o);
   if (rsx_image_check_size((long)w, (long)h, FNAME, &err) != 0)
     return luaL_error(L, "%s", err.text);
   read_meshes(L, 1, st, keep);
@@ -568,10 +645,10 @@ static int f_render(lua_State *L)
 
   img = rsx_image_new((long)w, (long)h, &err);
   if (img == NULL) return luaL_error(L, FNAME ": %s", err.text);
-  rsxlua_push_image(L, img);                /* 6 */
+  rsxlua_push_image(L, img);
   if (rsx_render(img, &o, st->draws, st->n, &stats, &err) != 0)
     return luaL_error(L, FNAME ": %s", err.text);
-  push_info(L, &o, &stats, info);
+  push_info(L, &o, &stats, info, legend);
   lua_pushvalue(L, info);
   return 2;
 }
