@@ -120,12 +120,13 @@ end
 -- ---------------------------------------------------------- first process
 
 -- The number of processes to use for these inputs: 1 unless the run asks
--- for more and each input has an output name of its own (two inputs of
--- one name would claim the same output files, which only one process can
--- refuse in order).
+-- for more, copies no textures and each input has an output name of its
+-- own. Two inputs of one name would claim the same output files, and two
+-- bundles' textures of one name the same copy: only one process can
+-- refuse the second in order (run:claim, run:copy_texture).
 function jobs.count(run, inputs)
   local n = math.min(run.opts.jobs or 1, #inputs)
-  if n < 2 or run.opts.worker then return 1 end
+  if n < 2 or run.opts.worker or run.opts.copy_textures then return 1 end
   local seen = {}
   for _, input in ipairs(inputs) do
     if seen[input.stem] then return 1 end
