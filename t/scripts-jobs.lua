@@ -122,6 +122,21 @@ end
 
 t.like(select(2, lib.rsxmesh(dir, "info", "--help")), "%-j, %-%-jobs N",
   "--help shows -j")
+-- a help text too long for one line goes on below, in its column, and
+-- every line stays within 79 columns
+do
+  local _, help = lib.rsxmesh(dir, "gltf-export", "--help")
+  local long = {}
+  for _, line in ipairs(lib.lines(help)) do
+    if #line > 79 then long[#long + 1] = line end
+  end
+  t.is_deeply(long, {}, "gltf-export --help: every line within 79 columns")
+  local column = #help:match("\n(  %-j, %-%-jobs N +)worker processes")
+  t.like(help, "\n      %-%-glb +write [^\n]*\n" .. string.rep(" ", column)
+    .. "%S", "... --glb's help goes on in its column")
+  t.like(help, "\n  %-j, %-%-jobs N +worker [^\n]*\n"
+    .. string.rep(" ", column) .. "%S", "... and -j's")
+end
 t.ok(not select(2, lib.rsxmesh(dir, "info", "--help")):find("%-%-worker"),
   "--help hides the worker's own options")
 local status, _, err = lib.rsxmesh(dir, "info", "-j", "0", "in")

@@ -68,6 +68,23 @@ local function opt_script_name(args)
   return (path.basename(script):gsub("%.lua$", ""))
 end
 
+-- One option's lines of --help: its help text filled within 79 columns,
+-- every line beside the option's column (a line break in the text is a
+-- space).
+local function opt_help_row(left, width, help)
+  local indent = 2 + width + 2
+  local lines, line = {}, string.format("  %-" .. width .. "s ", left)
+  for word in help:gmatch("%S+") do
+    if #line > indent and #line + 1 + #word > 79 then
+      lines[#lines + 1] = line
+      line = string.rep(" ", indent - 1)
+    end
+    line = line .. " " .. word
+  end
+  lines[#lines + 1] = line
+  return table.concat(lines, "\n")
+end
+
 local function opt_help_text(spec)
   local lines = { "Usage: " .. spec.usage }
   if spec.about then lines[#lines + 1] = "\n" .. spec.about end
@@ -85,7 +102,7 @@ local function opt_help_text(spec)
     ::next::
   end
   for _, r in ipairs(rows) do
-    lines[#lines + 1] = string.format("  %-" .. width .. "s  %s", r[1], r[2])
+    lines[#lines + 1] = opt_help_row(r[1], width, r[2])
   end
   if spec.details then lines[#lines + 1] = "\n" .. spec.details end
   return table.concat(lines, "\n") .. "\n"
