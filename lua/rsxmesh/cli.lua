@@ -448,20 +448,22 @@ end
 -- rsxmesh.jobs) and -j N, worker processes take the bundles, and this
 -- process replays their output in order and merges their states.
 function Run:each(args, fn, share)
-  local inputs, failures = cli.expand(args)
-  if share and self.opts.worker then
-    local from = jobs.worker_start()
-    if inputs[self.opts.worker] then
-      self:each_input(inputs, self.opts.worker, fn)
+  -- an interrupt anywhere here (between inputs, or in the first process
+  -- of -j) stops the run as one within an input does
+  local inputs, k, n = {}, 0, 1
+  local ok, err = jobs.protect(function()
+    local failures
+    inputs, failures = cli.expand(args)
+    if share and self.opts.worker then
+      local from = jobs.worker_start()
+      if inputs[self.opts.worker] then
+        k = self.opts.worker
+        self:each_input(inputs, k, fn)
+      end
+      jobs.worker_finish(self, share, from) -- exits
     end
-    jobs.worker_finish(self, share, from) -- exits
-  end
-  for _, f in ipairs(failures) do self:fail(f.path, f.message) end
-  local n = share and jobs.count(self, inputs) or 1
-  -- an interrupt between inputs (or in the first process of -j) stops
-  -- the run as one within an input does
-  local k = 0
-  local ok, err = pcall(function()
+    for _, f in ipairs(failures) do self:fail(f.path, f.message) end
+    n = share and jobs.count(self, inputs) or 1
     if n > 1 then return jobs.run(self, inputs, share, n) end
     for i in ipairs(inputs) do
       k = i
@@ -469,7 +471,8 @@ function Run:each(args, fn, share)
     end
   end)
   if not ok and cli.interrupted(err) then
-    self:interrupted(inputs[k] and inputs[k].path)
+    -- with -j, the workers had the inputs in progress
+    self:interrupted(n == 1 and inputs[k] and inputs[k].path or nil)
   elseif not ok then
     error(err, 0)
   end
