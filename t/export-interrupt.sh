@@ -4,9 +4,9 @@
 # uninterrupted run's) and no file half-written, temporaries included.
 # obj-export and gltf-export (.gltf with its streamed .bin, and .glb) on
 # a synthetic sample of a tenth of the disc (some 20 ms a bundle), one
-# process (-j 1), SIGINT sent as soon as the first output file is in place. Then -j 2, SIGINT sent to the process
-# group as a terminal's Control-C: the same, no traceback, and nothing
-# left in $TMPDIR.
+# process (-j 1), SIGINT sent as soon as the first output file is in
+# place. Then -j 2, SIGINT sent to the process group as a terminal's
+# Control-C: the same, no traceback, and nothing left in $TMPDIR.
 . "$top_srcdir/t/host-lib.sh"
 
 "$RSXMESH" synth -q --scale 0.1 -o "$tmp/disc" >/dev/null 2>&1 ||
