@@ -24,7 +24,15 @@
 -- other inputs are still processed.
 
 local rsxmesh = require "rsxmesh"
-local lfs = require "lfs"
+
+-- configure checks for LuaFileSystem; a host run without it (another
+-- LUA_CPATH) says what to install rather than where it looked
+local found, lfs = pcall(require, "lfs")
+if not found then
+  io.stderr:write("rsxmesh: LuaFileSystem is missing (Debian: apt-get "
+    .. "install lua-filesystem)\n")
+  os.exit(1, true)
+end
 local json = require "rsxmesh.json"
 local output = require "rsxmesh.output"
 local path = require "rsxmesh.path"
