@@ -147,7 +147,8 @@ is "$(tail -n 1 "$tmp/info")" 0 "... so 'rsxmesh info --help' runs"
 (LUA_CPATH_5_4=/nonexistent/?.so; export LUA_CPATH_5_4
  run info no-such.rsxb; echo "$status"; echo "$err") >"$tmp/nolfs"
 is "$(head -n 1 "$tmp/nolfs")" 1 "no LuaFileSystem: exit status 1"
-is "$(tail -n +2 "$tmp/nolfs")" "rsxmesh: LuaFileSystem is missing (Debian: apt-get install \
-lua-filesystem)" "... says so, and the Debian package"
+want="rsxmesh: LuaFileSystem is missing (Debian: apt-get install"
+is "$(tail -n +2 "$tmp/nolfs")" "$want lua-filesystem)" \
+  "... says so, and the Debian package"
 
 done_testing
