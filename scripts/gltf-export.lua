@@ -24,9 +24,9 @@ local opts, inputs = cli.parse(arg, {
     { short = "o", long = "out", arg = "DIR", required = true,
       help = "write the files into DIR (created when missing)" },
     { long = "glb", help = "write one binary .glb per file, not .gltf"
-      .. " and .bin; it holds\nits PNG and JPEG textures" },
+      .. " and .bin; it holds its PNG and JPEG textures" },
     { long = "copy-textures", help = "copy the textures beside the .gltf"
-      .. " files and refer to\nthe copies" },
+      .. " files and refer to the copies" },
     { long = "per-mesh", help = "one file per mesh: DIR/BUNDLE/MESH.gltf" },
     { long = "mesh", arg = "PATTERN", check = cli.pattern,
       help = "only meshes whose name matches the Lua pattern" },

@@ -28,7 +28,7 @@ local opts, args = cli.parse(arg, {
     { long = "per-mesh",
       help = "one OBJ and MTL per mesh, in a folder per bundle" },
     { long = "copy-textures",
-      help = "copy the textures beside the MTL files and refer to the\n"
+      help = "copy the textures beside the MTL files and refer to the "
         .. "copies" },
   },
   details = "Output: DIR/BUNDLE.obj and DIR/BUNDLE.mtl, or with --per-mesh\n"

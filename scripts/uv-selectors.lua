@@ -75,6 +75,17 @@ if opts.tsv then
   io.write("bundle\tmesh\tsubmesh\tselectors\tuv0\tuv1\tuv2\tuv3\n")
 end
 
+-- A --tsv field: a backslash, tab, newline or carriage return in it (a
+-- mesh may be named so) written as \\, \t, \n or \r, so that it cannot
+-- split its row.
+local TSV_ESCAPE = { ["\\"] = "\\\\", ["\t"] = "\\t", ["\n"] = "\\n",
+  ["\r"] = "\\r" }
+local function tsv_row(fields)
+  local t = {}
+  for k, f in ipairs(fields) do t[k] = f:gsub("[\\\t\n\r]", TSV_ESCAPE) end
+  return table.concat(t, "\t") .. "\n"
+end
+
 -- The --json record of a submesh: the stored set of each logical UV, null
 -- when absent.
 local function submesh_json(path, number, mesh, i, s)
@@ -99,7 +110,7 @@ run:each(args, function(bundle, input)
     end
   elseif opts.tsv then
     for _, row in ipairs(rows) do
-      io.write(input.path, "\t", table.concat(row, "\t", 1, 7), "\n")
+      io.write(tsv_row({ input.path, table.unpack(row, 1, 7) }))
     end
   else
     io.write(input.path, "\n", columns(rows), "\n")

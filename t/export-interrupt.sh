@@ -3,45 +3,79 @@
 # the run, leaves every file it wrote whole (the same bytes as an
 # uninterrupted run's) and no file half-written, temporaries included.
 # obj-export and gltf-export (.gltf with its streamed .bin, and .glb) on
-# the default synthetic sample, one process (-j 1), SIGINT sent as soon as
-# the first output file is in place.
+# a synthetic sample of a tenth of the disc (some 20 ms a bundle), one
+# process (-j 1), SIGINT sent as soon as the first output file is in
+# place. Then -j 2, SIGINT sent to the process group as a terminal's
+# Control-C: the same, no traceback, and nothing left in $TMPDIR.
 . "$top_srcdir/t/host-lib.sh"
 
-"$RSXMESH" synth -q -o "$tmp/disc" >/dev/null 2>&1 ||
+"$RSXMESH" synth -q --scale 0.1 -o "$tmp/disc" >/dev/null 2>&1 ||
   { echo "1..0 # SKIP rsxmesh synth failed"; exit 0; }
 
-# interrupted SCRIPT EXT ARGS...: the run in the background, SIGINT once a
-# first *.EXT is in $tmp/cut; then $status, $err.
+# -j 2 runs its host through a wrapper that starts each worker 0.2 s late
+# (the workers run the host the first process was run as, its arg[-1]):
+# the first process is waiting for its workers when SIGINT comes, and not
+# every bundle has started. setsid gives the run its own process group.
+jobs=
+if command -v bash >/dev/null 2>&1 && command -v setsid >/dev/null 2>&1
+then
+  jobs=2
+  cat >"$tmp/host" <<EOF
+#!$(command -v bash)
+case " \$* " in *" --worker "*) sleep 0.2 ;; esac
+exec -a "\$0" "$RSXMESH" "\$@"
+EOF
+  chmod +x "$tmp/host"
+  mkdir "$tmp/tmpdir"
+fi
+
+# interrupted J SCRIPT EXT ARGS...: the run with -j J in the background,
+# SIGINT once a first *.EXT is in $tmp/cut (-j 1: to the process, -j 2:
+# to its process group, $TMPDIR an empty folder); then $status, $err and
+# $used, the number of files in $TMPDIR then.
 interrupted() {
-  script=$1 ext=$2
-  shift 2
+  j=$1 script=$2 ext=$3
+  shift 3
   rm -rf "$tmp/cut"
-  ${TEST_WRAPPER:-} "$RSXMESH" "$script" -j 1 "$tmp/disc" -o "$tmp/cut" \
-    "$@" >/dev/null 2>"$tmp/cut.err" &
+  if [ "$j" = 1 ]; then
+    ${TEST_WRAPPER:-} "$RSXMESH" "$script" -j 1 "$tmp/disc" -o "$tmp/cut" \
+      "$@" >/dev/null 2>"$tmp/cut.err" &
+  else
+    TMPDIR="$tmp/tmpdir" setsid "$tmp/host" "$script" -j "$j" \
+      "$tmp/disc" -o "$tmp/cut" "$@" >/dev/null 2>"$tmp/cut.err" &
+  fi
   pid=$!
   n=0
-  while [ "$n" -lt 600 ] && ! ls "$tmp/cut/"*."$ext" >/dev/null 2>&1; do
-    sleep 0.05
+  while [ "$n" -lt 3000 ] && ! ls "$tmp/cut/"*."$ext" >/dev/null 2>&1; do
+    sleep 0.01
     n=$((n + 1))
   done
-  kill -INT "$pid"
+  used=$(ls "$tmp/tmpdir" 2>/dev/null | wc -l | tr -d ' ')
+  if [ "$j" = 1 ]; then kill -INT "$pid"; else kill -INT -- "-$pid"; fi
   wait "$pid"
   status=$?
   err=$(cat "$tmp/cut.err")
 }
 
-# check SCRIPT EXT ARGS...: the interrupted run against a whole one.
+# check J SCRIPT EXT ARGS...: the interrupted run against a whole one.
 check() {
-  script=$1 ext=$2
-  shift 2
+  j=$1 script=$2 ext=$3
+  shift 3
   rm -rf "$tmp/whole"
   "$RSXMESH" "$script" -j 1 "$tmp/disc" -o "$tmp/whole" "$@" \
     >/dev/null 2>&1
-  interrupted "$script" "$ext" "$@"
-  name="$script${*:+ $*}"
+  interrupted "$j" "$script" "$ext" "$@"
+  name="$script -j $j${*:+ $*}"
   is "$status" 130 "$name: SIGINT ends the run, exit status 130"
-  like "$err" "*$script: $tmp/disc/*.rsxb: interrupted" \
-    "$name: the input in progress is named, interrupted"
+  if [ "$j" = 1 ]; then
+    like "$err" "*$script: $tmp/disc/*.rsxb: interrupted" \
+      "$name: the input in progress is named, interrupted"
+  else
+    is "$err" "$script: interrupted" \
+      "$name: '$script: interrupted', and no traceback"
+    is "$used $(ls -A "$tmp/tmpdir")" "1 " \
+      "$name: the workers' files were in \$TMPDIR, and are gone"
+  fi
   written=$(ls "$tmp/cut" | grep -c "\.$ext\$")
   all=$(ls "$tmp/whole" | grep -c "\.$ext\$")
   is "$([ "$written" -ge 1 ] && [ "$written" -lt "$all" ] && echo yes)" yes \
@@ -56,8 +90,10 @@ check() {
     "$name: no temporary file left behind"
 }
 
-check obj-export obj
-check gltf-export gltf
-check gltf-export glb --glb
+for j in 1 $jobs; do
+  check "$j" obj-export obj
+  check "$j" gltf-export gltf
+  check "$j" gltf-export glb --glb
+done
 
 done_testing

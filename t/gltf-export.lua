@@ -606,6 +606,24 @@ t.is(lines_naming(err, "nothere%.png"), 1,
   "... once (it was also 'not there' and 'not copied')")
 t.is(read_file(at("copied2/fake.dds")), "DDS not really",
   "--copy-textures: any texture file is copied, PNG or not")
+-- two bundles whose tex/check.png are different files, one copy: the
+-- second is refused and the first copy kept, under -j 2 as under -j 1
+-- (only one process can refuse the second in order)
+assert(os.execute("mkdir -p " .. sh_quote(at("twin/tex"))))
+write_file(at("twin/good2.rsxb"), read_file(at("in/good.rsxb")))
+write_file(at("twin/tex/check.png"), "another check")
+for _, j in ipairs({ "1", "2" }) do
+  local out = "copied3_" .. j
+  code, err = export(sh_quote(at("in/good.rsxb")) .. " "
+    .. sh_quote(at("twin/good2.rsxb")) .. " -o " .. sh_quote(at(out))
+    .. " --copy-textures -j " .. j)
+  t.is(code, 1, "two textures for one copy, -j " .. j .. ": exit status 1")
+  t.like(err, "good2%.rsxb: [^\n]*" .. out .. "/tex/check%.png: also the "
+    .. "copy of [^\n]*/in/tex/check%.png\n",
+    "... the second is refused, naming the first's source")
+  t.is(read_file(at(out .. "/tex/check.png")), png_1x1(),
+    "... and the first copy is kept")
+end
 -- written whole or not at all (issue 9): under a file-size limit of 4
 -- blocks of 512 bytes (SIGXFSZ ignored, so that a write fails with EFBIG
 -- rather than killing) good.gltf's JSON (some 10 KB) cannot be written:

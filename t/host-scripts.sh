@@ -155,4 +155,13 @@ is "$(cat "$tmp/helper")" "$top_srcdir/lua/rsxmesh/cli.lua" \
   >"$tmp/info"
 is "$(tail -n 1 "$tmp/info")" 0 "... so 'rsxmesh info --help' runs"
 
+# --- LuaFileSystem missing at run time (configure checks for it, but a
+# LUA_CPATH may leave it out): what to install, not a traceback
+(LUA_CPATH_5_4=/nonexistent/?.so; export LUA_CPATH_5_4
+ run info no-such.rsxb; echo "$status"; echo "$err") >"$tmp/nolfs"
+is "$(head -n 1 "$tmp/nolfs")" 1 "no LuaFileSystem: exit status 1"
+want="rsxmesh: LuaFileSystem is missing (Debian: apt-get install"
+is "$(tail -n +2 "$tmp/nolfs")" "$want lua-filesystem)" \
+  "... says so, and the Debian package"
+
 done_testing

@@ -238,14 +238,22 @@ assert(lfs.mkdir(dir .. "/other/tex"))
 lib.bundle_a(dir .. "/other/B.rsxb")
 lib.write(dir .. "/other/tex/brick.png", "another brick")
 lib.write(dir .. "/other/tex/road.png", "another road")
-status, out, err = lib.rsxmesh(dir, "obj-export", "in/A.rsxb",
-  "other/B.rsxb", "-o", "copied3", "--copy-textures", "-j", "1")
-t.is(status, 1, "two textures for one copy: exit status 1")
-t.like(err, "obj%-export: other/B%.rsxb: copied3/tex/brick%.png: also the "
-  .. "copy of [^\n]*/in/tex/brick%.png\n",
-  "... the second is refused, naming the first's source")
-t.is(lib.read(dir .. "/copied3/tex/brick.png"), "brick bytes",
-  "... and the first copy is kept")
+-- under -j 2 as under -j 1: only one process can refuse the second in
+-- order
+for _, j in ipairs{ "1", "2" } do
+  local to = "copied3_" .. j
+  status, out, err = lib.rsxmesh(dir, "obj-export", "in/A.rsxb",
+    "other/B.rsxb", "-o", to, "--copy-textures", "-j", j)
+  t.is(status, 1, "two textures for one copy, -j " .. j .. ": exit status 1")
+  t.like(err, "obj%-export: other/B%.rsxb: " .. to .. "/tex/brick%.png: "
+    .. "also the copy of [^\n]*/in/tex/brick%.png\n",
+    "... the second is refused, naming the first's source")
+  t.is(lib.read(dir .. "/" .. to .. "/tex/brick.png"), "brick bytes",
+    "... and the first copy is kept")
+  t.like(lib.read(dir .. "/" .. to .. "/B.mtl") or "", "map_Kd "
+    .. "%.%./other/tex/brick%.png\n",
+    "... B's MTL names B's own texture, not the first's copy")
+end
 
 -- Every file is written whole or not at all (issue 9): under a file-size
 -- limit (ulimit -f, in blocks of 512 bytes; SIGXFSZ ignored, so that a

@@ -106,6 +106,26 @@ t.is(out, TSV, "a bad bundle: the others are listed as before")
 t.like(err, "^uv%-selectors: in/B%.rsxb: [^\n]+\nuv%-selectors: [^\n]*"
   .. "1 failure above\n$", "a bad bundle: one line naming it")
 
+-- a mesh named with a tab, a newline and a backslash (the reader takes
+-- any bytes): its field is escaped, so its row stays one row of 8 fields
+do
+  local rsxmesh = require "rsxmesh"
+  local w = rsxmesh.writer()
+  assert(w:mesh(assert(rsxmesh.mesh{
+    name = "a\tb\nc\\d\re", meta = lib.meta(0x00080005), vertex_count = 3,
+    mmp_stride = 16, mmp = string.rep("\0", 48),
+    indices = rsxmesh.indices(2, { 1, 2, 3 }), index_size = 2,
+    primitive = "triangles",
+    submeshes = { { record = lib.subrec(0xFFFFFFFF), first_index = 0,
+      index_count = 3 } } })))
+  assert(w:save(dir .. "/odd\tname.rsxb"))
+  status, out = lib.rsxmesh(dir, "uv-selectors", "--tsv", "odd\tname.rsxb")
+  t.is(status, 0, "--tsv, a name with a tab and a newline: exit status 0")
+  t.is(out, "bundle\tmesh\tsubmesh\tselectors\tuv0\tuv1\tuv2\tuv3\n"
+    .. "odd\\tname.rsxb\ta\\tb\\nc\\\\d\\re\t1\tffffffff\t-\t-\t-\t-\n",
+    "... the fields escaped as \\t, \\n, \\\\ and \\r: one row")
+end
+
 status, out, err = lib.rsxmesh(dir, "uv-selectors", "--tsv=yes", "in")
 t.is(status, 2, "--tsv=yes: a usage error")
 t.like(err, "'%-%-tsv' takes no value", "--tsv=yes: says why")

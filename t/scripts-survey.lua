@@ -214,6 +214,43 @@ ok, doc = pcall(cjson.decode, out)
 t.is_deeply(ok and { doc.strides, doc.extras, doc.findings, doc.tangent_a },
   { {}, {}, {}, null }, "survey --json: empty lists are [], none is null")
 
+-- JSON has no infinity nor NaN: a half UV of 0xFC00 (-inf), 0x7C00 (inf),
+-- 0x7E00 or 0xFE00 (NaN) gives the strings "-inf", "inf" and "nan". U
+-- holds -inf, inf and 1: [-inf, inf]; V is NaN everywhere: nan both ends,
+-- and with bundle B (U0 (0.5, 0.5)) 0.5 both ends.
+do
+  local rsxmesh = require "rsxmesh"
+  local w = rsxmesh.writer()
+  local function v(x) return lib.f32(x, 0, 0) .. lib.u32(0) end
+  assert(w:mesh(assert(rsxmesh.mesh{
+    name = "odd_uv", meta = lib.meta(0x00080025), vertex_count = 3,
+    mmp_stride = 16, mmp = v(0) .. v(1) .. v(2), mgp_stride = 4,
+    mgp = lib.u16(0xFC00, 0x7E00, 0x7C00, 0xFE00, 0x3C00, 0x7E00),
+    indices = rsxmesh.indices(2, { 1, 2, 3 }), index_size = 2,
+    primitive = "triangles",
+    submeshes = { { record = lib.subrec(0xFFFFFFFF), first_index = 0,
+      index_count = 3 } } })))
+  assert(w:save(dir .. "/in/inf.rsxb"))
+  for _, j in ipairs({ "1", "2" }) do
+    status, out, err = lib.rsxmesh(dir, "survey", "--json", "-j", j,
+      "in/inf.rsxb", "in/B.rsxb")
+    t.is(status, 0, "survey --json -j " .. j .. ", infinite and NaN UVs: "
+      .. "exit status 0")
+    ok, doc = pcall(cjson.decode, out)
+    t.is_deeply(ok and doc.uv_sets, { { set = 0, meshes = 2, vertices = 6,
+      min = { "-inf", 0.5 }, max = { "inf", 0.5 } } },
+      "... the bounds: \"-inf\" and \"inf\", NaN left out")
+  end
+  status, out = lib.rsxmesh(dir, "survey", "--json", "in/inf.rsxb")
+  ok, doc = pcall(cjson.decode, out)
+  t.is_deeply(ok and doc.uv_sets, { { set = 0, meshes = 1, vertices = 3,
+    min = { "-inf", "nan" }, max = { "inf", "nan" } } },
+    "survey --json: V all NaN: \"nan\"")
+  status, out = lib.rsxmesh(dir, "survey", "in/inf.rsxb")
+  t.like(out, "\n| U0 | 1 | 3 | %[%-inf, inf%] | %[%-?nan, %-?nan%] |\n",
+    "survey: the same bounds in the Markdown")
+end
+
 -- ------------------------------------------------------------------- info
 
 local size = lfs.attributes(dir .. "/in/C.rsxb", "size")

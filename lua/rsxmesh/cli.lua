@@ -24,7 +24,15 @@
 -- other inputs are still processed.
 
 local rsxmesh = require "rsxmesh"
-local lfs = require "lfs"
+
+-- configure checks for LuaFileSystem; a host run without it (another
+-- LUA_CPATH) says what to install rather than where it looked
+local found, lfs = pcall(require, "lfs")
+if not found then
+  io.stderr:write("rsxmesh: LuaFileSystem is missing (Debian: apt-get "
+    .. "install lua-filesystem)\n")
+  os.exit(1, true)
+end
 local json = require "rsxmesh.json"
 local output = require "rsxmesh.output"
 local path = require "rsxmesh.path"
@@ -68,6 +76,23 @@ local function opt_script_name(args)
   return (path.basename(script):gsub("%.lua$", ""))
 end
 
+-- One option's lines of --help: its help text filled within 79 columns,
+-- every line beside the option's column (a line break in the text is a
+-- space).
+local function opt_help_row(left, width, help)
+  local indent = 2 + width + 2
+  local lines, line = {}, string.format("  %-" .. width .. "s ", left)
+  for word in help:gmatch("%S+") do
+    if #line > indent and #line + 1 + #word > 79 then
+      lines[#lines + 1] = line
+      line = string.rep(" ", indent - 1)
+    end
+    line = line .. " " .. word
+  end
+  lines[#lines + 1] = line
+  return table.concat(lines, "\n")
+end
+
 local function opt_help_text(spec)
   local lines = { "Usage: " .. spec.usage }
   if spec.about then lines[#lines + 1] = "\n" .. spec.about end
@@ -85,7 +110,7 @@ local function opt_help_text(spec)
     ::next::
   end
   for _, r in ipairs(rows) do
-    lines[#lines + 1] = string.format("  %-" .. width .. "s  %s", r[1], r[2])
+    lines[#lines + 1] = opt_help_row(r[1], width, r[2])
   end
   if spec.details then lines[#lines + 1] = "\n" .. spec.details end
   return table.concat(lines, "\n") .. "\n"
@@ -261,11 +286,37 @@ end
 
 -- One JSON document on stdout, for --json: numbers as numbers, each the
 -- very double computed; an object's keys in the order of key_order (the
--- others sorted after them). cli.NULL is JSON's null.
+-- others sorted after them). cli.NULL is JSON's null. JSON has no
+-- infinity nor NaN: such a value (the bounds of a half UV of 0x7C00) is
+-- the string "inf", "-inf" or "nan", as the text reports print it.
 cli.NULL = json.NULL
 
+local NON_FINITE = { [math.huge] = "inf", [-math.huge] = "-inf" }
+
+-- v with its non-finite numbers as strings; tables are copied only where
+-- they hold one.
+local function json_finite(v)
+  if type(v) == "number" then
+    if v ~= v then return "nan" end
+    return NON_FINITE[v] or v
+  end
+  if type(v) ~= "table" or getmetatable(v) then return v end
+  local copy
+  for k, x in pairs(v) do
+    local y = json_finite(x)
+    if y ~= x then
+      if not copy then
+        copy = {}
+        for kk, xx in pairs(v) do copy[kk] = xx end
+      end
+      copy[k] = y
+    end
+  end
+  return copy or v
+end
+
 function cli.write_json(value, key_order)
-  io.write(json.encode(value, json.key_order(key_order or {}),
+  io.write(json.encode(json_finite(value), json.key_order(key_order or {}),
     { doubles = true }), "\n")
 end
 
@@ -442,20 +493,22 @@ end
 -- rsxmesh.jobs) and -j N, worker processes take the bundles, and this
 -- process replays their output in order and merges their states.
 function Run:each(args, fn, share)
-  local inputs, failures = cli.expand(args)
-  if share and self.opts.worker then
-    local from = jobs.worker_start()
-    if inputs[self.opts.worker] then
-      self:each_input(inputs, self.opts.worker, fn)
+  -- an interrupt anywhere here (between inputs, or in the first process
+  -- of -j) stops the run as one within an input does
+  local inputs, k, n = {}, 0, 1
+  local ok, err = jobs.protect(function()
+    local failures
+    inputs, failures = cli.expand(args)
+    if share and self.opts.worker then
+      local from = jobs.worker_start()
+      if inputs[self.opts.worker] then
+        k = self.opts.worker
+        self:each_input(inputs, k, fn)
+      end
+      jobs.worker_finish(self, share, from) -- exits
     end
-    jobs.worker_finish(self, share, from) -- exits
-  end
-  for _, f in ipairs(failures) do self:fail(f.path, f.message) end
-  local n = share and jobs.count(self, inputs) or 1
-  -- an interrupt between inputs (or in the first process of -j) stops
-  -- the run as one within an input does
-  local k = 0
-  local ok, err = pcall(function()
+    for _, f in ipairs(failures) do self:fail(f.path, f.message) end
+    n = share and jobs.count(self, inputs) or 1
     if n > 1 then return jobs.run(self, inputs, share, n) end
     for i in ipairs(inputs) do
       k = i
@@ -463,7 +516,8 @@ function Run:each(args, fn, share)
     end
   end)
   if not ok and cli.interrupted(err) then
-    self:interrupted(inputs[k] and inputs[k].path)
+    -- with -j, the workers had the inputs in progress
+    self:interrupted(n == 1 and inputs[k] and inputs[k].path or nil)
   elseif not ok then
     error(err, 0)
   end

@@ -13,7 +13,9 @@
 -- its stdout and stderr go to files. The first process replays them in
 -- the order of the inputs, whatever order the workers finish in, and
 -- merges each state with share.merge: the output is the same whatever N.
--- A worker that dies counts as a failure of its bundle.
+-- A worker that dies counts as a failure of its bundle. The files (in a
+-- folder under $TMPDIR) are removed however the run ends; after an
+-- interrupt no new worker starts and the running ones are waited for.
 
 local rsxmesh = require "rsxmesh"
 local lfs = require "lfs"
@@ -120,12 +122,13 @@ end
 -- ---------------------------------------------------------- first process
 
 -- The number of processes to use for these inputs: 1 unless the run asks
--- for more and each input has an output name of its own (two inputs of
--- one name would claim the same output files, which only one process can
--- refuse in order).
+-- for more, copies no textures and each input has an output name of its
+-- own. Two inputs of one name would claim the same output files, and two
+-- bundles' textures of one name the same copy: only one process can
+-- refuse the second in order (run:claim, run:copy_texture).
 function jobs.count(run, inputs)
   local n = math.min(run.opts.jobs or 1, #inputs)
-  if n < 2 or run.opts.worker then return 1 end
+  if n < 2 or run.opts.worker or run.opts.copy_textures then return 1 end
   local seen = {}
   for _, input in ipairs(inputs) do
     if seen[input.stem] then return 1 end
@@ -181,15 +184,42 @@ local function replay(run, share, dir, k, input, status)
     run.failed = run.failed + state.failed
     share.merge(state.state)
   end
-  for _, ext in ipairs{ ".state", ".out", ".err" } do os.remove(base .. ext) end
+  for _, ext in ipairs{ ".state", ".out", ".err" } do
+    os.remove(base .. ext)
+  end
 end
 
--- Run the inputs in n worker processes, the largest bundles first, and
--- replay them in order.
-function jobs.run(run, inputs, share, n)
-  local base = os.tmpname()
-  local dir = base .. ".d"
-  assert(lfs.mkdir(dir))
+-- Call fn(...) protected, an interrupt included; pcall's results. The
+-- host raises SIGINT's "interrupted!" at the next Lua event: when a C
+-- function has failed first (a read cut short by the signal fails with
+-- EINTR), that event is pcall's own return, outside it, so a second
+-- pcall around the first catches it there.
+function jobs.protect(fn, ...)
+  local args = table.pack(...)
+  return pcall(function()
+    local ok, err = pcall(fn, table.unpack(args, 1, args.n))
+    if not ok then error(err, 0) end
+  end)
+end
+
+-- A new folder for the run's files, under $TMPDIR as mktemp makes it.
+local function temporary_folder()
+  local tmp = os.getenv("TMPDIR")
+  if not tmp or tmp == "" then tmp = "/tmp" end
+  local p = assert(io.popen("mktemp -d "
+    .. quote(tmp .. "/rsxmesh-jobs.XXXXXX") .. " 2>&1"))
+  local line = p:read("a"):gsub("\n$", "")
+  if not p:close() then
+    error("jobs: cannot make a temporary folder: " .. line, 0)
+  end
+  return line
+end
+
+-- Start the workers and replay them as they finish. work keeps the folder
+-- and the pipe, for ending_workers.
+local function running_workers(run, inputs, share, n, work)
+  work.dir = temporary_folder()
+  local dir = work.dir
   local order = {}
   for k, input in ipairs(inputs) do
     order[k] = { k = k, size = lfs.attributes(input.path, "size") or 0 }
@@ -201,13 +231,18 @@ function jobs.run(run, inputs, share, n)
   local list = {}
   for i, o in ipairs(order) do list[i] = o.k end
   assert(write_file(dir .. "/order", table.concat(list, "\n") .. "\n"))
-  assert(write_file(dir .. "/worker.sh", "k=$1\n" .. script_command(dir)
+  -- after an interrupt no new worker starts (the stop file)
+  assert(write_file(dir .. "/worker.sh", "k=$1\n[ -e " .. quote(dir)
+    .. "/stop ] && exit 0\n" .. script_command(dir)
     .. " > " .. quote(dir) .. '/"$k".out 2> ' .. quote(dir)
     .. '/"$k".err < /dev/null\necho "$k $?"\n'))
-  local pipe = assert(io.popen("xargs -P " .. n .. " -n 1 sh "
-    .. quote(dir .. "/worker.sh") .. " < " .. quote(dir .. "/order"), "r"))
+  -- xargs and the shells between ignore SIGINT, so that they wait for
+  -- the workers, which take it (the host catches it again)
+  work.pipe = assert(io.popen("trap '' INT; exec xargs -P " .. n
+    .. " -n 1 sh " .. quote(dir .. "/worker.sh") .. " < "
+    .. quote(dir .. "/order"), "r"))
   local status, next_k, done = {}, 1, 0
-  for line in pipe:lines() do
+  for line in work.pipe:lines() do
     local k, code = line:match("^(%d+) (%d+)$")
     if k then
       status[tonumber(k)] = tonumber(code)
@@ -220,13 +255,42 @@ function jobs.run(run, inputs, share, n)
       end
     end
   end
+  local pipe = work.pipe
+  work.pipe = nil
   pipe:close()
   for k = next_k, #inputs do
     replay(run, share, dir, k, inputs[k], status[k] or "none")
   end
-  for _, f in ipairs{ "order", "worker.sh" } do os.remove(dir .. "/" .. f) end
-  lfs.rmdir(dir)
-  os.remove(base)
+end
+
+-- After the workers, whichever way running_workers ended: when it failed
+-- (an interrupt), no new worker starts and those running are waited for;
+-- then the run's files go.
+local function ending_workers(work, failed)
+  if work.pipe then
+    if failed then write_file(work.dir .. "/stop", "") end
+    repeat until not work.pipe:read("l")
+    work.pipe:close()
+  end
+  if work.dir then
+    for name in lfs.dir(work.dir) do
+      if name ~= "." and name ~= ".." then
+        os.remove(work.dir .. "/" .. name)
+      end
+    end
+    lfs.rmdir(work.dir)
+  end
+end
+
+-- Run the inputs in n worker processes, the largest bundles first, and
+-- replay them in order. An error (an interrupt) is raised again once the
+-- workers have ended and the temporary files are gone.
+function jobs.run(run, inputs, share, n)
+  local work = {}
+  local ok, err = jobs.protect(running_workers, run, inputs, share, n, work)
+  local ended, why = jobs.protect(ending_workers, work, not ok)
+  if not ok then error(err, 0) end
+  if not ended then error(why, 0) end
 end
 
 -- The -j option every script that shares its bundles takes, and the
