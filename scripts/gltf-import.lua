@@ -34,11 +34,7 @@ local opts, inputs = cli.parse(arg, {
 
 -- the JSON parser is a package of its own: its absence is a setup step
 -- missed, said as such rather than as a traceback
-if not pcall(require, "cjson") then
-  io.stderr:write("gltf-import: lua-cjson is missing (Debian: apt-get"
-    .. " install lua-cjson)\n")
-  os.exit(1, true)
-end
+require "rsxmesh.need" ("cjson", "lua-cjson", "lua-cjson", "gltf-import")
 local import = require "rsxmesh.gltf_import"
 
 local run = cli.run(opts)

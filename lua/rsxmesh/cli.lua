@@ -25,14 +25,8 @@
 
 local rsxmesh = require "rsxmesh"
 
--- configure checks for LuaFileSystem; a host run without it (another
--- LUA_CPATH) says what to install rather than where it looked
-local found, lfs = pcall(require, "lfs")
-if not found then
-  io.stderr:write("rsxmesh: LuaFileSystem is missing (Debian: apt-get "
-    .. "install lua-filesystem)\n")
-  os.exit(1, true)
-end
+local lfs = require "rsxmesh.need" ("lfs", "LuaFileSystem",
+  "lua-filesystem", "rsxmesh")
 local json = require "rsxmesh.json"
 local output = require "rsxmesh.output"
 local path = require "rsxmesh.path"

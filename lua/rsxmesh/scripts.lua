@@ -9,7 +9,8 @@
 -- scripts.find, and --list shows what scripts.find finds, so --list
 -- shows what runs.
 
-local lfs = require "lfs"
+local lfs = require "rsxmesh.need" ("lfs", "LuaFileSystem",
+  "lua-filesystem", "rsxmesh")
 
 local scripts = {}
 
