@@ -10,28 +10,13 @@
 
 local t = require "tap"
 local rsxmesh = require "rsxmesh"
+local lib = require "scripts-lib"
 
 local f32 = rsxmesh.float32
 
 -- ------------------------------------------------------------ helpers
 
-local function sh_quote(s)
-  return "'" .. s:gsub("'", "'\\''") .. "'"
-end
-
-local function read_file(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
-local function write_file(path, bytes)
-  local f = assert(io.open(path, "wb"))
-  assert(f:write(bytes))
-  assert(f:close())
-end
+local sh_quote, read_file, write_file = lib.quote, lib.read, lib.write
 
 local tmp = assert(io.popen("mktemp -d"):read("l"), "mktemp -d")
 local function at(p) return tmp .. "/" .. p end
