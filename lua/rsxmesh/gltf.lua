@@ -151,7 +151,8 @@ end
 -- Bytes the module writes straight into the buffer's file, with no
 -- string between: length of them, written by call(f) (acc:pack,
 -- m:unit_normals, ... given the file), which returns the count written
--- or nil and a message.
+-- or nil and a message; call(nil) gives them as a string instead, as the
+-- module's calls do without a file.
 local function written(length, call)
   return { length = length, write = call }
 end
@@ -182,15 +183,8 @@ end
 -- string: for a caller that keeps a view in memory (gltf_import).
 function gltf.view_bytes(bytes)
   if type(bytes) == "string" then return bytes end
-  local f = assert(io.tmpfile())
-  local ok, err = bytes.write(f)
-  if not ok then
-    f:close()
-    error(err, 0)
-  end
-  f:seek("set", 0)
-  local s = f:read("a") or ""
-  f:close()
+  local s, err = bytes.write(nil)
+  if not s then error(err, 0) end
   return s
 end
 

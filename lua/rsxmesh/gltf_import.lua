@@ -601,12 +601,11 @@ end
 local function exported(m)
   local doc = gltf.new{}
   doc.material = function() return nil end -- materials play no part
-  -- each view's bytes kept in memory, in the order of the views
+  -- each view kept in memory, in the order of the views, and made bytes
+  -- only when asked for: some are never compared (TANGENT)
   local kept = {}
-  doc.view = function(self, bytes)
-    bytes = gltf.view_bytes(bytes)
+  doc.view = function(_, bytes)
     kept[#kept + 1] = bytes
-    self.views[#kept] = { byteLength = #bytes }
     return #kept - 1
   end
   local r = doc:add_mesh(m)
@@ -614,7 +613,10 @@ local function exported(m)
   return {
     primitives = doc.meshes[1].primitives,
     bytes = function(i)
-      return i ~= nil and kept[doc.accessors[i + 1].bufferView + 1] or nil
+      if i == nil then return nil end
+      local v = doc.accessors[i + 1].bufferView + 1
+      kept[v] = gltf.view_bytes(kept[v])
+      return kept[v]
     end,
   }
 end
