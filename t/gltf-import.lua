@@ -595,6 +595,86 @@ do
   if b then b:close() end
 end
 
+-- ------------------------------------------------------------ renumbered
+
+-- "quad": vertices (0, 0), (1, 0), (1, 1), (0, 1) in z = 0, UVs the same
+-- numbers, vertex v's A the CMP word v and its B v << 11; triangles
+-- (0-based) 0 1 2, 0 2 3. Its export with the vertices renumbered, as
+-- many as before: glTF vertex k is base vertex P[k] (0-based), so base 0
+-- 1 2 3 are glTF 1 3 0 2 and the triangles glTF 1 3 0, 1 0 2; no tangents.
+-- The counts say nothing of the order: each glTF vertex keeps the A and B
+-- of the base vertex it is, so A 3 1 4 2 and B 3 1 4 2 << 11, and its
+-- position, UVs (halves: 0 0x0000, 1 0x3C00) and N_UP come with it. (The
+-- base's A and B were kept in the base's order, 1 2 3 4.)
+do
+  local POS = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } }
+  local HALF = { [0] = 0x0000, [1] = 0x3C00 }
+  local P = { 2, 0, 3, 1 }
+  local mmp, mgp = {}, {}
+  for v = 1, 4 do
+    local x, y = POS[v][1], POS[v][2]
+    mmp[v] = string.pack(">fffI4", x, y, 0, N_UP)
+    mgp[v] = string.pack(">I4I4HH", v, v << 11, HALF[x], HALF[y])
+  end
+  local _, text, bin0 = exported_bundle("quad", { {
+    name = "quad", meta = meta(0x0008003D), vertex_count = 4,
+    mmp = table.concat(mmp), mmp_stride = 16, mgp = table.concat(mgp),
+    mgp_stride = 12, index_size = 2,
+    indices = string.pack(">HHHHHH", 0, 1, 2, 0, 2, 3),
+    submeshes = { { record = record(0x00FFFFFF), first_index = 0,
+      index_count = 6 } } } })
+  local COMP = { VEC2 = 2, VEC3 = 3, VEC4 = 4 }
+  local g = edited_from(text, bin0, "quad", "quad-p", function(doc, bin)
+    local prim = doc.meshes[1].primitives[1]
+    local a = prim.attributes
+    a._TANGENT_A, a._TANGENT_B, a.TANGENT = nil, nil, nil
+    local names = {}
+    for name in pairs(a) do names[#names + 1] = name end
+    table.sort(names)
+    for _, name in ipairs(names) do
+      local acc = doc.accessors[a[name] + 1]
+      assert(acc.componentType == 5126, name .. " is not float")
+      local view = doc.bufferViews[acc.bufferView + 1]
+      local size = 4 * COMP[acc.type]
+      local stride = view.byteStride or size
+      local at0 = view.byteOffset + (acc.byteOffset or 0)
+      local parts = {}
+      for k = 1, 4 do
+        local o = at0 + P[k] * stride
+        parts[k] = bin:sub(o + 1, o + size)
+      end
+      local i
+      bin, i = append(doc, bin, table.concat(parts), { componentType = 5126,
+        count = 4, type = acc.type })
+      doc.accessors[i + 1].min, doc.accessors[i + 1].max = acc.min, acc.max
+      a[name] = i
+    end
+    bin, prim.indices = append(doc, bin, string.pack("<HHHHHH", 1, 3, 0, 1,
+      0, 2), { componentType = 5123, count = 6, type = "SCALAR" })
+    return bin
+  end)
+  local c, o, e = run("gltf-import", g, "--base", at("quad.rsxb"), "-o",
+    at("quad-p.rsxb"), "--report")
+  t.is(c, 0, "vertices renumbered, as many, no tangents: imports")
+  if c ~= 0 then t.diag(e) end
+  local b = rsxmesh.open(at("quad-p.rsxb"))
+  local m = b and b:mesh("quad")
+  local want_mmp, want_mgp = {}, {}
+  for k = 1, 4 do
+    want_mmp[k], want_mgp[k] = mmp[P[k] + 1], mgp[P[k] + 1]
+  end
+  t.ok(m and m:stream("mgp") == table.concat(want_mgp), "renumbered: each"
+    .. " vertex's A and B (3 1 4 2) and UVs those of the base vertex it is")
+  t.ok(m and m:stream("mmp") == table.concat(want_mmp),
+    "renumbered: each vertex's position and normal too")
+  t.is(m and m:index_bytes(), string.pack(">HHHHHH", 1, 3, 0, 1, 0, 2),
+    "renumbered: the glTF's triangles, u16")
+  t.like(o, "kept from the base: tangent A %(no _TANGENT_A or TANGENT%),"
+    .. " tangent B %(no _TANGENT_B or TANGENT%)\n", "renumbered: A and B"
+    .. " kept, no guess")
+  if b then b:close() end
+end
+
 -- ------------------------------------------------------------ values
 
 -- NORMAL (0.6, 0.8, 0) on every vertex: CMP x = 0.6 * 32767 / 32 =

@@ -851,9 +851,9 @@ function Job:primitives()
     table.sort(parts, function(a, b) return a.sub.index < b.sub.index end)
   end
   self.parts = parts
-  -- the base's vertices, in its order: attributes compare as exported
-  self.same_layout = #self.groups == 1 and self.nv == self.m.vertex_count
-    and #prims == #subs
+  -- the base's vertices, in its order: attributes compare as exported,
+  -- and those the glTF lacks are the base's as they stand
+  self.same_layout = self:numbered_as_base()
   if not self.same_layout then self.t.vertex_count = self.nv end
 end
 
@@ -1128,6 +1128,26 @@ function Job:base_vertices()
   return self.base_of
 end
 
+-- Does glTF vertex v (1-based) carry the normal of base vertex b
+-- (0-based), where the glTF and the base have normals?
+function Job:normal_agrees(v, b)
+  if not self.m:has("normal") then return true end
+  if self.agree_normals == nil then
+    local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+    local acc = self.m:attribute("normal")
+    self.agree_normals = N and acc and { g = column_values(N),
+      b = acc:range() } or false
+  end
+  local an = self.agree_normals
+  if not an then return true end
+  local gx, gy, gz = an.g[3 * v - 2], an.g[3 * v - 1], an.g[3 * v]
+  local bx, by, bz = an.b[3 * b + 1], an.b[3 * b + 2], an.b[3 * b + 3]
+  local d = gx * bx + gy * by + gz * bz
+  local l = math.sqrt((gx * gx + gy * gy + gz * gz)
+    * (bx * bx + by * by + bz * bz))
+  return d >= NORMAL_AGREE * l
+end
+
 -- Does glTF vertex v (1-based) carry the UVs and the normal of base
 -- vertex b (0-based), leaving out the kind being kept?
 function Job:vertex_agrees(v, b, kind)
@@ -1139,21 +1159,60 @@ function Job:vertex_agrees(v, b, kind)
       return false
     end
   end
-  if kind ~= "normal" and self.m:has("normal") then
-    if self.agree_normals == nil then
-      local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
-      local acc = self.m:attribute("normal")
-      self.agree_normals = N and acc and { g = column_values(N),
-        b = acc:range() } or false
+  return kind == "normal" or self:normal_agrees(v, b)
+end
+
+-- Is each glTF vertex the base vertex of its number, as same_layout
+-- takes it? Equal counts do not say so: an editor may renumber the
+-- vertices, and the attributes it dropped would then be kept from other
+-- vertices. A vertex is the base's when a glTF triangle that uses it is
+-- one of its submesh's, the same numbers in the same order (its values
+-- edited in place: moved, other UVs or normal), or else when its
+-- position, UVs and normal are those of the base vertex. Any other goes
+-- through the triangles' alignment (Job:base_vertices).
+function Job:numbered_as_base()
+  if #self.groups ~= 1 or self.nv ~= self.m.vertex_count
+      or #self.prims ~= #self.subs then
+    return false
+  end
+  -- the export's own positions and triangles: the base's vertices
+  local exact = self.groups[1].position.bytes
+    == self.E.bytes(self.e_attrs.POSITION)
+  for _, part in ipairs(self.parts) do
+    exact = exact
+      and self:part_indices(part, self.E.bytes(part.e.indices)) == false
+  end
+  if exact then return true end
+  local bkeys, gkeys = self:position_keys()
+  local placed, alike = {}, {}
+  for _, part in ipairs(self.parts) do
+    local own, tri, n = {}, part.sub.s:triangles()
+    for k = 0, (tri and n or 0) - 1 do
+      own[string.pack("I4I4I4", tri[3 * k + 1], tri[3 * k + 2],
+        tri[3 * k + 3])] = true
     end
-    local an = self.agree_normals
-    if an then
-      local gx, gy, gz = an.g[3 * v - 2], an.g[3 * v - 1], an.g[3 * v]
-      local bx, by, bz = an.b[3 * b + 1], an.b[3 * b + 2], an.b[3 * b + 3]
-      local d = gx * bx + gy * by + gz * bz
-      local l = math.sqrt((gx * gx + gy * gy + gz * gz)
-        * (bx * bx + by * by + bz * bz))
-      if not (d >= NORMAL_AGREE * l) then return false end
+    local idx, uvs = self:part_indices(part), self:part_uvs(part)
+    for i = 1, #idx, 3 do
+      local a, b, c = idx[i] + 1, idx[i + 1] + 1, idx[i + 2] + 1
+      if own[string.pack("I4I4I4", a, b, c)] then
+        placed[a], placed[b], placed[c] = true, true, true
+      end
+    end
+    for _, li in ipairs(idx) do
+      local v = li + 1
+      if alike[v] ~= false then
+        alike[v] = gkeys[v] == bkeys[v] and uvs_agree(uvs, li, li)
+          and self:normal_agrees(v, li)
+      end
+    end
+  end
+  for v = 1, self.nv do
+    if not placed[v] then
+      -- a vertex no triangle uses has no UVs to compare
+      if alike[v] == nil then
+        alike[v] = gkeys[v] == bkeys[v] and self:normal_agrees(v, v - 1)
+      end
+      if not alike[v] then return false end
     end
   end
   return true
