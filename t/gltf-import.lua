@@ -168,6 +168,16 @@ local function panel_of(doc)
   end
 end
 
+-- An import refused: exit status 1, the message, and nothing written.
+local function refused(name, g, pattern, what, ...)
+  local out = at("bad-" .. name .. ".rsxb")
+  local c, _, e = import(g, out, ...)
+  t.is(c, 1, what .. ": exit status 1")
+  t.like(e, pattern, what .. ": the message")
+  t.ok(read_file(out) == nil and read_file(out .. ".part") == nil,
+    what .. ": nothing written")
+end
+
 -- ------------------------------------------------------------ unchanged
 
 local out
@@ -375,6 +385,46 @@ do
   t.ok(read_file(at("uvset.rsxb")) == want,
     "_UV_SET_2 edited: stored set 2 is 0x3400 everywhere, all else kept")
   t.like(out, "changed: stored UV set 2\n", "... and reported")
+end
+
+-- ------------------------------------------------------------ UV range
+
+-- A stored UV set is halves: 65519 lies below 65520, halfway between the
+-- largest half 65504 (0x7BFF) and 65536 (2^16, past the largest
+-- exponent), so it is stored as 0x7BFF; 70000 and -65520 (the tie goes
+-- to the even, infinity) have no half but infinity and are refused,
+-- naming the vertex and the attribute. The edits: TEXCOORD_0 (set 0) u of
+-- vertex 2, base (1, 0); _UV_SET_2 v of vertex 3, base (2, 2).
+do
+  local function uv_edit(dir, name, vertex, component, x)
+    return edited(dir, function(doc, bin)
+      local a = doc.accessors[panel_of(doc).primitives[1].attributes[name]
+        + 1]
+      local v = doc.bufferViews[a.bufferView + 1]
+      local o = v.byteOffset + (a.byteOffset or 0)
+        + (vertex - 1) * (v.byteStride or 8) + 4 * (component - 1)
+      a.min, a.max = nil, nil
+      return bin:sub(1, o) .. string.pack("<f", x) .. bin:sub(o + 5)
+    end)
+  end
+  code, out, err = import(uv_edit("uv-top", "TEXCOORD_0", 2, 1, 65519),
+    at("uv-top.rsxb"))
+  t.is(code, 0, "TEXCOORD_0 65519: imports")
+  if code ~= 0 then t.diag(err) end
+  local before, saved = panel_mgp(A_HALF), PANEL_UV[1][3]
+  PANEL_UV[1][3] = 0x7BFF
+  local want = with_part(before, panel_mgp(A_HALF))
+  PANEL_UV[1][3] = saved
+  t.ok(read_file(at("uv-top.rsxb")) == want,
+    "TEXCOORD_0 65519: stored as the largest half, 0x7BFF, all else kept")
+  refused("uv-inf", uv_edit("uv-inf", "TEXCOORD_0", 2, 1, 70000),
+    "uv%-inf/edit%.gltf: mesh 1 %(panel%): vertex 2: TEXCOORD_0 %(70000,"
+    .. " 0%): 70000 is past the largest half, 65504 %(it would be stored as"
+    .. " infinity%)\n", "TEXCOORD_0 70000")
+  refused("uvset-inf", uv_edit("uvset-inf", "_UV_SET_2", 3, 2, -65520),
+    "uvset%-inf/edit%.gltf: mesh 1 %(panel%): vertex 3: _UV_SET_2 %(2,"
+    .. " %-65520%): %-65520 is past the largest half, 65504",
+    "_UV_SET_2 -65520")
 end
 
 -- ------------------------------------------------------------ NaN
@@ -867,15 +917,6 @@ do
 end
 
 -- ------------------------------------------------------------ bad input
-
-local function refused(name, g, pattern, what, ...)
-  local out = at("bad-" .. name .. ".rsxb")
-  local c, _, e = import(g, out, ...)
-  t.is(c, 1, what .. ": exit status 1")
-  t.like(e, pattern, what .. ": the message")
-  t.ok(read_file(out) == nil and read_file(out .. ".part") == nil,
-    what .. ": nothing written")
-end
 
 do
   assert(os.execute("mkdir -p " .. sh_quote(at("json"))))

@@ -1473,9 +1473,10 @@ end
 -- its submesh's triangles use, and sources that give one vertex must
 -- agree (else an error naming the submesh and the vertex); a vertex no
 -- triangle uses takes its group's first source. nil when a group has no
--- source at all.
+-- source at all; else the values and, per vertex (1-based), the name of
+-- the attribute that gave them.
 function Job:uv_column(set, sources)
-  local out, claim, read = {}, {}, {}
+  local out, claim, read, names = {}, {}, {}, {}
   for _, src in ipairs(sources) do
     local V = read[src.i]
     if not V then
@@ -1501,19 +1502,22 @@ function Job:uv_column(set, sources)
     local fill
     for _, src in ipairs(sources) do
       if self:group(src.p) == grp then
-        fill = read[src.i]
+        fill = src
         break
       end
     end
     for v = grp.first, grp.first + grp.count - 1 do
-      if not claim[v] then
+      if claim[v] then
+        names[v + 1] = claim[v].name
+      else
         if not fill then return nil end
-        local li = v - grp.first
-        out[2 * v + 1], out[2 * v + 2] = fill[2 * li + 1], fill[2 * li + 2]
+        local li, F = v - grp.first, read[fill.i]
+        out[2 * v + 1], out[2 * v + 2] = F[2 * li + 1], F[2 * li + 2]
+        names[v + 1] = fill.name
       end
     end
   end
-  return out
+  return out, names
 end
 
 -- Are the sources the very bytes gltf-export wrote (the base's vertices)?
@@ -1531,9 +1535,12 @@ function Job:uv_sets()
     local kind = "uv" .. set
     if self.m:has(kind) then
       local sources = self:uv_sources(set)
-      local v = #sources > 0 and not self:uv_as_exported(sources)
-        and self:uv_column(set, sources)
+      local v, names = false, nil
+      if #sources > 0 and not self:uv_as_exported(sources) then
+        v, names = self:uv_column(set, sources)
+      end
       if v then
+        self:storable(kind, names, v, 2)
         self.t[kind] = v
         self:changed(kind, "stored UV set " .. set)
       elseif #sources == 0 or v == nil then
@@ -1555,8 +1562,12 @@ local RAW = {
 -- Refuse a value of v (flat, n a vertex) that the stored type would
 -- change past recognition: S32K2 holds integers of -32768..32767 (the
 -- encoder would round and clamp), a half no finite value beyond 65504
--- (it would become infinity).
+-- (it would become infinity). name: the glTF attribute, or a table of
+-- one per vertex (1-based).
 function Job:storable(kind, name, v, n)
+  if kind ~= "s32k2" and self.m.format:info(kind).type ~= "SF" then
+    return
+  end
   local rule = kind == "s32k2" and "is not an integer of -32768..32767"
     or "is past the largest half, 65504 (it would be stored as infinity)"
   for i = 1, #v do
@@ -1572,7 +1583,8 @@ function Job:storable(kind, name, v, n)
       local k = (i - 1) // n * n
       local shown = {}
       for c = 1, n do shown[c] = rsxmesh.fmt(v[k + c]) end
-      fail("%s: vertex %d: %s (%s): %s %s", self.where, k // n + 1, name,
+      fail("%s: vertex %d: %s (%s): %s %s", self.where, k // n + 1,
+        type(name) == "table" and name[k // n + 1] or name,
         table.concat(shown, ", "), rsxmesh.fmt(x), rule)
     end
   end
