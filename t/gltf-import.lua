@@ -505,17 +505,52 @@ end
 
 -- ------------------------------------------------------------ merged
 
--- Blender merges primitives that share a material. "twin": a quad whose
--- two submeshes share material paint, triangles (1, 3, 4) then (1, 2, 3)
--- (0-based 0 2 3 and 0 1 2). Its two primitives merged into one, whose
--- indices are the two lists one after the other: split back by the
+-- Blender merges primitives that share a material. A bundle of one mesh
+-- (the fields of rsxmesh.mesh, material 1 "paint") written as NAME.rsxb
+-- and exported, its primitives merged into one whose indices are theirs
+-- one after the other, imported back: its bytes, the import's exit
+-- status and report, and the new bundle's bytes.
+local function merged(name, mesh)
+  local mw = rsxmesh.writer()
+  mw:material("paint")
+  assert(mw:mesh(assert(rsxmesh.mesh(mesh))))
+  local bytes = mw:bytes()
+  write_file(at(name .. ".rsxb"), bytes)
+  local c = run("gltf-export", at(name .. ".rsxb"), "-o", at(name .. "-m"))
+  assert(c == 0, "gltf-export of " .. name)
+  local g = at(name .. "-m/" .. name .. ".gltf")
+  local doc = cjson.decode(assert(read_file(g)))
+  local bin = assert(read_file(at(name .. "-m/" .. name .. ".bin")))
+  local prims = doc.meshes[1].primitives
+  local all, count = {}, 0
+  for k, prim in ipairs(prims) do
+    local a = doc.accessors[prim.indices + 1]
+    local v = doc.bufferViews[a.bufferView + 1]
+    assert(a.componentType == 5125 and (a.byteOffset or 0) == 0)
+    all[k], count = bin:sub(v.byteOffset + 1, v.byteOffset + 4 * a.count),
+      count + a.count
+  end
+  local i
+  bin, i = append(doc, bin, table.concat(all), { componentType = 5125,
+    count = count, type = "SCALAR" })
+  prims[1].indices = i
+  for k = #prims, 2, -1 do prims[k] = nil end
+  doc.buffers[1].byteLength = #bin
+  write_file(g, cjson.encode(doc))
+  write_file(at(name .. "-m/" .. name .. ".bin"), bin)
+  local out
+  c, out = run("gltf-import", g, "--base", at(name .. ".rsxb"), "-o",
+    at(name .. "-back.rsxb"), "--report")
+  return bytes, c, out, read_file(at(name .. "-back.rsxb"))
+end
+
+-- "twin": a quad whose two submeshes share material paint, triangles
+-- (1, 3, 4) then (1, 2, 3) (0-based 0 2 3 and 0 1 2). Split back by the
 -- triangles' positions, each submesh gets its own triangle back, and the
 -- bundle comes back byte for byte (the same u16 list and ranges, the
 -- vertices in the same order, every value exact).
 do
-  local tw = rsxmesh.writer()
-  tw:material("paint")
-  assert(tw:mesh(assert(rsxmesh.mesh{
+  local twin, c, out, back = merged("twin", {
     name = "twin", meta = meta(0x00080005), vertex_count = 4,
     mmp = panel_mmp(0), mmp_stride = 16,
     indices = string.pack(">HHHHHH", 0, 2, 3, 0, 1, 2), index_size = 2,
@@ -524,38 +559,48 @@ do
         index_count = 3, material = 1 },
       { record = record(0xFFFFFFFF), first_index = 3,
         index_count = 3, material = 1 },
-    } })))
-  local twin_bytes = tw:bytes()
-  write_file(at("twin.rsxb"), twin_bytes)
-  local c = run("gltf-export", at("twin.rsxb"), "-o", at("tw"))
-  t.is(c, 0, "merged: gltf-export of twin")
-  local doc = cjson.decode(assert(read_file(at("tw/twin.gltf"))))
-  local bin = assert(read_file(at("tw/twin.bin")))
-  local prims = doc.meshes[1].primitives
-  local function index_bytes(i)
-    local a = doc.accessors[i + 1]
-    local v = doc.bufferViews[a.bufferView + 1]
-    return bin:sub(v.byteOffset + 1, v.byteOffset + v.byteLength)
-  end
-  local both = index_bytes(prims[1].indices) .. index_bytes(prims[2].indices)
-  doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0,
-    byteOffset = #bin, byteLength = #both }
-  doc.accessors[#doc.accessors + 1] = { bufferView = #doc.bufferViews - 1,
-    componentType = 5125, count = 6, type = "SCALAR" }
-  prims[1].indices = #doc.accessors - 1
-  prims[2] = nil
-  bin = bin .. both
-  doc.buffers[1].byteLength = #bin
-  write_file(at("tw/twin.gltf"), cjson.encode(doc))
-  write_file(at("tw/twin.bin"), bin)
-  local out
-  c, out = run("gltf-import", at("tw/twin.gltf"), "--base",
-    at("twin.rsxb"), "-o", at("twin-back.rsxb"), "--report")
+    } })
   t.is(c, 0, "merged: imports")
   t.like(out, "primitive 1 split back into submeshes 1, 2 by their"
     .. " triangles' positions", "merged: the report says it was split")
-  t.ok(read_file(at("twin-back.rsxb")) == twin_bytes,
-    "merged then split back: the very bytes of the bundle")
+  t.ok(back == twin, "merged then split back: the very bytes of the bundle")
+end
+
+-- Two submeshes of one material whose triangles have the same positions.
+-- "card", double-sided: the front 0 1 2, 0 2 3, the back the same
+-- vertices wound the other way, 0 2 1, 0 3 2; each triangle is its
+-- submesh's by its winding. "layers": vertices 4..7 at the positions of
+-- 0..3, submesh 1 0 1 2, 0 2 3 and submesh 2 4 5 6, 4 6 7, the same
+-- winding: by the order of the base's triangles, the first glTF triangle
+-- at those positions to submesh 1, the next to submesh 2. Each comes back
+-- byte for byte: 6 indices per submesh, submesh 2's from index 6. (All
+-- went to submesh 1, as its positions were matched first.)
+do
+  local function two(name, n, indices)
+    local mmp = panel_mmp(0)
+    return merged(name, { name = name, meta = meta(0x00080005),
+      vertex_count = n, mmp = n == 8 and mmp .. mmp or mmp,
+      mmp_stride = 16, index_size = 2,
+      indices = string.pack(">" .. ("H"):rep(12), table.unpack(indices)),
+      submeshes = {
+        { record = record(0xFFFFFFFF), first_index = 0,
+          index_count = 6, material = 1 },
+        { record = record(0xFFFFFFFF), first_index = 6,
+          index_count = 6, material = 1 },
+      } })
+  end
+  for _, case in ipairs({
+      { "card", 4, { 0, 1, 2, 0, 2, 3, 0, 2, 1, 0, 3, 2 } },
+      { "layers", 8, { 0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7 } } }) do
+    local bytes, c, _, back = two(table.unpack(case))
+    t.is(c, 0, case[1] .. ": merged, imports")
+    local b = back and rsxmesh.open(at(case[1] .. "-back.rsxb"))
+    local m = b and b:mesh(case[1])
+    t.is(m and m:submesh(2).index_count, 6, case[1] .. ": submesh 2 has"
+      .. " its 6 indices back")
+    t.ok(back == bytes, case[1] .. ": the very bytes of the bundle")
+    if b then b:close() end
+  end
 end
 
 -- ------------------------------------------------------------ a seam

@@ -745,6 +745,21 @@ local function position_key(bytes, at)
   return string.pack("<fff", x + 0.0, y + 0.0, z + 0.0)
 end
 
+-- A triangle's corners rotated to start at the least, the winding kept
+-- (the lexicographically least of its three rotations), and how far they
+-- were rotated: corner c of the result is corner (c + r) % 3 of the
+-- triangle. Numbers or strings.
+local function least_rotation(a, b, c)
+  local x, y, z, r = a, b, c, 0
+  if b < x or (b == x and (c < y or (c == y and a < z))) then
+    x, y, z, r = b, c, a, 1
+  end
+  if c < x or (c == x and (a < y or (a == y and b < z))) then
+    x, y, z, r = c, a, b, 2
+  end
+  return x, y, z, r
+end
+
 -- A triangle as a key: its three position keys, sorted (the corners in
 -- any order).
 local function triangle_key(a, b, c)
@@ -755,19 +770,35 @@ local function triangle_key(a, b, c)
 end
 
 -- Glue primitive p back into the submeshes subs (a list of exported
--- submeshes that share its material): each triangle goes to the submesh
--- whose triangle has the same three positions; one of no submesh goes to
--- the first. Returns a part per submesh.
+-- submeshes that share its material): each triangle goes to a submesh
+-- with a triangle of the same three positions, wound alike. Where several
+-- base triangles have them (a double-sided card's two sides are told
+-- apart by their winding, two layers are not), the glTF's triangles take
+-- them in the base's order, as an editor keeps them: the k-th to the
+-- submesh of the k-th. One wound the other way (flipped in the editor)
+-- goes to the first submesh with those positions, one of no submesh (an
+-- editor's new one) to the first. Returns a part per submesh.
 function Job:split(p, subs)
   local pos = assert(self.m:attribute("position")):pack()
-  local owner = {}
+  local function keys(bytes, a, b, c)
+    a, b, c = position_key(bytes, a), position_key(bytes, b),
+      position_key(bytes, c)
+    local x, y, z = least_rotation(a, b, c)
+    return x .. y .. z, triangle_key(a, b, c)
+  end
+  local wound, owner = {}, {}
   for k, sub in ipairs(subs) do
     local tri, n = sub.s:triangles()
     for i = 0, (tri and n or 0) - 1 do
-      local key = triangle_key(position_key(pos, 12 * tri[3 * i + 1] - 11),
-        position_key(pos, 12 * tri[3 * i + 2] - 11),
-        position_key(pos, 12 * tri[3 * i + 3] - 11))
-      owner[key] = owner[key] or k
+      local key, loose = keys(pos, 12 * tri[3 * i + 1] - 11,
+        12 * tri[3 * i + 2] - 11, 12 * tri[3 * i + 3] - 11)
+      local list = wound[key]
+      if not list then
+        list = { at = 1 }
+        wound[key] = list
+      end
+      list[#list + 1] = k
+      owner[loose] = owner[loose] or k
     end
   end
   local idx = self:primitive_indices(p)
@@ -777,10 +808,17 @@ function Job:split(p, subs)
     parts[k] = { prim = self.prims[p], p = p, sub = sub, tris = {} }
   end
   for i = 0, #idx // 3 - 1 do
-    local key = triangle_key(position_key(gpos, 12 * idx[3 * i + 1] + 1),
-      position_key(gpos, 12 * idx[3 * i + 2] + 1),
-      position_key(gpos, 12 * idx[3 * i + 3] + 1))
-    local k = owner[key]
+    local key, loose = keys(gpos, 12 * idx[3 * i + 1] + 1,
+      12 * idx[3 * i + 2] + 1, 12 * idx[3 * i + 3] + 1)
+    local list = wound[key]
+    local k
+    if list then
+      -- past the base's count of them: an editor's copy, to the first
+      k = list[list.at] or list[1]
+      list.at = list.at + 1
+    else
+      k = owner[loose]
+    end
     if not k then
       k, stray = 1, stray + 1
     end
@@ -919,21 +957,6 @@ end
 function Job:as_exported(parts, name)
   return self.same_layout and self.e_attrs[name] ~= nil
     and column_bytes(parts) == self.E.bytes(self.e_attrs[name])
-end
-
--- A triangle's corners rotated to start at the least, the winding kept
--- (the lexicographically least of its three rotations), and how far they
--- were rotated: corner c of the result is corner (c + r) % 3 of the
--- triangle. Numbers or strings.
-local function least_rotation(a, b, c)
-  local x, y, z, r = a, b, c, 0
-  if b < x or (b == x and (c < y or (c == y and a < z))) then
-    x, y, z, r = b, c, a, 1
-  end
-  if c < x or (c == x and (a < y or (a == y and b < z))) then
-    x, y, z, r = c, a, b, 2
-  end
-  return x, y, z, r
 end
 
 -- UVs within this much are one: an editor's V flipped there and back may
