@@ -158,6 +158,18 @@ local function exported_bundle(name, meshes)
     assert(read_file(at(name .. "-x/" .. name .. ".bin")))
 end
 
+-- Import the glTF g into the base BASE.rsxb (of one mesh, named BASE) as
+-- OUT.rsxb, with --report, a test that it succeeds (what: the edit): the
+-- report, the new bundle opened and its mesh (nil when none was written).
+local function import_onto(base, g, out, what)
+  local c, o, e = run("gltf-import", g, "--base", at(base .. ".rsxb"), "-o",
+    at(out .. ".rsxb"), "--report")
+  t.is(c, 0, what .. ": imports")
+  if c ~= 0 then t.diag(e) end
+  local b = rsxmesh.open(at(out .. ".rsxb"))
+  return o, b, b and b:mesh(base)
+end
+
 local function import(gltf, out, ...)
   return run("gltf-import", gltf, "--base", at("edit.rsxb"), "-o", out, ...)
 end
@@ -667,12 +679,8 @@ do
       type = "SCALAR" })
     return bin
   end)
-  local c, out2, e2 = run("gltf-import", g, "--base", at("seam.rsxb"), "-o",
-    at("seam2.rsxb"), "--report")
-  t.is(c, 0, "a seam, a triangle deleted, two added, no tangents: imports")
-  if c ~= 0 then t.diag(e2) end
-  local b = rsxmesh.open(at("seam2.rsxb"))
-  local m = b and b:mesh("seam")
+  local out2, b, m = import_onto("seam", g, "seam2", "a seam, a triangle"
+    .. " deleted, two added, no tangents")
   local want = {}
   for k, v in ipairs(CORNERS) do
     local u = NEW_UV[k] or SEAM_UV[v]
@@ -748,12 +756,8 @@ do
       0, 2), { componentType = 5123, count = 6, type = "SCALAR" })
     return bin
   end)
-  local c, o, e = run("gltf-import", g, "--base", at("quad.rsxb"), "-o",
-    at("quad-p.rsxb"), "--report")
-  t.is(c, 0, "vertices renumbered, as many, no tangents: imports")
-  if c ~= 0 then t.diag(e) end
-  local b = rsxmesh.open(at("quad-p.rsxb"))
-  local m = b and b:mesh("quad")
+  local o, b, m = import_onto("quad", g, "quad-p", "vertices renumbered, as"
+    .. " many, no tangents")
   local want_mmp, want_mgp = {}, {}
   for k = 1, 4 do
     want_mmp[k], want_mgp[k] = mmp[P[k] + 1], mgp[P[k] + 1]
