@@ -1198,44 +1198,41 @@ function Job:numbered_as_base()
       or #self.prims ~= #self.subs then
     return false
   end
-  -- the export's own positions and triangles: the base's vertices
-  local exact = self.groups[1].position.bytes
-    == self.E.bytes(self.e_attrs.POSITION)
+  local nv, placed, used = self.nv, {}, {}
   for _, part in ipairs(self.parts) do
-    exact = exact
-      and self:part_indices(part, self.E.bytes(part.e.indices)) == false
-  end
-  if exact then return true end
-  local bkeys, gkeys = self:position_keys()
-  local placed, alike = {}, {}
-  for _, part in ipairs(self.parts) do
-    local own, tri, n = {}, part.sub.s:triangles()
-    for k = 0, (tri and n or 0) - 1 do
-      own[string.pack("I4I4I4", tri[3 * k + 1], tri[3 * k + 2],
-        tri[3 * k + 3])] = true
-    end
-    local idx, uvs = self:part_indices(part), self:part_uvs(part)
-    for i = 1, #idx, 3 do
-      local a, b, c = idx[i] + 1, idx[i + 1] + 1, idx[i + 2] + 1
-      if own[string.pack("I4I4I4", a, b, c)] then
-        placed[a], placed[b], placed[c] = true, true, true
+    local tri, n = part.sub.s:triangles()
+    n = tri and n or 0
+    local idx = self:part_indices(part, self.E.bytes(part.e.indices))
+    if idx == false then -- the export's: the submesh's triangles
+      for c = 1, 3 * n do placed[tri[c]] = true end
+    else
+      local own = {}
+      for c = 1, 3 * n, 3 do
+        own[(tri[c] * nv + tri[c + 1]) * nv + tri[c + 2]] = true
       end
-    end
-    for _, li in ipairs(idx) do
-      local v = li + 1
-      if alike[v] ~= false then
-        alike[v] = gkeys[v] == bkeys[v] and uvs_agree(uvs, li, li)
-          and self:normal_agrees(v, li)
+      for c = 1, #idx, 3 do
+        local a, b, d = idx[c] + 1, idx[c + 1] + 1, idx[c + 2] + 1
+        if own[(a * nv + b) * nv + d] then
+          placed[a], placed[b], placed[d] = true, true, true
+        end
+      end
+      for _, li in ipairs(idx) do
+        used[li + 1] = used[li + 1] or part
       end
     end
   end
-  for v = 1, self.nv do
+  -- the others must be the base vertex by their values
+  local pos = assert(self.m:attribute("position")):pack()
+  local gpos = self.groups[1].position.bytes
+  for v = 1, nv do
     if not placed[v] then
+      local part = used[v]
       -- a vertex no triangle uses has no UVs to compare
-      if alike[v] == nil then
-        alike[v] = gkeys[v] == bkeys[v] and self:normal_agrees(v, v - 1)
+      if position_key(pos, 12 * v - 11) ~= position_key(gpos, 12 * v - 11)
+          or (part and not uvs_agree(self:part_uvs(part), v - 1, v - 1))
+          or not self:normal_agrees(v, v - 1) then
+        return false
       end
-      if not alike[v] then return false end
     end
   end
   return true
