@@ -158,6 +158,18 @@ local function exported_bundle(name, meshes)
     assert(read_file(at(name .. "-x/" .. name .. ".bin")))
 end
 
+-- Import the glTF g into the base BASE.rsxb (of one mesh, named BASE) as
+-- OUT.rsxb, with --report, a test that it succeeds (what: the edit): the
+-- report, the new bundle opened and its mesh (nil when none was written).
+local function import_onto(base, g, out, what)
+  local c, o, e = run("gltf-import", g, "--base", at(base .. ".rsxb"), "-o",
+    at(out .. ".rsxb"), "--report")
+  t.is(c, 0, what .. ": imports")
+  if c ~= 0 then t.diag(e) end
+  local b = rsxmesh.open(at(out .. ".rsxb"))
+  return o, b, b and b:mesh(base)
+end
+
 local function import(gltf, out, ...)
   return run("gltf-import", gltf, "--base", at("edit.rsxb"), "-o", out, ...)
 end
@@ -166,6 +178,16 @@ local function panel_of(doc)
   for _, m in ipairs(doc.meshes) do
     if m.name == "panel" then return m end
   end
+end
+
+-- An import refused: exit status 1, the message, and nothing written.
+local function refused(name, g, pattern, what, ...)
+  local out = at("bad-" .. name .. ".rsxb")
+  local c, _, e = import(g, out, ...)
+  t.is(c, 1, what .. ": exit status 1")
+  t.like(e, pattern, what .. ": the message")
+  t.ok(read_file(out) == nil and read_file(out .. ".part") == nil,
+    what .. ": nothing written")
 end
 
 -- ------------------------------------------------------------ unchanged
@@ -377,6 +399,46 @@ do
   t.like(out, "changed: stored UV set 2\n", "... and reported")
 end
 
+-- ------------------------------------------------------------ UV range
+
+-- A stored UV set is halves: 65519 lies below 65520, halfway between the
+-- largest half 65504 (0x7BFF) and 65536 (2^16, past the largest
+-- exponent), so it is stored as 0x7BFF; 70000 and -65520 (the tie goes
+-- to the even, infinity) have no half but infinity and are refused,
+-- naming the vertex and the attribute. The edits: TEXCOORD_0 (set 0) u of
+-- vertex 2, base (1, 0); _UV_SET_2 v of vertex 3, base (2, 2).
+do
+  local function uv_edit(dir, name, vertex, component, x)
+    return edited(dir, function(doc, bin)
+      local a = doc.accessors[panel_of(doc).primitives[1].attributes[name]
+        + 1]
+      local v = doc.bufferViews[a.bufferView + 1]
+      local o = v.byteOffset + (a.byteOffset or 0)
+        + (vertex - 1) * (v.byteStride or 8) + 4 * (component - 1)
+      a.min, a.max = nil, nil
+      return bin:sub(1, o) .. string.pack("<f", x) .. bin:sub(o + 5)
+    end)
+  end
+  code, out, err = import(uv_edit("uv-top", "TEXCOORD_0", 2, 1, 65519),
+    at("uv-top.rsxb"))
+  t.is(code, 0, "TEXCOORD_0 65519: imports")
+  if code ~= 0 then t.diag(err) end
+  local before, saved = panel_mgp(A_HALF), PANEL_UV[1][3]
+  PANEL_UV[1][3] = 0x7BFF
+  local want = with_part(before, panel_mgp(A_HALF))
+  PANEL_UV[1][3] = saved
+  t.ok(read_file(at("uv-top.rsxb")) == want,
+    "TEXCOORD_0 65519: stored as the largest half, 0x7BFF, all else kept")
+  refused("uv-inf", uv_edit("uv-inf", "TEXCOORD_0", 2, 1, 70000),
+    "uv%-inf/edit%.gltf: mesh 1 %(panel%): vertex 2: TEXCOORD_0 %(70000,"
+    .. " 0%): 70000 is past the largest half, 65504 %(it would be stored as"
+    .. " infinity%)\n", "TEXCOORD_0 70000")
+  refused("uvset-inf", uv_edit("uvset-inf", "_UV_SET_2", 3, 2, -65520),
+    "uvset%-inf/edit%.gltf: mesh 1 %(panel%): vertex 3: _UV_SET_2 %(2,"
+    .. " %-65520%): %-65520 is past the largest half, 65504",
+    "_UV_SET_2 -65520")
+end
+
 -- ------------------------------------------------------------ NaN
 
 -- "dot": mask 0x00080025 (normal, stored set 0), its set 0 holding the
@@ -455,17 +517,52 @@ end
 
 -- ------------------------------------------------------------ merged
 
--- Blender merges primitives that share a material. "twin": a quad whose
--- two submeshes share material paint, triangles (1, 3, 4) then (1, 2, 3)
--- (0-based 0 2 3 and 0 1 2). Its two primitives merged into one, whose
--- indices are the two lists one after the other: split back by the
+-- Blender merges primitives that share a material. A bundle of one mesh
+-- (the fields of rsxmesh.mesh, material 1 "paint") written as NAME.rsxb
+-- and exported, its primitives merged into one whose indices are theirs
+-- one after the other, imported back: its bytes, the import's exit
+-- status and report, and the new bundle's bytes.
+local function merged(name, mesh)
+  local mw = rsxmesh.writer()
+  mw:material("paint")
+  assert(mw:mesh(assert(rsxmesh.mesh(mesh))))
+  local bytes = mw:bytes()
+  write_file(at(name .. ".rsxb"), bytes)
+  local c = run("gltf-export", at(name .. ".rsxb"), "-o", at(name .. "-m"))
+  assert(c == 0, "gltf-export of " .. name)
+  local g = at(name .. "-m/" .. name .. ".gltf")
+  local doc = cjson.decode(assert(read_file(g)))
+  local bin = assert(read_file(at(name .. "-m/" .. name .. ".bin")))
+  local prims = doc.meshes[1].primitives
+  local all, count = {}, 0
+  for k, prim in ipairs(prims) do
+    local a = doc.accessors[prim.indices + 1]
+    local v = doc.bufferViews[a.bufferView + 1]
+    assert(a.componentType == 5125 and (a.byteOffset or 0) == 0)
+    all[k], count = bin:sub(v.byteOffset + 1, v.byteOffset + 4 * a.count),
+      count + a.count
+  end
+  local i
+  bin, i = append(doc, bin, table.concat(all), { componentType = 5125,
+    count = count, type = "SCALAR" })
+  prims[1].indices = i
+  for k = #prims, 2, -1 do prims[k] = nil end
+  doc.buffers[1].byteLength = #bin
+  write_file(g, cjson.encode(doc))
+  write_file(at(name .. "-m/" .. name .. ".bin"), bin)
+  local out
+  c, out = run("gltf-import", g, "--base", at(name .. ".rsxb"), "-o",
+    at(name .. "-back.rsxb"), "--report")
+  return bytes, c, out, read_file(at(name .. "-back.rsxb"))
+end
+
+-- "twin": a quad whose two submeshes share material paint, triangles
+-- (1, 3, 4) then (1, 2, 3) (0-based 0 2 3 and 0 1 2). Split back by the
 -- triangles' positions, each submesh gets its own triangle back, and the
 -- bundle comes back byte for byte (the same u16 list and ranges, the
 -- vertices in the same order, every value exact).
 do
-  local tw = rsxmesh.writer()
-  tw:material("paint")
-  assert(tw:mesh(assert(rsxmesh.mesh{
+  local twin, c, out, back = merged("twin", {
     name = "twin", meta = meta(0x00080005), vertex_count = 4,
     mmp = panel_mmp(0), mmp_stride = 16,
     indices = string.pack(">HHHHHH", 0, 2, 3, 0, 1, 2), index_size = 2,
@@ -474,38 +571,48 @@ do
         index_count = 3, material = 1 },
       { record = record(0xFFFFFFFF), first_index = 3,
         index_count = 3, material = 1 },
-    } })))
-  local twin_bytes = tw:bytes()
-  write_file(at("twin.rsxb"), twin_bytes)
-  local c = run("gltf-export", at("twin.rsxb"), "-o", at("tw"))
-  t.is(c, 0, "merged: gltf-export of twin")
-  local doc = cjson.decode(assert(read_file(at("tw/twin.gltf"))))
-  local bin = assert(read_file(at("tw/twin.bin")))
-  local prims = doc.meshes[1].primitives
-  local function index_bytes(i)
-    local a = doc.accessors[i + 1]
-    local v = doc.bufferViews[a.bufferView + 1]
-    return bin:sub(v.byteOffset + 1, v.byteOffset + v.byteLength)
-  end
-  local both = index_bytes(prims[1].indices) .. index_bytes(prims[2].indices)
-  doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0,
-    byteOffset = #bin, byteLength = #both }
-  doc.accessors[#doc.accessors + 1] = { bufferView = #doc.bufferViews - 1,
-    componentType = 5125, count = 6, type = "SCALAR" }
-  prims[1].indices = #doc.accessors - 1
-  prims[2] = nil
-  bin = bin .. both
-  doc.buffers[1].byteLength = #bin
-  write_file(at("tw/twin.gltf"), cjson.encode(doc))
-  write_file(at("tw/twin.bin"), bin)
-  local out
-  c, out = run("gltf-import", at("tw/twin.gltf"), "--base",
-    at("twin.rsxb"), "-o", at("twin-back.rsxb"), "--report")
+    } })
   t.is(c, 0, "merged: imports")
   t.like(out, "primitive 1 split back into submeshes 1, 2 by their"
     .. " triangles' positions", "merged: the report says it was split")
-  t.ok(read_file(at("twin-back.rsxb")) == twin_bytes,
-    "merged then split back: the very bytes of the bundle")
+  t.ok(back == twin, "merged then split back: the very bytes of the bundle")
+end
+
+-- Two submeshes of one material whose triangles have the same positions.
+-- "card", double-sided: the front 0 1 2, 0 2 3, the back the same
+-- vertices wound the other way, 0 2 1, 0 3 2; each triangle is its
+-- submesh's by its winding. "layers": vertices 4..7 at the positions of
+-- 0..3, submesh 1 0 1 2, 0 2 3 and submesh 2 4 5 6, 4 6 7, the same
+-- winding: by the order of the base's triangles, the first glTF triangle
+-- at those positions to submesh 1, the next to submesh 2. Each comes back
+-- byte for byte: 6 indices per submesh, submesh 2's from index 6. (All
+-- went to submesh 1, as its positions were matched first.)
+do
+  local function two(name, n, indices)
+    local mmp = panel_mmp(0)
+    return merged(name, { name = name, meta = meta(0x00080005),
+      vertex_count = n, mmp = n == 8 and mmp .. mmp or mmp,
+      mmp_stride = 16, index_size = 2,
+      indices = string.pack(">" .. ("H"):rep(12), table.unpack(indices)),
+      submeshes = {
+        { record = record(0xFFFFFFFF), first_index = 0,
+          index_count = 6, material = 1 },
+        { record = record(0xFFFFFFFF), first_index = 6,
+          index_count = 6, material = 1 },
+      } })
+  end
+  for _, case in ipairs({
+      { "card", 4, { 0, 1, 2, 0, 2, 3, 0, 2, 1, 0, 3, 2 } },
+      { "layers", 8, { 0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7 } } }) do
+    local bytes, c, _, back = two(table.unpack(case))
+    t.is(c, 0, case[1] .. ": merged, imports")
+    local b = back and rsxmesh.open(at(case[1] .. "-back.rsxb"))
+    local m = b and b:mesh(case[1])
+    t.is(m and m:submesh(2).index_count, 6, case[1] .. ": submesh 2 has"
+      .. " its 6 indices back")
+    t.ok(back == bytes, case[1] .. ": the very bytes of the bundle")
+    if b then b:close() end
+  end
 end
 
 -- ------------------------------------------------------------ a seam
@@ -572,12 +679,8 @@ do
       type = "SCALAR" })
     return bin
   end)
-  local c, out2, e2 = run("gltf-import", g, "--base", at("seam.rsxb"), "-o",
-    at("seam2.rsxb"), "--report")
-  t.is(c, 0, "a seam, a triangle deleted, two added, no tangents: imports")
-  if c ~= 0 then t.diag(e2) end
-  local b = rsxmesh.open(at("seam2.rsxb"))
-  local m = b and b:mesh("seam")
+  local out2, b, m = import_onto("seam", g, "seam2", "a seam, a triangle"
+    .. " deleted, two added, no tangents")
   local want = {}
   for k, v in ipairs(CORNERS) do
     local u = NEW_UV[k] or SEAM_UV[v]
@@ -592,6 +695,82 @@ do
   t.like(out2, "changed: stored UV set 0, triangles %(5, a triangle list of"
     .. " u16 indices%);", "... and nothing but the triangles and the new"
     .. " UV (0.5, 0.5) changed")
+  if b then b:close() end
+end
+
+-- ------------------------------------------------------------ renumbered
+
+-- "quad": vertices (0, 0), (1, 0), (1, 1), (0, 1) in z = 0, UVs the same
+-- numbers, vertex v's A the CMP word v and its B v << 11; triangles
+-- (0-based) 0 1 2, 0 2 3. Its export with the vertices renumbered, as
+-- many as before: glTF vertex k is base vertex P[k] (0-based), so base 0
+-- 1 2 3 are glTF 1 3 0 2 and the triangles glTF 1 3 0, 1 0 2; no tangents.
+-- The counts say nothing of the order: each glTF vertex keeps the A and B
+-- of the base vertex it is, so A 3 1 4 2 and B 3 1 4 2 << 11, and its
+-- position, UVs (halves: 0 0x0000, 1 0x3C00) and N_UP come with it. (The
+-- base's A and B were kept in the base's order, 1 2 3 4.)
+do
+  local POS = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } }
+  local HALF = { [0] = 0x0000, [1] = 0x3C00 }
+  local P = { 2, 0, 3, 1 }
+  local mmp, mgp = {}, {}
+  for v = 1, 4 do
+    local x, y = POS[v][1], POS[v][2]
+    mmp[v] = string.pack(">fffI4", x, y, 0, N_UP)
+    mgp[v] = string.pack(">I4I4HH", v, v << 11, HALF[x], HALF[y])
+  end
+  local _, text, bin0 = exported_bundle("quad", { {
+    name = "quad", meta = meta(0x0008003D), vertex_count = 4,
+    mmp = table.concat(mmp), mmp_stride = 16, mgp = table.concat(mgp),
+    mgp_stride = 12, index_size = 2,
+    indices = string.pack(">HHHHHH", 0, 1, 2, 0, 2, 3),
+    submeshes = { { record = record(0x00FFFFFF), first_index = 0,
+      index_count = 6 } } } })
+  local COMP = { VEC2 = 2, VEC3 = 3, VEC4 = 4 }
+  local g = edited_from(text, bin0, "quad", "quad-p", function(doc, bin)
+    local prim = doc.meshes[1].primitives[1]
+    local a = prim.attributes
+    a._TANGENT_A, a._TANGENT_B, a.TANGENT = nil, nil, nil
+    local names = {}
+    for name in pairs(a) do names[#names + 1] = name end
+    table.sort(names)
+    for _, name in ipairs(names) do
+      local acc = doc.accessors[a[name] + 1]
+      assert(acc.componentType == 5126, name .. " is not float")
+      local view = doc.bufferViews[acc.bufferView + 1]
+      local size = 4 * COMP[acc.type]
+      local stride = view.byteStride or size
+      local at0 = view.byteOffset + (acc.byteOffset or 0)
+      local parts = {}
+      for k = 1, 4 do
+        local o = at0 + P[k] * stride
+        parts[k] = bin:sub(o + 1, o + size)
+      end
+      local i
+      bin, i = append(doc, bin, table.concat(parts), { componentType = 5126,
+        count = 4, type = acc.type })
+      doc.accessors[i + 1].min, doc.accessors[i + 1].max = acc.min, acc.max
+      a[name] = i
+    end
+    bin, prim.indices = append(doc, bin, string.pack("<HHHHHH", 1, 3, 0, 1,
+      0, 2), { componentType = 5123, count = 6, type = "SCALAR" })
+    return bin
+  end)
+  local o, b, m = import_onto("quad", g, "quad-p", "vertices renumbered, as"
+    .. " many, no tangents")
+  local want_mmp, want_mgp = {}, {}
+  for k = 1, 4 do
+    want_mmp[k], want_mgp[k] = mmp[P[k] + 1], mgp[P[k] + 1]
+  end
+  t.ok(m and m:stream("mgp") == table.concat(want_mgp), "renumbered: each"
+    .. " vertex's A and B (3 1 4 2) and UVs those of the base vertex it is")
+  t.ok(m and m:stream("mmp") == table.concat(want_mmp),
+    "renumbered: each vertex's position and normal too")
+  t.is(m and m:index_bytes(), string.pack(">HHHHHH", 1, 3, 0, 1, 0, 2),
+    "renumbered: the glTF's triangles, u16")
+  t.like(o, "kept from the base: tangent A %(no _TANGENT_A or TANGENT%),"
+    .. " tangent B %(no _TANGENT_B or TANGENT%)\n", "renumbered: A and B"
+    .. " kept, no guess")
   if b then b:close() end
 end
 
@@ -787,15 +966,6 @@ do
 end
 
 -- ------------------------------------------------------------ bad input
-
-local function refused(name, g, pattern, what, ...)
-  local out = at("bad-" .. name .. ".rsxb")
-  local c, _, e = import(g, out, ...)
-  t.is(c, 1, what .. ": exit status 1")
-  t.like(e, pattern, what .. ": the message")
-  t.ok(read_file(out) == nil and read_file(out .. ".part") == nil,
-    what .. ": nothing written")
-end
 
 do
   assert(os.execute("mkdir -p " .. sh_quote(at("json"))))

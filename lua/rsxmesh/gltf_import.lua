@@ -747,6 +747,21 @@ local function position_key(bytes, at)
   return string.pack("<fff", x + 0.0, y + 0.0, z + 0.0)
 end
 
+-- A triangle's corners rotated to start at the least, the winding kept
+-- (the lexicographically least of its three rotations), and how far they
+-- were rotated: corner c of the result is corner (c + r) % 3 of the
+-- triangle. Numbers or strings.
+local function least_rotation(a, b, c)
+  local x, y, z, r = a, b, c, 0
+  if b < x or (b == x and (c < y or (c == y and a < z))) then
+    x, y, z, r = b, c, a, 1
+  end
+  if c < x or (c == x and (a < y or (a == y and b < z))) then
+    x, y, z, r = c, a, b, 2
+  end
+  return x, y, z, r
+end
+
 -- A triangle as a key: its three position keys, sorted (the corners in
 -- any order).
 local function triangle_key(a, b, c)
@@ -757,19 +772,35 @@ local function triangle_key(a, b, c)
 end
 
 -- Glue primitive p back into the submeshes subs (a list of exported
--- submeshes that share its material): each triangle goes to the submesh
--- whose triangle has the same three positions; one of no submesh goes to
--- the first. Returns a part per submesh.
+-- submeshes that share its material): each triangle goes to a submesh
+-- with a triangle of the same three positions, wound alike. Where several
+-- base triangles have them (a double-sided card's two sides are told
+-- apart by their winding, two layers are not), the glTF's triangles take
+-- them in the base's order, as an editor keeps them: the k-th to the
+-- submesh of the k-th. One wound the other way (flipped in the editor)
+-- goes to the first submesh with those positions, one of no submesh (an
+-- editor's new one) to the first. Returns a part per submesh.
 function Job:split(p, subs)
   local pos = assert(self.m:attribute("position")):pack()
-  local owner = {}
+  local function keys(bytes, a, b, c)
+    a, b, c = position_key(bytes, a), position_key(bytes, b),
+      position_key(bytes, c)
+    local x, y, z = least_rotation(a, b, c)
+    return x .. y .. z, triangle_key(a, b, c)
+  end
+  local wound, owner = {}, {}
   for k, sub in ipairs(subs) do
     local tri, n = sub.s:triangles()
     for i = 0, (tri and n or 0) - 1 do
-      local key = triangle_key(position_key(pos, 12 * tri[3 * i + 1] - 11),
-        position_key(pos, 12 * tri[3 * i + 2] - 11),
-        position_key(pos, 12 * tri[3 * i + 3] - 11))
-      owner[key] = owner[key] or k
+      local key, loose = keys(pos, 12 * tri[3 * i + 1] - 11,
+        12 * tri[3 * i + 2] - 11, 12 * tri[3 * i + 3] - 11)
+      local list = wound[key]
+      if not list then
+        list = { at = 1 }
+        wound[key] = list
+      end
+      list[#list + 1] = k
+      owner[loose] = owner[loose] or k
     end
   end
   local idx = self:primitive_indices(p)
@@ -779,10 +810,17 @@ function Job:split(p, subs)
     parts[k] = { prim = self.prims[p], p = p, sub = sub, tris = {} }
   end
   for i = 0, #idx // 3 - 1 do
-    local key = triangle_key(position_key(gpos, 12 * idx[3 * i + 1] + 1),
-      position_key(gpos, 12 * idx[3 * i + 2] + 1),
-      position_key(gpos, 12 * idx[3 * i + 3] + 1))
-    local k = owner[key]
+    local key, loose = keys(gpos, 12 * idx[3 * i + 1] + 1,
+      12 * idx[3 * i + 2] + 1, 12 * idx[3 * i + 3] + 1)
+    local list = wound[key]
+    local k
+    if list then
+      -- past the base's count of them: an editor's copy, to the first
+      k = list[list.at] or list[1]
+      list.at = list.at + 1
+    else
+      k = owner[loose]
+    end
     if not k then
       k, stray = 1, stray + 1
     end
@@ -853,9 +891,9 @@ function Job:primitives()
     table.sort(parts, function(a, b) return a.sub.index < b.sub.index end)
   end
   self.parts = parts
-  -- the base's vertices, in its order: attributes compare as exported
-  self.same_layout = #self.groups == 1 and self.nv == self.m.vertex_count
-    and #prims == #subs
+  -- the base's vertices, in its order: attributes compare as exported,
+  -- and those the glTF lacks are the base's as they stand
+  self.same_layout = self:numbered_as_base()
   if not self.same_layout then self.t.vertex_count = self.nv end
 end
 
@@ -921,21 +959,6 @@ end
 function Job:as_exported(parts, name)
   return self.same_layout and self.e_attrs[name] ~= nil
     and column_bytes(parts) == self.E.bytes(self.e_attrs[name])
-end
-
--- A triangle's corners rotated to start at the least, the winding kept
--- (the lexicographically least of its three rotations), and how far they
--- were rotated: corner c of the result is corner (c + r) % 3 of the
--- triangle. Numbers or strings.
-local function least_rotation(a, b, c)
-  local x, y, z, r = a, b, c, 0
-  if b < x or (b == x and (c < y or (c == y and a < z))) then
-    x, y, z, r = b, c, a, 1
-  end
-  if c < x or (c == x and (a < y or (a == y and b < z))) then
-    x, y, z, r = c, a, b, 2
-  end
-  return x, y, z, r
 end
 
 -- UVs within this much are one: an editor's V flipped there and back may
@@ -1130,6 +1153,26 @@ function Job:base_vertices()
   return self.base_of
 end
 
+-- Does glTF vertex v (1-based) carry the normal of base vertex b
+-- (0-based), where the glTF and the base have normals?
+function Job:normal_agrees(v, b)
+  if not self.m:has("normal") then return true end
+  if self.agree_normals == nil then
+    local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+    local acc = self.m:attribute("normal")
+    self.agree_normals = N and acc and { g = column_values(N),
+      b = acc:range() } or false
+  end
+  local an = self.agree_normals
+  if not an then return true end
+  local gx, gy, gz = an.g[3 * v - 2], an.g[3 * v - 1], an.g[3 * v]
+  local bx, by, bz = an.b[3 * b + 1], an.b[3 * b + 2], an.b[3 * b + 3]
+  local d = gx * bx + gy * by + gz * bz
+  local l = math.sqrt((gx * gx + gy * gy + gz * gz)
+    * (bx * bx + by * by + bz * bz))
+  return d >= NORMAL_AGREE * l
+end
+
 -- Does glTF vertex v (1-based) carry the UVs and the normal of base
 -- vertex b (0-based), leaving out the kind being kept?
 function Job:vertex_agrees(v, b, kind)
@@ -1141,21 +1184,57 @@ function Job:vertex_agrees(v, b, kind)
       return false
     end
   end
-  if kind ~= "normal" and self.m:has("normal") then
-    if self.agree_normals == nil then
-      local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
-      local acc = self.m:attribute("normal")
-      self.agree_normals = N and acc and { g = column_values(N),
-        b = acc:range() } or false
+  return kind == "normal" or self:normal_agrees(v, b)
+end
+
+-- Is each glTF vertex the base vertex of its number, as same_layout
+-- takes it? Equal counts do not say so: an editor may renumber the
+-- vertices, and the attributes it dropped would then be kept from other
+-- vertices. A vertex is the base's when a glTF triangle that uses it is
+-- one of its submesh's, the same numbers in the same order (its values
+-- edited in place: moved, other UVs or normal), or else when its
+-- position, UVs and normal are those of the base vertex. Any other goes
+-- through the triangles' alignment (Job:base_vertices).
+function Job:numbered_as_base()
+  if #self.groups ~= 1 or self.nv ~= self.m.vertex_count
+      or #self.prims ~= #self.subs then
+    return false
+  end
+  local nv, placed, used = self.nv, {}, {}
+  for _, part in ipairs(self.parts) do
+    local tri, n = part.sub.s:triangles()
+    n = tri and n or 0
+    local idx = self:part_indices(part, self.E.bytes(part.e.indices))
+    if idx == false then -- the export's: the submesh's triangles
+      for c = 1, 3 * n do placed[tri[c]] = true end
+    else
+      local own = {}
+      for c = 1, 3 * n, 3 do
+        own[(tri[c] * nv + tri[c + 1]) * nv + tri[c + 2]] = true
+      end
+      for c = 1, #idx, 3 do
+        local a, b, d = idx[c] + 1, idx[c + 1] + 1, idx[c + 2] + 1
+        if own[(a * nv + b) * nv + d] then
+          placed[a], placed[b], placed[d] = true, true, true
+        end
+      end
+      for _, li in ipairs(idx) do
+        used[li + 1] = used[li + 1] or part
+      end
     end
-    local an = self.agree_normals
-    if an then
-      local gx, gy, gz = an.g[3 * v - 2], an.g[3 * v - 1], an.g[3 * v]
-      local bx, by, bz = an.b[3 * b + 1], an.b[3 * b + 2], an.b[3 * b + 3]
-      local d = gx * bx + gy * by + gz * bz
-      local l = math.sqrt((gx * gx + gy * gy + gz * gz)
-        * (bx * bx + by * by + bz * bz))
-      if not (d >= NORMAL_AGREE * l) then return false end
+  end
+  -- the others must be the base vertex by their values
+  local pos = assert(self.m:attribute("position")):pack()
+  local gpos = self.groups[1].position.bytes
+  for v = 1, nv do
+    if not placed[v] then
+      local part = used[v]
+      -- a vertex no triangle uses has no UVs to compare
+      if position_key(pos, 12 * v - 11) ~= position_key(gpos, 12 * v - 11)
+          or (part and not uvs_agree(self:part_uvs(part), v - 1, v - 1))
+          or not self:normal_agrees(v, v - 1) then
+        return false
+      end
     end
   end
   return true
@@ -1416,9 +1495,10 @@ end
 -- its submesh's triangles use, and sources that give one vertex must
 -- agree (else an error naming the submesh and the vertex); a vertex no
 -- triangle uses takes its group's first source. nil when a group has no
--- source at all.
+-- source at all; else the values and, per vertex (1-based), the name of
+-- the attribute that gave them.
 function Job:uv_column(set, sources)
-  local out, claim, read = {}, {}, {}
+  local out, claim, read, names = {}, {}, {}, {}
   for _, src in ipairs(sources) do
     local V = read[src.i]
     if not V then
@@ -1444,19 +1524,22 @@ function Job:uv_column(set, sources)
     local fill
     for _, src in ipairs(sources) do
       if self:group(src.p) == grp then
-        fill = read[src.i]
+        fill = src
         break
       end
     end
     for v = grp.first, grp.first + grp.count - 1 do
-      if not claim[v] then
+      if claim[v] then
+        names[v + 1] = claim[v].name
+      else
         if not fill then return nil end
-        local li = v - grp.first
-        out[2 * v + 1], out[2 * v + 2] = fill[2 * li + 1], fill[2 * li + 2]
+        local li, F = v - grp.first, read[fill.i]
+        out[2 * v + 1], out[2 * v + 2] = F[2 * li + 1], F[2 * li + 2]
+        names[v + 1] = fill.name
       end
     end
   end
-  return out
+  return out, names
 end
 
 -- Are the sources the very bytes gltf-export wrote (the base's vertices)?
@@ -1474,9 +1557,12 @@ function Job:uv_sets()
     local kind = "uv" .. set
     if self.m:has(kind) then
       local sources = self:uv_sources(set)
-      local v = #sources > 0 and not self:uv_as_exported(sources)
-        and self:uv_column(set, sources)
+      local v, names = false, nil
+      if #sources > 0 and not self:uv_as_exported(sources) then
+        v, names = self:uv_column(set, sources)
+      end
       if v then
+        self:storable(kind, names, v, 2)
         self.t[kind] = v
         self:changed(kind, "stored UV set " .. set)
       elseif #sources == 0 or v == nil then
@@ -1498,8 +1584,12 @@ local RAW = {
 -- Refuse a value of v (flat, n a vertex) that the stored type would
 -- change past recognition: S32K2 holds integers of -32768..32767 (the
 -- encoder would round and clamp), a half no finite value beyond 65504
--- (it would become infinity).
+-- (it would become infinity). name: the glTF attribute, or a table of
+-- one per vertex (1-based).
 function Job:storable(kind, name, v, n)
+  if kind ~= "s32k2" and self.m.format:info(kind).type ~= "SF" then
+    return
+  end
   local rule = kind == "s32k2" and "is not an integer of -32768..32767"
     or "is past the largest half, 65504 (it would be stored as infinity)"
   for i = 1, #v do
@@ -1515,7 +1605,8 @@ function Job:storable(kind, name, v, n)
       local k = (i - 1) // n * n
       local shown = {}
       for c = 1, n do shown[c] = rsxmesh.fmt(v[k + c]) end
-      fail("%s: vertex %d: %s (%s): %s %s", self.where, k // n + 1, name,
+      fail("%s: vertex %d: %s (%s): %s %s", self.where, k // n + 1,
+        type(name) == "table" and name[k // n + 1] or name,
         table.concat(shown, ", "), rsxmesh.fmt(x), rule)
     end
   end
