@@ -643,7 +643,7 @@ local INDEX_CTYPES = { [UNSIGNED_BYTE] = true, [UNSIGNED_SHORT] = true,
 local function exported_submeshes(m)
   local list = {}
   for i, s in m:submeshes() do
-    local _, count = s:triangle_bytes()
+    local count = s:triangle_count()
     if count and count > 0 then list[#list + 1] = { s = s, index = i } end
   end
   return list
@@ -1195,16 +1195,37 @@ end
 -- edited in place: moved, other UVs or normal), or else when its
 -- position, UVs and normal are those of the base vertex. Any other goes
 -- through the triangles' alignment (Job:base_vertices).
+-- The glTF's indices (idxs, Job:part_indices's per part), positions and
+-- normals as gltf-export wrote them: every vertex is then the base's by
+-- its values, without a look at each (an unchanged mesh, the common case).
+function Job:exported_as_is(idxs, pos, gpos)
+  for k = 1, #self.parts do
+    if idxs[k] ~= false then return false end
+  end
+  if pos ~= gpos then return false end
+  if not self.m:has("normal") then return true end
+  local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+  return N == nil or (self.e_attrs.NORMAL ~= nil
+    and column_bytes(N) == self.E.bytes(self.e_attrs.NORMAL))
+end
+
 function Job:numbered_as_base()
   if #self.groups ~= 1 or self.nv ~= self.m.vertex_count
       or #self.prims ~= #self.subs then
     return false
   end
+  local pos = assert(self.m:attribute("position")):pack()
+  local gpos = self.groups[1].position.bytes
+  local idxs = {}
+  for k, part in ipairs(self.parts) do
+    idxs[k] = self:part_indices(part, self.E.bytes(part.e.indices))
+  end
+  if self:exported_as_is(idxs, pos, gpos) then return true end
   local nv, placed, used = self.nv, {}, {}
-  for _, part in ipairs(self.parts) do
+  for k, part in ipairs(self.parts) do
     local tri, n = part.sub.s:triangles()
     n = tri and n or 0
-    local idx = self:part_indices(part, self.E.bytes(part.e.indices))
+    local idx = idxs[k]
     if idx == false then -- the export's: the submesh's triangles
       for c = 1, 3 * n do placed[tri[c]] = true end
     else
@@ -1224,8 +1245,6 @@ function Job:numbered_as_base()
     end
   end
   -- the others must be the base vertex by their values
-  local pos = assert(self.m:attribute("position")):pack()
-  local gpos = self.groups[1].position.bytes
   for v = 1, nv do
     if not placed[v] then
       local part = used[v]
@@ -1775,6 +1794,10 @@ end
 -- Import glTF mesh g into base mesh m. Returns the mesh to write (m
 -- itself when its bytes come out the same) and its report.
 local function import_mesh(file, g, m, world)
+  -- gltf-export gives each mesh accessors of its own: the ones read for
+  -- the meshes before are not kept to the end of the run (a copy of every
+  -- accessor of the file), and one shared anyway is just read again
+  file.read_accessors = nil
   local job = new_job(file, g, m, world)
   for _, step in ipairs(STEPS) do job[step](job) end
   job.report.state = "unchanged"
