@@ -3,13 +3,13 @@
 # the run, leaves every file it wrote whole (the same bytes as an
 # uninterrupted run's) and no file half-written, temporaries included.
 # obj-export and gltf-export (.gltf with its streamed .bin, and .glb) on
-# a synthetic sample of a tenth of the disc (some 20 ms a bundle), one
+# a synthetic sample of 0.3 of the disc (some 60 ms a bundle), one
 # process (-j 1), SIGINT sent as soon as the first output file is in
 # place. Then -j 2, SIGINT sent to the process group as a terminal's
 # Control-C: the same, no traceback, and nothing left in $TMPDIR.
 . "$top_srcdir/t/host-lib.sh"
 
-"$RSXMESH" synth -q --scale 0.1 -o "$tmp/disc" >/dev/null 2>&1 ||
+"$RSXMESH" synth -q --scale 0.3 -o "$tmp/disc" >/dev/null 2>&1 ||
   { echo "1..0 # SKIP rsxmesh synth failed"; exit 0; }
 
 # -j 2 runs its host through a wrapper that starts each worker 0.2 s late
@@ -51,7 +51,7 @@ interrupted() {
     n=$((n + 1))
   done
   used=$(ls "$tmp/tmpdir" 2>/dev/null | wc -l | tr -d ' ')
-  if [ "$j" = 1 ]; then kill -INT "$pid"; else kill -INT -- "-$pid"; fi
+  if [ "$j" = 1 ]; then kill -INT "$pid"; else kill -INT "-$pid"; fi
   wait "$pid"
   status=$?
   err=$(cat "$tmp/cut.err")
