@@ -31,10 +31,10 @@ static uint8_t mmp1[4 * 16], mgp1[4 * 4], idx1[8 * 4];
 static void mmp_vertex(uint8_t *p, uint32_t x, uint32_t y, uint32_t z,
                        uint32_t n)
 {
-  put32(p, x);
-  put32(p + 4, y);
-  put32(p + 8, z);
-  put32(p + 12, n);
+  rsx_put_be32(p, x);
+  rsx_put_be32(p + 4, y);
+  rsx_put_be32(p + 8, z);
+  rsx_put_be32(p + 12, n);
 }
 
 /* Two meshes, three submeshes, three materials, three samplers. */
@@ -54,11 +54,11 @@ static void spec_valid(tb_spec *s, unsigned align, int tables_last)
   for (i = 0; i < sizeof rec0; i++) rec0[i] = (uint8_t)(i * 3);
   for (i = 0; i < sizeof rec1; i++) rec1[i] = (uint8_t)(0xA0 + i);
   for (i = 0; i < sizeof rec2; i++) rec2[i] = (uint8_t)(0x11 * i);
-  put32(meta0 + 0x8C, 0x000801ff);
-  put32(meta1 + 0x8C, 0x00080025);
-  put32(rec0 + 0x38, 0x00000201);
-  put32(rec1 + 0x38, 0xFFFFFFFF);
-  put32(rec2 + 0x38, 0xFFFFFFFF);
+  rsx_put_be32(meta0 + 0x8C, 0x000801ff);
+  rsx_put_be32(meta1 + 0x8C, 0x00080025);
+  rsx_put_be32(rec0 + 0x38, 0x00000201);
+  rsx_put_be32(rec1 + 0x38, 0xFFFFFFFF);
+  rsx_put_be32(rec2 + 0x38, 0xFFFFFFFF);
 
   /* mesh 0, mask 0x000801ff: MMP 16, MGP 28 (C 0, A 4, B 8, UV0-3 12..) */
   mmp_vertex(mmp0, 0x3F800000, 0xC0000000, 0x00000000, 0x001FF800);
@@ -67,31 +67,31 @@ static void spec_valid(tb_spec *s, unsigned align, int tables_last)
   memset(mgp0, 0, sizeof mgp0);
   g = mgp0;
   memcpy(g, "\x00\xff\x80\x33", 4);
-  put32(g + 4, 0x00000400);
-  put32(g + 8, 0x7FC00000);
-  put32(g + 12, 0x3C00C000);
-  put32(g + 16, 0x38000001);
-  put32(g + 20, 0x7BFF8000);
-  put32(g + 24, 0x040003FF);
+  rsx_put_be32(g + 4, 0x00000400);
+  rsx_put_be32(g + 8, 0x7FC00000);
+  rsx_put_be32(g + 12, 0x3C00C000);
+  rsx_put_be32(g + 16, 0x38000001);
+  rsx_put_be32(g + 20, 0x7BFF8000);
+  rsx_put_be32(g + 24, 0x040003FF);
   g = mgp0 + 28;
   memcpy(g, "\x10\x20\x30\x40", 4);
-  put32(g + 4, 0x001FF800);
-  put32(g + 8, 0x80000000);
-  put32(g + 12, 0x00003C00);
+  rsx_put_be32(g + 4, 0x001FF800);
+  rsx_put_be32(g + 8, 0x80000000);
+  rsx_put_be32(g + 12, 0x00003C00);
   g = mgp0 + 56;
   memcpy(g, "\xff\xff\xff\xff", 4);
-  for (i = 0; i < 6; i++) put16(idx0 + 2 * i, i0[i]);
+  for (i = 0; i < 6; i++) rsx_put_be16(idx0 + 2 * i, i0[i]);
 
   /* mesh 1, mask 0x00080025: MMP 16, MGP 4 (UV0), a u32 strip */
   mmp_vertex(mmp1, 0, 0, 0, 0x001FF800);
   mmp_vertex(mmp1 + 16, 0x3F800000, 0, 0, 0x001FF800);
   mmp_vertex(mmp1 + 32, 0, 0, 0x3F800000, 0x001FF800);
   mmp_vertex(mmp1 + 48, 0x3F800000, 0, 0x3F800000, 0x001FF800);
-  put32(mgp1, 0x00000000);
-  put32(mgp1 + 4, 0x3C000000);
-  put32(mgp1 + 8, 0x00003C00);
-  put32(mgp1 + 12, 0x3C003C00);
-  for (i = 0; i < 8; i++) put32(idx1 + 4 * i, i1[i]);
+  rsx_put_be32(mgp1, 0x00000000);
+  rsx_put_be32(mgp1 + 4, 0x3C000000);
+  rsx_put_be32(mgp1 + 8, 0x00003C00);
+  rsx_put_be32(mgp1 + 12, 0x3C003C00);
+  for (i = 0; i < 8; i++) rsx_put_be32(idx1 + 4 * i, i1[i]);
 
   s->mesh_count = 2;
   s->mesh[0] = (tb_mesh){"bridge_03", meta0, sizeof meta0, 3, mmp0, 16,
@@ -758,7 +758,7 @@ static void test_prefixes(const tb_file *g, const char *layout)
     rsx_bundle_free(b);
     /* with the size field telling the truth, the deeper checks refuse */
     memcpy(buf, g->data, len);
-    if (len >= 12) put32(buf + TB_HDR_FILE_SIZE, (uint32_t)len);
+    if (len >= 12) rsx_put_be32(buf + TB_HDR_FILE_SIZE, (uint32_t)len);
     b = rsx_bundle_from_memory(buf, len, PATH, &e);
     if (b) accepted_sealed++;
     else if (strncmp(e.text, PATH ": ", sizeof PATH + 1) != 0) unnamed++;

@@ -37,8 +37,8 @@ static void put(buf *b, const void *p, size_t n)
 
 static void buf_put32(buf *b, uint32_t v)
 {
-  uint8_t q[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8),
-                  (uint8_t)v};
+  uint8_t q[4];
+  rsx_put_be32(q, v);
   put(b, q, 4);
 }
 

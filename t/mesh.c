@@ -28,7 +28,7 @@ static void fx_init(fx *x, uint32_t mask, uint32_t vc, uint32_t mmp_stride,
 {
   int i;
   memset(x, 0, sizeof *x);
-  put32(x->meta + 0x8C, mask);
+  rsx_put_be32(x->meta + 0x8C, mask);
   x->m.name = "crate";
   x->m.index = 7;
   x->m.meta = x->meta;
@@ -55,7 +55,7 @@ static void fx_init(fx *x, uint32_t mask, uint32_t vc, uint32_t mmp_stride,
 static void fx_sub(fx *x, int i, uint32_t first, uint32_t count,
                    uint32_t sel)
 {
-  put32(x->rec[i] + 0x38, sel);
+  rsx_put_be32(x->rec[i] + 0x38, sel);
   x->sub[i].first_index = first;
   x->sub[i].index_count = count;
   if ((uint32_t)i + 1 > x->m.submesh_count) x->m.submesh_count = i + 1;
@@ -68,9 +68,9 @@ static void fx_idx(fx *x, int size, const uint32_t *v, uint32_t n)
   x->m.index_count = n;
   for (i = 0; i < n; i++) {
     if (size == 2)
-      put16(x->idx + 2 * (size_t)i, (uint16_t)v[i]);
+      rsx_put_be16(x->idx + 2 * (size_t)i, (uint16_t)v[i]);
     else
-      put32(x->idx + 4 * (size_t)i, v[i]);
+      rsx_put_be32(x->idx + 4 * (size_t)i, v[i]);
   }
 }
 
@@ -500,10 +500,10 @@ static void test_findings(void)
 static void mmp_vertex(uint8_t *p, uint32_t x, uint32_t y, uint32_t z,
                        uint32_t n)
 {
-  put32(p, x);
-  put32(p + 4, y);
-  put32(p + 8, z);
-  put32(p + 12, n);
+  rsx_put_be32(p, x);
+  rsx_put_be32(p + 4, y);
+  rsx_put_be32(p + 8, z);
+  rsx_put_be32(p + 12, n);
 }
 
 static void test_decode(void)
@@ -520,17 +520,17 @@ static void test_decode(void)
   mmp_vertex(x.mmp + 16, 0x40400000, 0x3E800000, 0xBF000000, 0xFFFFFFFF);
   g = x.mgp;
   memcpy(g, "\x00\xff\x80\x33", 4);
-  put32(g + 4, 0x00000400);   /* x = -1024 */
-  put32(g + 8, 0x7FC00000);   /* z = 511 */
-  put32(g + 12, 0x3C00C000);  /* 1, -2 */
-  put32(g + 16, 0x38000001);  /* 0.5, 2^-24 */
-  put32(g + 20, 0x7BFF8000);  /* 65504, -0 */
-  put32(g + 24, 0x040003FF);  /* 2^-14, 1023 * 2^-24 */
+  rsx_put_be32(g + 4, 0x00000400);   /* x = -1024 */
+  rsx_put_be32(g + 8, 0x7FC00000);   /* z = 511 */
+  rsx_put_be32(g + 12, 0x3C00C000);  /* 1, -2 */
+  rsx_put_be32(g + 16, 0x38000001);  /* 0.5, 2^-24 */
+  rsx_put_be32(g + 20, 0x7BFF8000);  /* 65504, -0 */
+  rsx_put_be32(g + 24, 0x040003FF);  /* 2^-14, 1023 * 2^-24 */
   g = x.mgp + 28;
   memcpy(g, "\xff\xff\xff\xff", 4);
-  put32(g + 4, 0x001FF800);
-  put32(g + 8, 0x80000000);   /* z = -512 */
-  put32(g + 12, 0x7C00FC00);  /* inf, -inf */
+  rsx_put_be32(g + 4, 0x001FF800);
+  rsx_put_be32(g + 8, 0x80000000);   /* z = -512 */
+  rsx_put_be32(g + 12, 0x7C00FC00);  /* inf, -inf */
   is_int(fx_check(&x, &e), 0, "mask 0x000801ff checks");
   is_int(x.m.findings, 0, "no findings");
   is_int(x.m.format.mmp_stride, 16, "implied MMP stride 16");
@@ -609,10 +609,10 @@ static void test_decode(void)
 
   /* the tree mask: extras at MGP 24 and 32, stride 40 */
   fx_init(&x, 0x000807fd, 1, 16, 40);
-  put32(x.mgp + 24, 0x3C000000);
-  put32(x.mgp + 28, 0xBC004248);
-  put32(x.mgp + 32, 0x4900C500);
-  put32(x.mgp + 36, 0x40000000);
+  rsx_put_be32(x.mgp + 24, 0x3C000000);
+  rsx_put_be32(x.mgp + 28, 0xBC004248);
+  rsx_put_be32(x.mgp + 32, 0x4900C500);
+  rsx_put_be32(x.mgp + 36, 0x40000000);
   is_int(fx_check(&x, &e), 0, "mask 0x000807fd with MGP stride 40 checks");
   is_int(x.m.findings, 0, "no findings");
   is_int(rsx_mesh_decode(&x.m, RSX_EXTRA_A, 0, 1, o, &e), 0, "extra A");
@@ -628,10 +628,10 @@ static void test_decode(void)
 
   /* bits 11 and 12: MGP s32k2 at 0, half4 at 4, stride 12 */
   fx_init(&x, 0x00081801, 2, 16, 12);
-  put32(x.mgp, 0xFFFE7FFF);
-  put32(x.mgp + 4, 0x3C00BC00);
-  put32(x.mgp + 8, 0x35557E00);
-  put32(x.mgp + 12, 0x80000001);
+  rsx_put_be32(x.mgp, 0xFFFE7FFF);
+  rsx_put_be32(x.mgp + 4, 0x3C00BC00);
+  rsx_put_be32(x.mgp + 8, 0x35557E00);
+  rsx_put_be32(x.mgp + 12, 0x80000001);
   is_int(fx_check(&x, &e), 0, "mask 0x00081801 checks");
   is_int(x.m.findings, 0, "no findings");
   is_int(rsx_mesh_decode(&x.m, RSX_S32K2, 0, 2, o, &e), 0, "s32k2");
@@ -646,12 +646,12 @@ static void test_decode(void)
 
   /* unpacked: MMP 32 (normal three floats at 12), MGP colour 0, uv0 4 */
   fx_init(&x, 0x00000027, 1, 32, 12);
-  put32(x.mmp + 12, 0x3F000000);
-  put32(x.mmp + 16, 0xBF000000);
-  put32(x.mmp + 20, 0x00000000);
+  rsx_put_be32(x.mmp + 12, 0x3F000000);
+  rsx_put_be32(x.mmp + 16, 0xBF000000);
+  rsx_put_be32(x.mmp + 20, 0x00000000);
   memcpy(x.mgp, "\x01\x02\x03\x04", 4);
-  put32(x.mgp + 4, 0x3E000000);
-  put32(x.mgp + 8, 0xC1200000);
+  rsx_put_be32(x.mgp + 4, 0x3E000000);
+  rsx_put_be32(x.mgp + 8, 0xC1200000);
   is_int(fx_check(&x, &e), 0, "unpacked mask 0x00000027 checks");
   is_int(x.m.findings, 0, "no findings with strides 32 and 12");
   is_int(rsx_mesh_decode(&x.m, RSX_NORMAL, 0, 1, o, &e), 0, "F3 normal");

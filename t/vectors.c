@@ -35,7 +35,7 @@ static void fx_init(fx *x, uint32_t mask, uint32_t vc, uint32_t mmp_stride,
 {
   int i;
   memset(x, 0, sizeof *x);
-  put32(x->meta + RSX_MASK_OFFSET, mask);
+  rsx_put_be32(x->meta + RSX_MASK_OFFSET, mask);
   x->m.name = "frame";
   x->m.index = 0;
   x->m.meta = x->meta;
@@ -59,9 +59,9 @@ static void fx_init(fx *x, uint32_t mask, uint32_t vc, uint32_t mmp_stride,
 
 static void fx_vec(uint8_t *p, float a, float b, float c)
 {
-  putf(p, a);
-  putf(p + 4, b);
-  putf(p + 8, c);
+  rsx_put_f32(p, a);
+  rsx_put_f32(p + 4, b);
+  rsx_put_f32(p + 8, c);
 }
 
 static void fx_check(fx *x)
@@ -126,8 +126,8 @@ static void fx_bounds(fx *x)
   fx_init(x, MASK_UV, 3, UV_MMP, UV_MGP);
   for (v = 0; v < 3; v++) {
     fx_vec(x->mmp + v * UV_MMP, pos[v][0], pos[v][1], pos[v][2]);
-    putf(x->mgp + v * UV_MGP, NAN);
-    putf(x->mgp + v * UV_MGP + 4, 0.5f);
+    rsx_put_f32(x->mgp + v * UV_MGP, NAN);
+    rsx_put_f32(x->mgp + v * UV_MGP + 4, 0.5f);
   }
   fx_check(x);
 }

@@ -72,9 +72,9 @@ static void test_empty(void)
   size_t n;
   rsx_error err;
 
-  put32(want + 0x08, 65);   /* file size */
-  put32(want + 0x2C, 0x40); /* strings right after the header */
-  put32(want + 0x30, 1);    /* one NUL */
+  rsx_put_be32(want + 0x08, 65);   /* file size */
+  rsx_put_be32(want + 0x2C, 0x40); /* strings right after the header */
+  rsx_put_be32(want + 0x30, 1);    /* one NUL */
   ok(rsx_writer_bytes(w, &f, &n, &err) == 0, "empty: bytes");
   is_int((long long)n, 65, "empty: 65 bytes");
   if (n == 65) cmp_mem(f, want, 65, "empty: every byte");
@@ -110,7 +110,7 @@ static void test_tiny(void)
   rsx_error err;
 
   for (i = 0; i < sizeof meta; i++) meta[i] = (uint8_t)(i + 1);
-  put32(meta + RSX_MASK_OFFSET, 0x00080005);
+  rsx_put_be32(meta + RSX_MASK_OFFSET, 0x00080005);
   for (i = 0; i < sizeof rec; i++) rec[i] = (uint8_t)(0xA0 + i);
   memset(rec + RSX_SELECTOR_OFFSET, 0xFF, 4);
   for (i = 0; i < sizeof mmp; i++) mmp[i] = (uint8_t)(0x40 + i);
@@ -142,45 +142,45 @@ static void test_tiny(void)
 
   memset(want, 0, sizeof want);
   memcpy(want, "RSXB\0\1\0\100", 8);
-  put32(want + 0x08, 0x1B6);
-  put32(want + 0x0C, 1);
-  put32(want + 0x10, 0x40);
-  put32(want + 0x14, 1);
-  put32(want + 0x18, 0x80);
-  put32(want + 0x1C, 1);
-  put32(want + 0x20, 0xA0);
-  put32(want + 0x24, 1);
-  put32(want + 0x28, 0xB0);
-  put32(want + 0x2C, 0xC0);
-  put32(want + 0x30, 11);
+  rsx_put_be32(want + 0x08, 0x1B6);
+  rsx_put_be32(want + 0x0C, 1);
+  rsx_put_be32(want + 0x10, 0x40);
+  rsx_put_be32(want + 0x14, 1);
+  rsx_put_be32(want + 0x18, 0x80);
+  rsx_put_be32(want + 0x1C, 1);
+  rsx_put_be32(want + 0x20, 0xA0);
+  rsx_put_be32(want + 0x24, 1);
+  rsx_put_be32(want + 0x28, 0xB0);
+  rsx_put_be32(want + 0x2C, 0xC0);
+  rsx_put_be32(want + 0x30, 11);
   /* mesh entry */
-  put32(want + 0x40, 9);      /* name "a" */
-  put32(want + 0x44, 0xD0);   /* metadata record */
-  put32(want + 0x48, 0x90);
-  put32(want + 0x4C, 1);      /* vertex count */
-  put32(want + 0x50, 0x1A0);  /* MMP */
-  put32(want + 0x54, 16);
-  put32(want + 0x58, 0);      /* no MGP: no offset, stride 0 */
-  put32(want + 0x5C, 0);
-  put32(want + 0x60, 0x1B0);  /* indices */
-  put32(want + 0x64, 3);
+  rsx_put_be32(want + 0x40, 9);      /* name "a" */
+  rsx_put_be32(want + 0x44, 0xD0);   /* metadata record */
+  rsx_put_be32(want + 0x48, 0x90);
+  rsx_put_be32(want + 0x4C, 1);      /* vertex count */
+  rsx_put_be32(want + 0x50, 0x1A0);  /* MMP */
+  rsx_put_be32(want + 0x54, 16);
+  rsx_put_be32(want + 0x58, 0);      /* no MGP: no offset, stride 0 */
+  rsx_put_be32(want + 0x5C, 0);
+  rsx_put_be32(want + 0x60, 0x1B0);  /* indices */
+  rsx_put_be32(want + 0x64, 3);
   want[0x68] = 2;
   want[0x69] = 0;
-  put32(want + 0x6C, 0);      /* first submesh */
-  put32(want + 0x70, 1);
+  rsx_put_be32(want + 0x6C, 0);      /* first submesh */
+  rsx_put_be32(want + 0x70, 1);
   /* submesh entry */
-  put32(want + 0x80, 0x160);
-  put32(want + 0x84, 0x3C);
-  put32(want + 0x88, 0);
-  put32(want + 0x8C, 3);
-  put32(want + 0x90, 0);
+  rsx_put_be32(want + 0x80, 0x160);
+  rsx_put_be32(want + 0x84, 0x3C);
+  rsx_put_be32(want + 0x88, 0);
+  rsx_put_be32(want + 0x8C, 3);
+  rsx_put_be32(want + 0x90, 0);
   /* material entry: name "m", samplers 0..0 */
-  put32(want + 0xA0, 1);
-  put32(want + 0xA4, 0);
-  put32(want + 0xA8, 1);
+  rsx_put_be32(want + 0xA0, 1);
+  rsx_put_be32(want + 0xA4, 0);
+  rsx_put_be32(want + 0xA8, 1);
   /* sampler entry: base colour, "t.png" */
-  put32(want + 0xB0, 0x95591C40);
-  put32(want + 0xB4, 3);
+  rsx_put_be32(want + 0xB0, 0x95591C40);
+  rsx_put_be32(want + 0xB4, 3);
   memcpy(want + 0xC0, strings, sizeof strings);
   memcpy(want + 0xD0, meta, sizeof meta);
   memcpy(want + 0x160, rec, sizeof rec);

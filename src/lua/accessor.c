@@ -230,17 +230,7 @@ static void ac_check_options(lua_State *L, int idx)
   static const char *const known[] = {"scale", "offset", "components",
     "with", "with_components", "file", NULL};
   rsxlua_checktype(L, idx, LUA_TTABLE, "accessor:lines");
-  lua_pushnil(L);
-  while (lua_next(L, idx) != 0) {
-    int i = 0;
-    lua_pop(L, 1);
-    if (lua_type(L, -1) == LUA_TSTRING)
-      for (; known[i] != NULL; i++)
-        if (strcmp(known[i], lua_tostring(L, -1)) == 0) break;
-    if (lua_type(L, -1) != LUA_TSTRING || known[i] == NULL)
-      luaL_error(L, "accessor:lines: unknown option '%s'",
-                 luaL_tolstring(L, -1, NULL));
-  }
+  rsxlua_check_keys(L, idx, known, NULL, NULL, "accessor:lines", "option");
 }
 
 static int a_lines(lua_State *L)

@@ -151,6 +151,29 @@ void rsxlua_checktype(lua_State *L, int arg, int t, const char *fname)
     rsxlua_typeerror(L, arg, fname, lua_typename(L, t));
 }
 
+void rsxlua_check_keys(lua_State *L, int idx, const char *const known[],
+                       int (*accept)(lua_State *L, const char *key,
+                                     const void *ud),
+                       const void *ud, const char *fname, const char *what)
+{
+  idx = lua_absindex(L, idx);
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    int i = 0;
+    const char *key = NULL;
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      key = lua_tostring(L, -1);
+      for (; known[i] != NULL; i++)
+        if (strcmp(known[i], key) == 0) break;
+    }
+    if (key == NULL ||
+        (known[i] == NULL && (accept == NULL || !accept(L, key, ud))))
+      luaL_error(L, "%s: unknown %s '%s'", fname, what,
+                 luaL_tolstring(L, -1, NULL));
+  }
+}
+
 void *rsxlua_checkudata(lua_State *L, int arg, const char *tname,
                         const char *fname)
 {

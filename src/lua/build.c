@@ -280,34 +280,27 @@ static const char *const with_fields[] = {
   "submeshes", NULL
 };
 
+/* A key of m:with's table that names a kind: the mesh must have it. */
+static int with_kind_key(lua_State *L, const char *key, const void *ud)
+{
+  const rsx_mesh *m = ud;
+  int kind = rsx_kind_from_name(key);
+  if (kind < 0) return 0;
+  if (m->format.attr[kind] == NULL) {
+    char mask[16];
+    snprintf(mask, sizeof mask, "0x%08lx", (unsigned long)m->mask);
+    luaL_error(L, "mesh:with: mesh %s has no %s (mask %s)", m->name, key,
+               mask);
+  }
+  return 1;
+}
+
 /* Every key of t at idx is a kind of the mask or a field: a typo must
 ** not pass for a copy. */
 static void with_check_keys(lua_State *L, int idx, const rsx_mesh *m)
 {
-  lua_pushnil(L);
-  while (lua_next(L, idx) != 0) {
-    const char *key;
-    int kind, i;
-    lua_pop(L, 1);
-    if (lua_type(L, -1) != LUA_TSTRING)
-      luaL_error(L, "mesh:with: a key must be a string, got %s",
-                 luaL_typename(L, -1));
-    key = lua_tostring(L, -1);
-    kind = rsx_kind_from_name(key);
-    if (kind >= 0) {
-      if (m->format.attr[kind] == NULL) {
-        char mask[16];
-        snprintf(mask, sizeof mask, "0x%08lx", (unsigned long)m->mask);
-        luaL_error(L, "mesh:with: mesh %s has no %s (mask %s)", m->name,
-                   key, mask);
-      }
-      continue;
-    }
-    for (i = 0; with_fields[i] != NULL; i++)
-      if (strcmp(with_fields[i], key) == 0) break;
-    if (with_fields[i] == NULL)
-      luaL_error(L, "mesh:with: unknown field '%s'", key);
-  }
+  rsxlua_check_keys(L, idx, with_fields, with_kind_key, m, "mesh:with",
+                    "field");
 }
 
 /* Replace kind in the copy c (streams mmp, mgp writable) from t[kind] on

@@ -142,6 +142,7 @@ static void read_options(lua_State *L, int opts, rsx_render_options *o,
                          lua_Integer *w, lua_Integer *h)
 {
   lua_Integer uv, stored;
+  int has_stored, has_uv;
   rsx_render_defaults(o);
   *w = opt_int(L, opts, "width", 1280);
   *h = opt_int(L, opts, "height", 720);
@@ -153,14 +154,15 @@ static void read_options(lua_State *L, int opts, rsx_render_options *o,
   if (uv < 0 || uv > 3)
     luaL_error(L, FNAME ": uv %I out of range 0..3", (LUAI_UACINT)uv);
   stored = opt_int(L, opts, "stored", -1);
-  lua_getfield(L, opts, "stored");
-  if (!lua_isnil(L, -1) && (stored < 0 || stored > 3))
+  has_stored = lua_getfield(L, opts, "stored") != LUA_TNIL;
+  has_uv = lua_getfield(L, opts, "uv") != LUA_TNIL;
+  lua_pop(L, 2);
+  if (has_stored && (stored < 0 || stored > 3))
     luaL_error(L, FNAME ": stored %I out of range 0..3",
                (LUAI_UACINT)stored);
   /* as the command line: stored ignores the selectors uv goes through */
-  if (!lua_isnil(L, -1) && lua_getfield(L, opts, "uv") != LUA_TNIL)
+  if (has_stored && has_uv)
     luaL_error(L, FNAME ": uv and stored exclude each other");
-  lua_pop(L, 1);
   o->uv = (int)uv;
   o->stored = (int)stored;
   lua_getfield(L, opts, "cull");

@@ -127,6 +127,13 @@ void *rsxlua_checkudata(lua_State *L, int arg, const char *tname,
                         const char *fname);
 int rsxlua_checkoption(lua_State *L, int arg, const char *const list[],
                        const char *fname);
+/* Every key of the table at idx is a string of known (NULL-ended) or one
+** that accept (when not NULL) takes; else raises "fname: unknown what
+** 'key'", so that a typo does not pass for a default. */
+void rsxlua_check_keys(lua_State *L, int idx, const char *const known[],
+                       int (*accept)(lua_State *L, const char *key,
+                                     const void *ud),
+                       const void *ud, const char *fname, const char *what);
 #define rsxlua_argcheck(L, cond, arg, fname, extramsg) \
   ((void)((cond) || rsxlua_argerror((L), (arg), (fname), (extramsg))))
 
