@@ -17,7 +17,10 @@
 -- nothing is built unless every mesh succeeds.
 
 local rsxmesh = require "rsxmesh"
-local cjson = require "cjson"
+-- the JSON parser is a package of its own: its absence is a setup step
+-- missed, said as such rather than as a traceback
+local cjson = require "rsxmesh.need" ("cjson", "lua-cjson", "lua-cjson",
+  "gltf-import")
 local gltf = require "rsxmesh.gltf"
 local json = require "rsxmesh.json"
 local lfs = require "lfs"
