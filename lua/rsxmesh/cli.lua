@@ -478,7 +478,7 @@ function Run:each(args, fn, share)
       jobs.worker_finish(self, share, from) -- exits
     end
     for _, f in ipairs(failures) do self:fail(f.path, f.message) end
-    n = share and jobs.count(self, inputs) or 1
+    n = share and jobs.count(self, inputs, share) or 1
     if n > 1 then return jobs.run(self, inputs, share, n) end
     for i in ipairs(inputs) do
       k = i
