@@ -153,7 +153,9 @@ end, { state = function() return { totals, handled } end,
        merge = function(t)
          jobs.add(totals, t[1])
          jobs.add(handled, t[2])
-       end })
+       end,
+       -- textures of one name from two bundles: one copy, refused in order
+       one_process = opts.copy_textures })
 
 -- What was handled, in one line, when anything was.
 local KINDS = {

@@ -32,9 +32,7 @@ local opts, inputs = cli.parse(arg, {
   },
 })
 
--- the JSON parser is a package of its own: its absence is a setup step
--- missed, said as such rather than as a traceback
-require "rsxmesh.need" ("cjson", "lua-cjson", "lua-cjson", "gltf-import")
+-- after the options: --help needs no lua-cjson
 local import = require "rsxmesh.gltf_import"
 
 local run = cli.run(opts)

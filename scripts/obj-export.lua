@@ -284,7 +284,9 @@ run:each(args, function(bundle, input)
       cli.join(cli.join(opts.out, input.stem), name .. ".obj"), names)
   end
 end, { state = function() return total end,
-       merge = function(t) jobs.add(total, t) end })
+       merge = function(t) jobs.add(total, t) end,
+       -- two bundles' textures of one name are one copy: refused in order
+       one_process = opts.copy_textures })
 
 run:finish(string.format("%s, %s, %s, %s, %s written",
   cli.plural(run.ok, "bundle"), cli.plural(total.meshes, "mesh", "meshes"),

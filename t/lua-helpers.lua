@@ -74,6 +74,21 @@ t.is(json.encode({ a = json.NULL, b = { 1, json.NULL } }),
 t.is(json.encode(1 / 3), "0.33333334", "encode: doubles only when asked")
 t.error_like(function() json.encode(0 / 0) end, "must be finite",
   "encode: NaN refused")
+local NF = { non_finite = "string" }
+t.is(json.encode({ a = { 0.5, 1 / 0 }, b = { 0.5, 2 }, c = -1 / 0 }, nil,
+  NF), '{\n  "a": [\n    0.5,\n    "inf"\n  ],\n  "b": [0.5, 2],\n'
+  .. '  "c": "-inf"\n}', "encode, non_finite: infinities as strings, their"
+  .. " array one item a line")
+t.is(json.encode({ 0 / 0, -(0 / 0), 2 ^ 53 }, nil,
+  { doubles = true, non_finite = "string" }),
+  '[\n  "nan",\n  "nan",\n  9007199254740992\n]',
+  "encode, non_finite and doubles: NaN of either sign is \"nan\"")
+t.error_like(function() json.encode(1 / 0, nil, { non_finite = "nan" }) end,
+  'rsxmesh%.json_text: opts%.non_finite must be "string" or nil, got "nan"$',
+  "encode: an unknown non_finite refused, naming it")
+t.error_like(function() json.encode(1, nil, { non_finite = true }) end,
+  'rsxmesh%.json_text: opts%.non_finite must be "string" or nil, got'
+  .. ' boolean$', "encode: a non_finite that is not a string refused")
 t.error_like(function() json.encode({ [true] = 1 }) end,
   "key must be a string", "encode: a key that is not a string refused")
 -- the writer is C (rsxmesh.json_text): hostile strings and values

@@ -285,33 +285,9 @@ end
 -- the string "inf", "-inf" or "nan", as the text reports print it.
 cli.NULL = json.NULL
 
-local NON_FINITE = { [math.huge] = "inf", [-math.huge] = "-inf" }
-
--- v with its non-finite numbers as strings; tables are copied only where
--- they hold one.
-local function json_finite(v)
-  if type(v) == "number" then
-    if v ~= v then return "nan" end
-    return NON_FINITE[v] or v
-  end
-  if type(v) ~= "table" or getmetatable(v) then return v end
-  local copy
-  for k, x in pairs(v) do
-    local y = json_finite(x)
-    if y ~= x then
-      if not copy then
-        copy = {}
-        for kk, xx in pairs(v) do copy[kk] = xx end
-      end
-      copy[k] = y
-    end
-  end
-  return copy or v
-end
-
 function cli.write_json(value, key_order)
-  io.write(json.encode(json_finite(value), json.key_order(key_order or {}),
-    { doubles = true }), "\n")
+  io.write(json.encode(value, json.key_order(key_order or {}),
+    { doubles = true, non_finite = "string" }), "\n")
 end
 
 -- The meshes of bundle that --mesh NAME|NUMBER options (a list, or nil
@@ -502,7 +478,7 @@ function Run:each(args, fn, share)
       jobs.worker_finish(self, share, from) -- exits
     end
     for _, f in ipairs(failures) do self:fail(f.path, f.message) end
-    n = share and jobs.count(self, inputs) or 1
+    n = share and jobs.count(self, inputs, share) or 1
     if n > 1 then return jobs.run(self, inputs, share, n) end
     for i in ipairs(inputs) do
       k = i

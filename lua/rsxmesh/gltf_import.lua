@@ -17,7 +17,10 @@
 -- nothing is built unless every mesh succeeds.
 
 local rsxmesh = require "rsxmesh"
-local cjson = require "cjson"
+-- the JSON parser is a package of its own: its absence is a setup step
+-- missed, said as such rather than as a traceback
+local cjson = require "rsxmesh.need" ("cjson", "lua-cjson", "lua-cjson",
+  "gltf-import")
 local gltf = require "rsxmesh.gltf"
 local json = require "rsxmesh.json"
 local lfs = require "lfs"
@@ -370,17 +373,16 @@ end
 -- normalized =, label =, bytes = }, bytes its elements tightly packed,
 -- sparse values applied. what names it in messages ("mesh 2 (crate):
 -- primitive 1: NORMAL"); every failure names the file and accessor too.
-local function accessor(file, i, what)
+-- read holds those read before (i -> r), the caller's to keep.
+local function accessor(file, i, what, read)
   local t = file.json
   i = int(i) or i
   local label = string.format("%s: %s (accessor %s)", file.path, what,
     tostring(i))
-  -- read once per file: primitives share accessors (gltf-export's do)
-  file.read_accessors = file.read_accessors or {}
-  local known = file.read_accessors[i]
+  local known = read[i]
   if not known then
     known = accessor_read(file, t, i, label)
-    file.read_accessors[i] = known
+    read[i] = known
   end
   local r = {}
   for k, v in pairs(known) do r[k] = v end
@@ -680,7 +682,11 @@ local function new_job(file, g, m, world)
   local job = setmetatable({ file = file, g = g, m = m, world = world,
     label = label, where = file.path .. ": " .. label,
     report = { label = label, changed = {}, derived = {}, kept = {} },
-    t = {}, columns = {}, changes = {} }, Job)
+    t = {}, columns = {}, changes = {},
+    -- a mesh's accessors read once for it: its primitives share them
+    -- (gltf-export's do), and no other mesh uses them (gltf-export gives
+    -- each its own), so they go with the job
+    read = {} }, Job)
   local E, why = exported(m)
   if not E then
     fail("%s: the base mesh cannot be exported, so not compared: %s",
@@ -706,7 +712,7 @@ end
 -- The accessor i of primitive p, named as messages name it.
 function Job:accessor(i, p, name)
   return accessor(self.file, i, self.label .. ": primitive " .. p .. ": "
-    .. name)
+    .. name, self.read)
 end
 
 -- Each primitive a triangle list with a POSITION; its vertices a group
@@ -1187,6 +1193,20 @@ function Job:vertex_agrees(v, b, kind)
   return kind == "normal" or self:normal_agrees(v, b)
 end
 
+-- The glTF's indices (idxs, Job:part_indices's per part), positions and
+-- normals as gltf-export wrote them: every vertex is then the base's by
+-- its values, without a look at each (an unchanged mesh, the common case).
+function Job:exported_as_is(idxs, gpos)
+  for k = 1, #self.parts do
+    if idxs[k] ~= false then return false end
+  end
+  if gpos ~= self.E.bytes(self.e_attrs.POSITION) then return false end
+  if not self.m:has("normal") then return true end
+  local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+  return N == nil or (self.e_attrs.NORMAL ~= nil
+    and column_bytes(N) == self.E.bytes(self.e_attrs.NORMAL))
+end
+
 -- Is each glTF vertex the base vertex of its number, as same_layout
 -- takes it? Equal counts do not say so: an editor may renumber the
 -- vertices, and the attributes it dropped would then be kept from other
@@ -1195,32 +1215,15 @@ end
 -- edited in place: moved, other UVs or normal), or else when its
 -- position, UVs and normal are those of the base vertex. Any other goes
 -- through the triangles' alignment (Job:base_vertices).
--- The glTF's indices (idxs, Job:part_indices's per part), positions and
--- normals as gltf-export wrote them: every vertex is then the base's by
--- its values, without a look at each (an unchanged mesh, the common case).
-function Job:exported_as_is(idxs, pos, gpos)
-  for k = 1, #self.parts do
-    if idxs[k] ~= false then return false end
-  end
-  if pos ~= gpos then return false end
-  if not self.m:has("normal") then return true end
-  local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
-  return N == nil or (self.e_attrs.NORMAL ~= nil
-    and column_bytes(N) == self.E.bytes(self.e_attrs.NORMAL))
-end
-
 function Job:numbered_as_base()
   if #self.groups ~= 1 or self.nv ~= self.m.vertex_count
       or #self.prims ~= #self.subs then
     return false
   end
-  local pos = assert(self.m:attribute("position")):pack()
   local gpos = self.groups[1].position.bytes
-  local idxs = {}
-  for k, part in ipairs(self.parts) do
-    idxs[k] = self:part_indices(part, self.E.bytes(part.e.indices))
-  end
-  if self:exported_as_is(idxs, pos, gpos) then return true end
+  local idxs = self:exported_indices()
+  if self:exported_as_is(idxs, gpos) then return true end
+  local pos = assert(self.m:attribute("position")):pack()
   local nv, placed, used = self.nv, {}, {}
   for k, part in ipairs(self.parts) do
     local tri, n = part.sub.s:triangles()
@@ -1653,7 +1656,9 @@ end
 -- those bytes: they need no reading.
 function Job:primitive_indices(p, exported)
   self.indices_of = self.indices_of or {}
+  self.exported_of = self.exported_of or {}
   if self.indices_of[p] then return self.indices_of[p] end
+  if exported and self.exported_of[p] == exported then return false end
   local prim, grp = self.prims[p], self:group(p)
   local idx
   if prim.indices == nil then
@@ -1671,6 +1676,7 @@ function Job:primitive_indices(p, exported)
         r.count)
     end
     if exported and r.ctype == UNSIGNED_INT and r.bytes == exported then
+      self.exported_of[p] = exported
       return false
     end
     idx = values(r)
@@ -1695,6 +1701,20 @@ function Job:part_indices(part, exported)
       idx[3 * i + 1], idx[3 * i + 2], idx[3 * i + 3]
   end
   return out
+end
+
+-- Each part's indices (Job:part_indices) given the export's, false where
+-- they are its bytes: worked out once, for numbered_as_base and
+-- Job:triangles.
+function Job:exported_indices()
+  if not self.idxs then
+    local idxs = {}
+    for k, part in ipairs(self.parts) do
+      idxs[k] = self:part_indices(part, self.E.bytes(part.e.indices))
+    end
+    self.idxs = idxs
+  end
+  return self.idxs
 end
 
 -- little-endian u32 bytes of a table of integers, as gltf-export writes
@@ -1737,10 +1757,12 @@ end
 -- glTF's triangles, u16 when the vertices allow.
 function Job:triangles()
   local same = self.same_layout
-  for _, part in ipairs(self.parts) do
+  -- same_layout: numbered_as_base has worked them out
+  local idxs = same and self:exported_indices()
+  for k, part in ipairs(self.parts) do
     if not same then break end
     local exported = self.E.bytes(part.e.indices)
-    local idx = self:part_indices(part, exported)
+    local idx = idxs[k]
     same = idx == false or u32_bytes(idx) == exported
       or (#idx == #exported // 4
         and triangle_set(idx) == triangle_set(u32_values(exported)))
@@ -1794,10 +1816,6 @@ end
 -- Import glTF mesh g into base mesh m. Returns the mesh to write (m
 -- itself when its bytes come out the same) and its report.
 local function import_mesh(file, g, m, world)
-  -- gltf-export gives each mesh accessors of its own: the ones read for
-  -- the meshes before are not kept to the end of the run (a copy of every
-  -- accessor of the file), and one shared anyway is just read again
-  file.read_accessors = nil
   local job = new_job(file, g, m, world)
   for _, step in ipairs(STEPS) do job[step](job) end
   job.report.state = "unchanged"

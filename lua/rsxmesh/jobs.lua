@@ -122,13 +122,14 @@ end
 -- ---------------------------------------------------------- first process
 
 -- The number of processes to use for these inputs: 1 unless the run asks
--- for more, copies no textures and each input has an output name of its
--- own. Two inputs of one name would claim the same output files, and two
--- bundles' textures of one name the same copy: only one process can
--- refuse the second in order (run:claim, run:copy_texture).
-function jobs.count(run, inputs)
+-- for more, the share does not say one_process and each input has an
+-- output name of its own. Two inputs of one name would claim the same
+-- output files (and, the scripts' one_process, two bundles' textures of
+-- one name the same copy): only one process can refuse the second in
+-- order (run:claim, run:copy_texture).
+function jobs.count(run, inputs, share)
   local n = math.min(run.opts.jobs or 1, #inputs)
-  if n < 2 or run.opts.worker or run.opts.copy_textures then return 1 end
+  if n < 2 or run.opts.worker or share.one_process then return 1 end
   local seen = {}
   for _, input in ipairs(inputs) do
     if seen[input.stem] then return 1 end
@@ -189,7 +190,8 @@ local function replay(run, share, dir, k, input, status)
   end
 end
 
--- Call fn(...) protected, an interrupt included; pcall's results. The
+-- Call fn(...) protected, an interrupt included: true, or false and the
+-- error (fn's results are not kept: the callers need none). The
 -- host raises SIGINT's "interrupted!" at the next Lua event: when a C
 -- function has failed first (a read cut short by the signal fails with
 -- EINTR), that event is pcall's own return, outside it, so a second

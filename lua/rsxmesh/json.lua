@@ -11,7 +11,8 @@
 -- Numbers are written as the shortest text that reads back as the same
 -- float32 (glTF's data), or with { doubles = true } as the same double
 -- in 15, 16 or 17 digits (reports: a consumer reads the very number
--- computed).
+-- computed). JSON has no infinity nor NaN: one raises, or with
+-- { non_finite = "string" } is the string "inf", "-inf" or "nan".
 
 local rsxmesh = require "rsxmesh"
 
@@ -48,11 +49,13 @@ end
 
 -- The JSON text of v; before orders an object's keys (json.key_order's,
 -- or any comparator); opts.doubles writes numbers as doubles, not
--- float32s. Written in C by rsxmesh.json_text: a glTF document of a disc
+-- float32s, and opts.non_finite = "string" infinities and NaN as
+-- strings. Written in C by rsxmesh.json_text: a glTF document of a disc
 -- holds hundreds of thousands of objects.
 function json.encode(v, before, opts)
   return rsxmesh.json_text(v, { order = before, empty = json.EMPTY,
-    null = json.NULL, doubles = opts and opts.doubles or false })
+    null = json.NULL, doubles = opts and opts.doubles or false,
+    non_finite = opts and opts.non_finite })
 end
 
 return json

@@ -10,8 +10,10 @@
 ** a comparator function (as table.sort's), or nil; keys of equal rank
 ** sort as Lua's < sorts strings. Numbers: integers as %d; floats as the
 ** shortest text that reads back as the same float32, or with opts.doubles
-** as the same double in 15, 16 or 17 digits. A string that is not UTF-8
-** is read as Latin-1.
+** as the same double in 15, 16 or 17 digits. JSON has no infinity nor
+** NaN: one is an error, or with opts.non_finite = "string" the string
+** "inf", "-inf" or "nan" (and its array is no array of numbers: one item
+** a line). A string that is not UTF-8 is read as Latin-1.
 */
 #include <math.h>
 #include <stdio.h>
@@ -41,7 +43,7 @@ typedef struct js {
   lua_State *L;
   js_text *t;
   int order, empty, null; /* stack indices, 0 if none */
-  int order_is_fn, doubles;
+  int order_is_fn, doubles, non_finite; /* non_finite: as strings */
 } js;
 
 static char *js_room(js *w, size_t size)
@@ -154,8 +156,17 @@ static void js_number(js *w, int idx)
     return;
   } else {
     double x = (double)lua_tonumber(w->L, idx);
-    if (!isfinite(x))
-      luaL_error(w->L, "json: a JSON number must be finite");
+    if (!isfinite(x)) {
+      if (!w->non_finite)
+        luaL_error(w->L, "json: a JSON number must be finite");
+      if (isnan(x))
+        js_lit(w, "\"nan\"");
+      else if (x > 0)
+        js_lit(w, "\"inf\"");
+      else
+        js_lit(w, "\"-inf\"");
+      return;
+    }
     if (w->doubles) {
       /* the shortest of %.15g, %.16g and %.17g that reads back as x */
       int digits;
@@ -173,6 +184,14 @@ static void js_number(js *w, int idx)
 
 static void js_value(js *w, int idx, int depth);
 
+/* Is the value at idx a number written as a number? */
+static int js_is_number(js *w, int idx)
+{
+  if (lua_type(w->L, idx) != LUA_TNUMBER) return 0;
+  return !w->non_finite || lua_isinteger(w->L, idx)
+    || isfinite((double)lua_tonumber(w->L, idx));
+}
+
 /* Is the value at idx the sentinel at ref (0: none)? */
 static int js_is(js *w, int idx, int ref)
 {
@@ -185,7 +204,7 @@ static void js_array(js *w, int idx, int depth)
   lua_Integer i, n = 0;
   int numbers = 1;
   while (lua_geti(L, idx, n + 1) != LUA_TNIL) {
-    if (lua_type(L, -1) != LUA_TNUMBER) numbers = 0;
+    if (!js_is_number(w, -1)) numbers = 0;
     lua_pop(L, 1);
     n++;
   }
@@ -359,7 +378,7 @@ static int json_text(lua_State *L)
   lua_settop(L, 2);
   w.L = L;
   w.order = w.empty = w.null = 0;
-  w.order_is_fn = w.doubles = 0;
+  w.order_is_fn = w.doubles = w.non_finite = 0;
   if (!lua_isnil(L, 2)) {
     rsxlua_checktype(L, 2, LUA_TTABLE, "rsxmesh.json_text");
     lua_getfield(L, 2, "order");
@@ -373,7 +392,17 @@ static int json_text(lua_State *L)
     if (!lua_isnil(L, -1)) w.null = lua_gettop(L);
     lua_getfield(L, 2, "doubles");
     w.doubles = lua_toboolean(L, -1);
-    lua_pop(L, 1);
+    lua_getfield(L, 2, "non_finite");
+    if (!lua_isnil(L, -1)) {
+      if (lua_type(L, -1) != LUA_TSTRING)
+        luaL_error(L, "rsxmesh.json_text: opts.non_finite must be"
+                   " \"string\" or nil, got %s", luaL_typename(L, -1));
+      if (strcmp(lua_tostring(L, -1), "string") != 0)
+        luaL_error(L, "rsxmesh.json_text: opts.non_finite must be"
+                   " \"string\" or nil, got \"%s\"", lua_tostring(L, -1));
+      w.non_finite = 1;
+    }
+    lua_pop(L, 2);
   }
   w.t = lua_newuserdatauv(L, sizeof *w.t, 0);
   memset(w.t, 0, sizeof *w.t);
