@@ -78,7 +78,9 @@ local function shown(x)
   return tostring(int(x) or x)
 end
 
-local function read_bytes(file)
+-- file opened for reading, a regular file only; or nil and a message
+-- naming it.
+local function open_regular(file)
   -- only a regular file: a buffer URI climbing to /dev/zero read until
   -- memory ran out, and a FIFO would hang the open
   local mode = lfs.attributes(file, "mode")
@@ -86,11 +88,53 @@ local function read_bytes(file)
     return nil, file .. ": " .. (mode == "directory" and "Is a directory"
       or "not a regular file")
   end
-  local f, err = io.open(file, "rb")
-  if not f then return nil, err end
-  local bytes = f:read("a")
-  f:close()
-  return bytes
+  return io.open(file, "rb")
+end
+
+-- A buffer is a string (a data URI's bytes), or { n = (its length),
+-- path =, off =, f = }: the n bytes of the file path from 0-based offset
+-- off (a .bin, a .glb's BIN chunk), read a piece at a time (piece) as
+-- the accessors ask. Read whole, a .bin of 40 MB cost its memory twice
+-- over (the read, then the string), more than all the rest of the
+-- import of an unchanged bundle.
+local function buffer_length(buf)
+  return type(buf) == "string" and #buf or buf.n
+end
+
+-- The n bytes of file f (open) from 0-based offset off; nil when it
+-- holds fewer.
+local function read_at(f, off, n)
+  if n == 0 then return "" end -- f:read(0) is nil at the end
+  local bytes = f:seek("set", off) and f:read(n)
+  return bytes and #bytes == n and bytes or nil
+end
+
+-- The n bytes of buffer buf from 0-based offset off (inside it): a string
+-- and the 0-based offset where they start in it.
+local function piece(buf, off, n)
+  if type(buf) == "string" then return buf, off end
+  if not buf.f then
+    local err
+    buf.f, err = open_regular(buf.path)
+    if not buf.f then fail("%s", err) end
+  end
+  local bytes = read_at(buf.f, buf.off + off, n)
+  if not bytes then
+    fail("%s: %d bytes from offset %d can no longer be read (the file"
+      .. " changed during the import)", buf.path, n, buf.off + off)
+  end
+  return bytes, 0
+end
+
+-- Close the files of file's buffers (import.read's): piece opens them
+-- again if need be.
+local function close_buffers(file)
+  for _, buf in ipairs(file.buffers or {}) do
+    if type(buf) == "table" and buf.f then
+      buf.f:close()
+      buf.f = nil
+    end
+  end
 end
 
 -- ------------------------------------------------------------- reading
@@ -125,41 +169,46 @@ local function uri_path(uri)
   end))
 end
 
--- The JSON chunk and the BIN chunk of a .glb (glTF 2.0, GLB file format).
-local function read_glb(file, bytes)
-  if #bytes < 20 then fail("%s: a .glb of %d bytes has no header and JSON"
-    .. " chunk", file, #bytes) end
-  local _, version, length = string.unpack("<c4I4I4", bytes)
+-- The JSON chunk and the BIN chunk (a buffer) of a .glb (glTF 2.0, GLB
+-- file format), open as f, of size bytes.
+local function read_glb(file, f, size)
+  local header = size >= 20 and read_at(f, 0, 20)
+  if not header then fail("%s: a .glb of %d bytes has no header and JSON"
+    .. " chunk", file, size) end
+  local _, version, length = string.unpack("<c4I4I4", header)
   if version ~= 2 then fail("%s: GLB version %d, not 2", file, version) end
-  if length ~= #bytes then
+  if length ~= size then
     fail("%s: the GLB header says %d bytes, the file has %d", file, length,
-      #bytes)
+      size)
   end
-  local jlen, jtype = string.unpack("<I4c4", bytes, 13)
-  if jtype ~= "JSON" or 20 + jlen > #bytes then
+  local jlen, jtype = string.unpack("<I4c4", header, 13)
+  local text = jtype == "JSON" and 20 + jlen <= size and read_at(f, 20, jlen)
+  if not text then
     fail("%s: the first GLB chunk is not a whole JSON chunk", file)
   end
-  local text, bin = bytes:sub(21, 20 + jlen), nil
+  local bin
   local at = 21 + jlen
-  if at + 8 <= #bytes + 1 then
-    local blen, btype = string.unpack("<I4c4", bytes, at)
+  local chunk = at + 8 <= size + 1 and read_at(f, at - 1, 8)
+  if chunk then
+    local blen, btype = string.unpack("<I4c4", chunk)
     if btype == "BIN\0" then
-      if at + 7 + blen > #bytes then
+      if at + 7 + blen > size then
         fail("%s: the GLB BIN chunk of %d bytes runs past the end", file,
           blen)
       end
-      bin = bytes:sub(at + 8, at + 7 + blen)
+      bin = { n = blen, path = file, off = at + 7 }
     end
   end
   return text, bin
 end
 
-local function bytes_of(bytes, label, length)
-  if #bytes < length then
-    fail("%s holds %d bytes, less than its byteLength %d", label, #bytes,
+local function bytes_of(buf, label, length)
+  local n = buffer_length(buf)
+  if n < length then
+    fail("%s holds %d bytes, less than its byteLength %d", label, n,
       length)
   end
-  return bytes
+  return buf
 end
 
 -- The bytes of buffer i (0-based) of the document, and the path of the
@@ -185,23 +234,31 @@ local function read_buffer(file, t, i, b, glb_bin)
   else
     local name = uri_path(b.uri)
     local where = path.join(path.dirname(file), name)
-    local err
-    bytes, err = read_bytes(where)
-    if not bytes then fail("%s (%s): %s", label, name, err) end
-    return bytes_of(bytes, label, length), where
+    local f, err = open_regular(where)
+    if not f then fail("%s (%s): %s", label, name, err) end
+    return bytes_of({ n = f:seek("end"), path = where, off = 0, f = f },
+      label, length), where
   end
   return bytes_of(bytes, label, length)
 end
 
 -- Read a .gltf with its buffers, or a .glb: { path =, json =, buffers =,
 -- files = (the paths read: the document's, then its buffer files') } or
--- nil and a message naming the file.
+-- nil and a message naming the file. The buffer files are only opened:
+-- import.bundle reads the pieces it needs.
 function import.read(file)
   return guarded(function()
-    local bytes, err = read_bytes(file)
-    if not bytes then fail("%s", err) end
-    local text, bin = bytes, nil
-    if bytes:sub(1, 4) == "glTF" then text, bin = read_glb(file, bytes) end
+    local f, err = open_regular(file)
+    if not f then fail("%s", err) end
+    local size = f:seek("end")
+    local text, bin
+    if read_at(f, 0, 4) == "glTF" then
+      text, bin = read_glb(file, f, size)
+    else
+      text = read_at(f, 0, size)
+    end
+    f:close()
+    if not text then fail("%s: it changed while being read", file) end
     local ok, t = pcall(decoder.decode, text)
     if not ok then
       fail("%s: JSON parse error: %s", file, tostring(t))
@@ -245,7 +302,7 @@ local function buffer_view(file, v, label, what_view)
   local buf = file.buffers[(int(bv.buffer) or -1) + 1]
   local boff, blen = int(bv.byteOffset or 0), int(bv.byteLength)
   if not buf or not boff or not blen or boff < 0 or blen < 0
-      or boff + blen > #buf then
+      or boff + blen > buffer_length(buf) then
     fail("%s: %sbuffer view %d lies outside its buffer", label, what_view,
       v)
   end
@@ -264,7 +321,7 @@ local function dense_bytes(file, a, r)
     -- zeros, as glTF allows; no bytes of the file back them, so a hostile
     -- count could claim any memory: no more than the buffers hold
     local held = 0
-    for _, b in ipairs(file.buffers) do held = held + #b end
+    for _, b in ipairs(file.buffers) do held = held + buffer_length(b) end
     if count > math.max(held, ZEROS_MIN) // size then
       fail("%s: %d elements of %d bytes without a buffer view: more zeros"
         .. " than the file's buffers hold (%d bytes)", r.label, count, size,
@@ -289,11 +346,15 @@ local function dense_bytes(file, a, r)
       .. " buffer view %d (%d bytes)", r.label, count, size, offset,
       int(a.bufferView), blen)
   end
-  local at = boff + offset
-  if stride == size then return buf:sub(at + 1, at + count * size) end
+  local src, at = piece(buf, boff + offset, stride * (count - 1) + size)
+  if stride == size then
+    -- a buffer file's piece is already just these bytes
+    local n = count * size
+    return #src == n and src or src:sub(at + 1, at + n)
+  end
   local parts = {}
   for e = 0, count - 1 do
-    parts[e + 1] = buf:sub(at + e * stride + 1, at + e * stride + size)
+    parts[e + 1] = src:sub(at + e * stride + 1, at + e * stride + size)
   end
   return table.concat(parts)
 end
@@ -326,16 +387,17 @@ local function sparse_bytes(file, sp, r, bytes)
   if not voff or voff < 0 or voff + sc * size > vblen then
     fail("%s: sparse values run past their buffer view", label)
   end
+  local isrc, iat = piece(ibuf, iboff + ioff, sc * ict.size)
+  local vsrc, vat = piece(vbuf, vboff + voff, sc * size)
   local parts, last = {}, -1
   for e = 0, sc - 1 do
-    local k = string.unpack(ict.fmt, ibuf, iboff + ioff + e * ict.size + 1)
+    local k = string.unpack(ict.fmt, isrc, iat + e * ict.size + 1)
     if k <= last or k >= count then
       fail("%s: sparse index %d is %d: indices must increase and stay"
         .. " below the count %d", label, e, k, count)
     end
     parts[#parts + 1] = bytes:sub(last * size + size + 1, k * size)
-    parts[#parts + 1] = vbuf:sub(vboff + voff + e * size + 1,
-      vboff + voff + (e + 1) * size)
+    parts[#parts + 1] = vsrc:sub(vat + e * size + 1, vat + (e + 1) * size)
     last = k
   end
   parts[#parts + 1] = bytes:sub((last + 1) * size + 1)
@@ -1852,7 +1914,7 @@ end
 -- message.
 function import.bundle(file, base, opts)
   opts = opts or {}
-  return guarded(function()
+  local r, err = guarded(function()
     local t = file.json
     local world = mesh_transforms(file)
     -- base meshes by name, in order: the k-th glTF mesh named X is the
@@ -1921,6 +1983,8 @@ function import.bundle(file, base, opts)
     end
     return { writer = w, meshes = reports }
   end)
+  close_buffers(file)
+  return r, err
 end
 
 return import
