@@ -446,10 +446,9 @@ local function accessor(file, i, what, read)
     known = accessor_read(file, t, i, label)
     read[i] = known
   end
-  local r = {}
-  for k, v in pairs(known) do r[k] = v end
-  r.label = label -- named as this use names it
-  return r
+  -- the known's fields, named as this use names it
+  known.use = known.use or { __index = known }
+  return setmetatable({ label = label }, known.use)
 end
 
 -- Check an accessor's type and component type against what the glTF
