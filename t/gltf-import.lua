@@ -1196,6 +1196,36 @@ do
     .. " (Debian: apt-get install lua-cjson)\n", "... saying what to install")
 end
 
+-- The buffer file is read as the accessors ask, after import.read: one
+-- cut short or removed in between is named, and the import fails alone;
+-- the same file read again imports twice over.
+do
+  local import = require "rsxmesh.gltf_import"
+  local g = edited("changing", function() end)
+  local base = assert(rsxmesh.open(at("edit.rsxb")))
+  local file = assert(import.read(g))
+  local r, e = import.bundle(file, base)
+  t.ok(r, "import.read, then import.bundle")
+  if not r then t.diag(e) end
+  r, e = import.bundle(file, base)
+  t.ok(r, "... and import.bundle again on the same file")
+  local bin = at("changing/edit.bin")
+  local f = assert(io.open(bin, "wb"))
+  assert(f:write(BIN:sub(1, 100)))
+  assert(f:close())
+  r, e = import.bundle(file, base)
+  t.is(r, nil, "the .bin cut to 100 bytes after import.read: refused")
+  t.like(e, "^" .. bin:gsub("%p", "%%%0") .. ": %d+ bytes from offset %d+"
+    .. " can no longer be read %(the file changed during the import%)$",
+    "... naming the .bin and what could not be read")
+  os.remove(bin)
+  r, e = import.bundle(file, base)
+  t.is(r, nil, "the .bin removed: refused")
+  t.like(e, bin:gsub("%p", "%%%0") .. ": No such file or directory",
+    "... with the system's reason")
+  base:close()
+end
+
 -- Hostile JSON: 300 documents, each the export with one to three fields
 -- anywhere replaced by a value of another kind (a fixed seed, so every run
 -- tries the same). Each import succeeds or gives nil and one message
