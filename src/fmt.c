@@ -180,41 +180,64 @@ static const char fmt_pairs[200] =
   "37383940414243444546474849505152535455565758596061626364656667686970717273"
   "7475767778798081828384858687888990919293949596979899";
 
-/* The n digits of d (n its digit count) ending at end, two at a time
-** from the last: as many steps as the number has digits (the blocks a
-** script writes hold numbers of one kind, so the count is predictable). */
-static void fmt_digits(uint32_t d, char *end)
-{
-  while (d >= 100) {
-    uint32_t q = d / 100;
-    end -= 2;
-    memcpy(end, fmt_pairs + 2 * (d - 100 * q), 2);
-    d = q;
-  }
-  if (d >= 10) {
-    end -= 2;
-    memcpy(end, fmt_pairs + 2 * d, 2);
-  } else {
-    *--end = (char)('0' + d);
-  }
-}
+static const uint32_t fmt_pow10_u32[10] = {
+  1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000
+};
 
+/* The digit count of d > 0 by comparisons, not arithmetic: the processor
+** predicts them (a block of floats has digits of one kind) and goes on
+** with the digits before the count is known. */
 static int fmt_count_digits(uint32_t d)
 {
-  return 1 + (d >= 10) + (d >= 100) + (d >= 1000) + (d >= 10000) +
-         (d >= 100000) + (d >= 1000000) + (d >= 10000000) +
-         (d >= 100000000);
+  if (d < 10000) {
+    if (d < 100) return d < 10 ? 1 : 2;
+    return d < 1000 ? 3 : 4;
+  }
+  if (d < 1000000) return d < 100000 ? 5 : 6;
+  if (d < 100000000) return d < 10000000 ? 7 : 8;
+  return 9;
 }
+
+/* Characters travel eight at a time in a number whose lowest byte is the
+** first: one store where that is the processor's order, a byte at a time
+** elsewhere (RSX_FMT_BYTEWISE forces that, so that a test can run it). */
+#if !defined(RSX_FMT_BYTEWISE) && defined(__BYTE_ORDER__) && \
+  __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static uint64_t fmt_pair(uint64_t x) /* x < 100 as two characters */
+{
+  uint16_t p;
+  memcpy(&p, fmt_pairs + 2 * x, 2);
+  return p;
+}
+
+static void fmt_store8(char *s, uint64_t w)
+{
+  memcpy(s, &w, 8);
+}
+#else
+static uint64_t fmt_pair(uint64_t x)
+{
+  const unsigned char *p = (const unsigned char *)fmt_pairs + 2 * x;
+  return (uint64_t)p[0] | (uint64_t)p[1] << 8;
+}
+
+static void fmt_store8(char *s, uint64_t w)
+{
+  int i;
+  for (i = 0; i < 8; i++) s[i] = (char)(w >> (8 * i));
+}
+#endif
 
 /* The digits as a plain decimal for first-digit exponents -4 to 15, as
 ** Python's repr chooses (150, not 1.5e+02; 0.0001), and with a short
 ** exponent beyond (1e-5, 3.4028235e38). */
 size_t rsx_format_float(float f, char out[RSX_FLOAT_CHARS])
 {
+  const uint64_t fraction = ((uint64_t)1 << 57) - 1;
   uint32_t bits, d;
-  char *s = out, digits[32];
-  const char *p;
-  int k, n, e, z;
+  uint64_t y, w;
+  char *s = out, first;
+  int k, n, e, z, len;
   memcpy(&bits, &f, sizeof bits);
   *s = '-';
   s += bits >> 31;
@@ -227,46 +250,59 @@ size_t rsx_format_float(float f, char out[RSX_FLOAT_CHARS])
     memcpy(s, "0", 2);
     return (size_t)(s - out) + 1;
   }
-  /* the digits, then zeros: fixed-size copies (inlined, unlike copies
-  ** of a variable size) may take more than the digits, since the rest of
-  ** each is overwritten or past the end */
   d = fmt_shortest(bits, &k, &z);
   if (z) /* no trailing zeros */
     while (d % 10 == 0) d /= 10, k++;
-  fmt_digits(d, digits + 9);
-  memcpy(digits + 9, "0000000000000000", 16);
   n = fmt_count_digits(d);
-  p = digits + 9 - n;
   e = k + n - 1; /* the exponent of the first digit */
+  /* The digits, then zeros, to nine: d * 10^(9 - n) < 10^9. In fixed
+  ** point with 57 fraction bits, that over 10^8 has the first digit in
+  ** its integer part, and each multiplication of the fraction by 100
+  ** brings up the next two: James Anhalt's method, exact for every
+  ** number below 10^9 (t/fmt-full checks them all). Multiplications, no
+  ** divisions, and the characters stay in registers. */
+  y = (uint64_t)(d * fmt_pow10_u32[9 - n]) * 1441151881u;
+  first = (char)('0' + (y >> 57));
+  y = (y & fraction) * 100;
+  w = fmt_pair(y >> 57);
+  y = (y & fraction) * 100;
+  w |= fmt_pair(y >> 57) << 16;
+  y = (y & fraction) * 100;
+  w |= fmt_pair(y >> 57) << 32;
+  y = (y & fraction) * 100;
+  w |= fmt_pair(y >> 57) << 48; /* the second to ninth characters */
+  /* Each form stores whole words; what they write past the number is
+  ** overwritten or past its end, and within RSX_FLOAT_CHARS. */
   if (e >= 0 && e < 16) {
-    if (k >= 0) { /* an integer: the digits, then k zeros */
-      memcpy(s, p, 16);
-      s += n + k;
-    } else { /* the point inside the digits: e < n - 1 <= 8 */
-      memcpy(s, p, 8);
+    s[0] = first;
+    fmt_store8(s + 1, w);
+    if (e >= n - 1) { /* an integer: the digits, then zeros */
+      fmt_store8(s + 9, 0x3030303030303030ull);
+      len = e + 1;
+    } else { /* the point after e + 1 < n <= 9 digits */
       s[e + 1] = '.';
-      memcpy(s + e + 2, p + e + 1, 8);
-      s += n + 1;
+      fmt_store8(s + e + 2, w >> (8 * e));
+      len = n + 1;
     }
   } else if (e < 0 && e >= -4) {
     memcpy(s, "0.000000", 8);
-    s += 1 - e;
-    memcpy(s, p, 16);
-    s += n;
+    s[1 - e] = first;
+    fmt_store8(s + 2 - e, w);
+    len = n + 1 - e;
   } else {
-    s[0] = p[0];
+    s[0] = first;
     s[1] = '.';
-    memcpy(s + 2, p + 1, 8);
-    s += n > 1 ? n + 1 : 1;
-    *s++ = 'e';
-    if (e < 0) *s++ = '-', e = -e;
+    fmt_store8(s + 2, w);
+    len = n > 1 ? n + 1 : 1;
+    s[len++] = 'e';
+    if (e < 0) s[len++] = '-', e = -e;
     if (e >= 10) {
-      memcpy(s, fmt_pairs + 2 * e, 2);
-      s += 2;
+      memcpy(s + len, fmt_pairs + 2 * e, 2);
+      len += 2;
     } else {
-      *s++ = (char)('0' + e);
+      s[len++] = (char)('0' + e);
     }
   }
-  *s = '\0';
-  return (size_t)(s - out);
+  s[len] = '\0';
+  return (size_t)(s + len - out);
 }

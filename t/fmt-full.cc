@@ -1,8 +1,9 @@
 /* t/fmt-full.cc - make check-full: rsx_format_float over every float32 in
 ** [1e-8, 1e9), and their negatives: each text reads back by strtof as the
 ** very float, and its digits are Dragonbox's (the shortest that read
-** back, the nearest of them to the float). C++ only for Dragonbox's
-** header; the core under test is C. TAP output. */
+** back, the nearest of them to the float); and the method that makes
+** the digits' characters holds for every significand. C++ only for
+** Dragonbox's header; the core under test is C. TAP output. */
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +37,27 @@ static void decimal_of(const char *s, unsigned long long *d, int *e)
   *e = exp;
 }
 
+/* src/fmt.c's digits of d < 10^9: d * 2^57 / 10^8 in fixed point (the
+** constant rounded up) has d's first digit in its integer part, and each
+** multiplication of its fraction by 100 the next two. True of every d,
+** checked here one by one, with the division as the reference. */
+static unsigned long long fixed_point_failures()
+{
+  const uint64_t fraction = ((uint64_t)1 << 57) - 1;
+  unsigned long long bad = 0;
+  for (uint32_t d = 0; d < 1000000000u; d++) {
+    uint64_t y = (uint64_t)d * 1441151881u;
+    uint32_t rest = d % 100000000u, div = 1000000u;
+    int ok = (uint32_t)(y >> 57) == d / 100000000u;
+    for (int i = 0; i < 4; i++, div /= 100) {
+      y = (y & fraction) * 100;
+      ok &= (uint32_t)(y >> 57) == rest / div % 100;
+    }
+    if (!ok && bad++ < 5) std::printf("# fixed point wrong at %u\n", d);
+  }
+  return bad;
+}
+
 int main()
 {
   float lo = 1e-8f, hi = 1e9f;
@@ -67,11 +89,14 @@ int main()
       checked++;
     }
   }
-  std::printf("1..2\n");
+  unsigned long long bad_fixed = fixed_point_failures();
+  std::printf("1..3\n");
   std::printf("%s 1 - %llu floats of [1e-8, 1e9), signed, read back by "
               "strtof as themselves (%llu not)\n",
               bad_back ? "not ok" : "ok", checked, bad_back);
   std::printf("%s 2 - their digits are Dragonbox's (%llu differ)\n",
               bad_digits ? "not ok" : "ok", bad_digits);
-  return bad_back || bad_digits ? 1 : 0;
+  std::printf("%s 3 - the fixed-point digits are right for every d < 10^9 "
+              "(%llu wrong)\n", bad_fixed ? "not ok" : "ok", bad_fixed);
+  return bad_back || bad_digits || bad_fixed ? 1 : 0;
 }

@@ -106,6 +106,23 @@ int main(void)
   check_hand(from_bits(1), "1e-45");            /* 2^-149 */
   check_hand(-807.5f, "-807.5");
   check_hand(512.0f, "512");
+  /* every form at its widest, and the point after each place: digits
+  ** from numpy's format_float_positional(unique=True), an independent
+  ** shortest (Dragon4), on the float of the hex bits */
+  check_hand(from_bits(0x447a000e), "1000.00085");   /* nine, point at 4 */
+  check_hand(from_bits(0x4affffff), "8388607.5");    /* 2^23 - 1/2 */
+  check_hand(from_bits(0x3f800001), "1.0000001");    /* 1 + 2^-23 */
+  check_hand(from_bits(0x47f12065), "123456.79");
+  check_hand(from_bits(0x4b3c614e), "12345678");
+  check_hand(from_bits(0x4ceb79a3), "123456790");    /* 123456792 */
+  check_hand(from_bits(0x4e6e6b29), "1000000060");   /* nine, then a 0 */
+  check_hand(from_bits(0x3dccccd0), "0.100000024");  /* nine after 0. */
+  check_hand(from_bits(0x3c21d13a), "0.009876544");
+  check_hand(from_bits(0x3901725b), "0.00012345");
+  check_hand(from_bits(0x3901742e), "0.00012345679");
+  check_hand(from_bits(0x38d1b718), "0.000100000005"); /* the longest */
+  check_hand(from_bits(0x60ad78f2), "1.00000055e20");  /* nine, exponent */
+  check_hand(from_bits(0x3727c5af), "1.00000025e-5");
   check_hand(INFINITY, "inf");
   check_hand(-INFINITY, "-inf");
   check_hand(NAN, "nan");
