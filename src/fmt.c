@@ -12,6 +12,7 @@
 ** constants; make check-full compares every float with the reference.
 */
 #include "rsxmesh.h"
+#include "fmt.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -233,7 +234,6 @@ static void fmt_store8(char *s, uint64_t w)
 ** exponent beyond (1e-5, 3.4028235e38). */
 size_t rsx_format_float(float f, char out[RSX_FLOAT_CHARS])
 {
-  const uint64_t fraction = ((uint64_t)1 << 57) - 1;
   uint32_t bits, d;
   uint64_t y, w;
   char *s = out, first;
@@ -255,22 +255,19 @@ size_t rsx_format_float(float f, char out[RSX_FLOAT_CHARS])
     while (d % 10 == 0) d /= 10, k++;
   n = fmt_count_digits(d);
   e = k + n - 1; /* the exponent of the first digit */
-  /* The digits, then zeros, to nine: d * 10^(9 - n) < 10^9. In fixed
-  ** point with 57 fraction bits, that over 10^8 has the first digit in
-  ** its integer part, and each multiplication of the fraction by 100
-  ** brings up the next two: James Anhalt's method, exact for every
-  ** number below 10^9 (t/fmt-full checks them all). Multiplications, no
-  ** divisions, and the characters stay in registers. */
-  y = (uint64_t)(d * fmt_pow10_u32[9 - n]) * 1441151881u;
-  first = (char)('0' + (y >> 57));
-  y = (y & fraction) * 100;
-  w = fmt_pair(y >> 57);
-  y = (y & fraction) * 100;
-  w |= fmt_pair(y >> 57) << 16;
-  y = (y & fraction) * 100;
-  w |= fmt_pair(y >> 57) << 32;
-  y = (y & fraction) * 100;
-  w |= fmt_pair(y >> 57) << 48; /* the second to ninth characters */
+  /* The digits, then zeros, to nine: d * 10^(9 - n) < 10^9, in the fixed
+  ** point of fmt.h (t/fmt-full checks it for every number below 10^9).
+  ** Multiplications, no divisions, and the characters stay in registers. */
+  y = (uint64_t)(d * fmt_pow10_u32[9 - n]) * FMT_DIGITS_SCALE;
+  first = (char)('0' + (y >> FMT_DIGITS_SHIFT));
+  y = fmt_digits_next(y);
+  w = fmt_pair(y >> FMT_DIGITS_SHIFT);
+  y = fmt_digits_next(y);
+  w |= fmt_pair(y >> FMT_DIGITS_SHIFT) << 16;
+  y = fmt_digits_next(y);
+  w |= fmt_pair(y >> FMT_DIGITS_SHIFT) << 32;
+  y = fmt_digits_next(y);
+  w |= fmt_pair(y >> FMT_DIGITS_SHIFT) << 48; /* the second to ninth */
   /* Each form stores whole words; what they write past the number is
   ** overwritten or past its end, and within RSX_FLOAT_CHARS. */
   if (e >= 0 && e < 16) {

@@ -12,6 +12,7 @@
 #include <dragonbox/dragonbox_to_chars.h>
 
 extern "C" {
+#include "fmt.h"
 #include "rsxmesh.h"
 }
 
@@ -37,21 +38,18 @@ static void decimal_of(const char *s, unsigned long long *d, int *e)
   *e = exp;
 }
 
-/* src/fmt.c's digits of d < 10^9: d * 2^57 / 10^8 in fixed point (the
-** constant rounded up) has d's first digit in its integer part, and each
-** multiplication of its fraction by 100 the next two. True of every d,
-** checked here one by one, with the division as the reference. */
+/* The fixed point of src/fmt.c's digits (fmt.h), for every d < 10^9: the
+** first digit, then two at a time, against division. */
 static unsigned long long fixed_point_failures()
 {
-  const uint64_t fraction = ((uint64_t)1 << 57) - 1;
   unsigned long long bad = 0;
   for (uint32_t d = 0; d < 1000000000u; d++) {
-    uint64_t y = (uint64_t)d * 1441151881u;
+    uint64_t y = (uint64_t)d * FMT_DIGITS_SCALE;
     uint32_t rest = d % 100000000u, div = 1000000u;
-    int ok = (uint32_t)(y >> 57) == d / 100000000u;
+    int ok = (uint32_t)(y >> FMT_DIGITS_SHIFT) == d / 100000000u;
     for (int i = 0; i < 4; i++, div /= 100) {
-      y = (y & fraction) * 100;
-      ok &= (uint32_t)(y >> 57) == rest / div % 100;
+      y = fmt_digits_next(y);
+      ok &= (uint32_t)(y >> FMT_DIGITS_SHIFT) == rest / div % 100;
     }
     if (!ok && bad++ < 5) std::printf("# fixed point wrong at %u\n", d);
   }
