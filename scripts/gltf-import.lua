@@ -9,6 +9,7 @@
 -- base has it. doc/scripts.md says what comes from where.
 
 local cli = require "rsxmesh.cli"
+local interrupt = require "rsxmesh.interrupt"
 local lfs = require "lfs"
 local rsxmesh = require "rsxmesh"
 
@@ -84,7 +85,14 @@ local function main()
   return result
 end
 
-local result, err = main()
+-- Control-C stops the import as it stops the batch scripts: exit status
+-- 130, the input named, nothing written (w:save renames a whole file)
+local result, err
+local done, why = interrupt.protect(function() result, err = main() end)
+if not done then
+  if interrupt.is(why) then run:interrupted(input) end
+  error(why, 0)
+end
 if not result then
   run:fail(input, err)
   run:finish("nothing written")

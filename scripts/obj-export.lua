@@ -8,6 +8,7 @@
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
 local jobs = require "rsxmesh.jobs"
+local interrupt = require "rsxmesh.interrupt"
 local output = require "rsxmesh.output"
 
 local opts, args = cli.parse(arg, {
@@ -225,9 +226,7 @@ local function create(path, input, fn)
     -- a failed write raises from put or from the module's
     -- blocks: given back as a failure, named by output.write; an
     -- interrupt is raised again
-    local done, why = pcall(fn, f, put)
-    if not done and cli.interrupted(why) then error(why, 0) end
-    return done, why
+    return interrupt.pcall(fn, f, put)
   end)
   if not ok then error(err, 0) end
   total.bytes = total.bytes + bytes

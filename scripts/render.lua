@@ -8,6 +8,7 @@
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
 local font = require "rsxmesh.font"
+local interrupt = require "rsxmesh.interrupt"
 local lfs = require "lfs"
 
 -- "X,Y,Z" -> {x, y, z}
@@ -152,7 +153,7 @@ if opts.eye then
              ortho = opts.ortho }
   -- a bad camera is the command line's problem, not each bundle's: the
   -- core checks it on an empty render
-  local ok, err = pcall(rsxmesh.render, { meshes = {}, width = 1,
+  local ok, err = interrupt.pcall(rsxmesh.render, { meshes = {}, width = 1,
     height = 1, camera = camera })
   if not ok then
     cli.usage_error(spec, (tostring(err):gsub("^rsxmesh%.render: ", "")))

@@ -7,6 +7,7 @@
 
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
+local interrupt = require "rsxmesh.interrupt"
 
 local spec = {
   name = "uv-layout",
@@ -139,7 +140,7 @@ run:each(args, function(bundle, input)
       for i = 0, 3 do
         local set = s:uv_set(i)
         if set then
-          local ok, img, n = pcall(layout, bundle, s, i)
+          local ok, img, n = interrupt.pcall(layout, bundle, s, i)
           if not ok then -- named once: the core's messages name it
             local where = string.format("%s: submesh %d: ", m.label, j)
             img = tostring(img)

@@ -7,6 +7,8 @@ local text = require "rsxmesh.text"
 local json = require "rsxmesh.json"
 local cli = require "rsxmesh.cli"
 local output = require "rsxmesh.output"
+local interrupt = require "rsxmesh.interrupt"
+local jobs = require "rsxmesh.jobs"
 local lfs = require "lfs"
 
 -- path: pure string arithmetic
@@ -192,6 +194,44 @@ t.ok(output.temporary("x") ~= output.temporary("x"),
   "temporary: a name of its own each time")
 t.ok(cli.interrupted("a.lua:3: interrupted!"), "cli.interrupted: yes")
 t.ok(not cli.interrupted("not interrupted! at all"), "cli.interrupted: no")
+
+-- rsxmesh.interrupt: a protected call keeps every error but Control-C's
+t.ok(interrupt.is("a.lua:3: interrupted!"), "interrupt.is: yes")
+t.ok(not interrupt.is("not interrupted! at all"), "interrupt.is: no")
+t.ok(not interrupt.is({}), "interrupt.is: not a string, no")
+t.is_deeply(table.pack(interrupt.pcall(function(a, b) return a + b, nil, 7
+  end, 2, 3)), { true, 5, nil, 7, n = 4 },
+  "interrupt.pcall: every result, nil included, as pcall gives them")
+t.is_deeply({ interrupt.pcall(error, "bad", 0) }, { false, "bad" },
+  "interrupt.pcall: another error returned, as pcall does")
+t.is_deeply({ pcall(interrupt.pcall, error, "x.lua:1: interrupted!", 0) },
+  { false, "x.lua:1: interrupted!" },
+  "interrupt.pcall: an interrupt raised again, not returned")
+t.is_deeply({ interrupt.protect(error, "x.lua:1: interrupted!", 0) },
+  { false, "x.lua:1: interrupted!" },
+  "interrupt.protect: an interrupt caught, to clean up after")
+t.is_deeply({ interrupt.protect(function() end) }, { true },
+  "interrupt.protect: true when nothing was raised")
+
+-- The host's interrupt, raised as it does (a hook at the next Lua event),
+-- as the chunk of a worker's state begins: jobs.load raises it, where a
+-- plain pcall returned nil and "interrupted!" and the first process took
+-- it for a failed worker and went on (a CI run: SIGINT ignored, exit 1)
+local state = jobs.dump({ ok = 1, failed = 0, state = { 1.5, "a" } })
+t.is_deeply(jobs.load(state, "=w.state"), { ok = 1, failed = 0,
+  state = { 1.5, "a" } }, "jobs.load: a worker's state read back")
+debug.sethook(function()
+  if debug.getinfo(2, "S").source == "=w.state" then
+    debug.sethook()
+    error("interrupted!")
+  end
+end, "c")
+local loaded, why = pcall(jobs.load, state, "=w.state")
+debug.sethook()
+t.is_deeply({ loaded, interrupt.is(why) }, { false, true },
+  "jobs.load: an interrupt in the state's chunk is raised, not returned")
+t.is(jobs.load("return {", "=w.state"), nil,
+  "jobs.load: a state that does not load is nil")
 os.execute("rm -rf " .. scratch)
 
 t.done_testing()

@@ -32,6 +32,7 @@ local output = require "rsxmesh.output"
 local path = require "rsxmesh.path"
 local text = require "rsxmesh.text"
 local jobs = require "rsxmesh.jobs"
+local interrupt = require "rsxmesh.interrupt"
 
 local cli = {}
 
@@ -56,7 +57,7 @@ function cli.integer(lo, hi)
 end
 
 function cli.pattern(s)
-  local ok, err = pcall(string.find, "", s)
+  local ok, err = interrupt.pcall(string.find, "", s)
   if not ok then
     return nil, "expects a Lua pattern, not '" .. s .. "' ("
       .. tostring(err):gsub("^.-:%d+: ", "") .. ")"
@@ -212,7 +213,7 @@ cli.relative, cli.mkdirs = path.relative, path.mkdirs
 
 local function walk_folder(dir, rel, out, failures)
   local names = {}
-  local ok, iter, state = pcall(lfs.dir, dir)
+  local ok, iter, state = interrupt.pcall(lfs.dir, dir)
   if not ok then
     failures[#failures + 1] = { path = dir,
       message = tostring(iter):gsub("^.-: ", "") }
@@ -415,10 +416,8 @@ function Run:clear()
 end
 
 -- True when message is the host's interrupt (SIGINT raises "interrupted!"
--- at the next Lua instruction, as lua.c does).
-function cli.interrupted(message)
-  return type(message) == "string" and message:find("interrupted!$") ~= nil
-end
+-- at the next Lua instruction, as lua.c does): rsxmesh.interrupt's is.
+cli.interrupted = interrupt.is
 
 -- Control-C stops the run, not just the input in progress (named by
 -- what, if any): what was being written is gone already (rsxmesh.output),
@@ -466,7 +465,7 @@ function Run:each(args, fn, share)
   -- an interrupt anywhere here (between inputs, or in the first process
   -- of -j) stops the run as one within an input does
   local inputs, k, n = {}, 0, 1
-  local ok, err = jobs.protect(function()
+  local ok, err = interrupt.protect(function()
     local failures
     inputs, failures = cli.expand(args)
     if share and self.opts.worker then

@@ -22,6 +22,7 @@ local rsxmesh = require "rsxmesh"
 local cjson = require "rsxmesh.need" ("cjson", "lua-cjson", "lua-cjson",
   "gltf-import")
 local gltf = require "rsxmesh.gltf"
+local interrupt = require "rsxmesh.interrupt"
 local json = require "rsxmesh.json"
 local lfs = require "lfs"
 local path = require "rsxmesh.path"
@@ -259,7 +260,7 @@ function import.read(file)
     end
     f:close()
     if not text then fail("%s: it changed while being read", file) end
-    local ok, t = pcall(decoder.decode, text)
+    local ok, t = interrupt.pcall(decoder.decode, text)
     if not ok then
       fail("%s: JSON parse error: %s", file, tostring(t))
     end

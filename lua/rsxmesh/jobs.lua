@@ -20,6 +20,7 @@
 local rsxmesh = require "rsxmesh"
 local lfs = require "lfs"
 local json = require "rsxmesh.json"
+local interrupt = require "rsxmesh.interrupt"
 
 local jobs = {}
 
@@ -61,13 +62,15 @@ function jobs.dump(v)
   return table.concat(out)
 end
 
--- The value a jobs.dump text returns, or nil and a message.
+-- The value a jobs.dump text returns, or nil and a message (an interrupt
+-- while it runs is raised: the first process reads the workers' states,
+-- and a Control-C there stops the run, not just that bundle).
 function jobs.load(text, name)
   local env = { F = function(b) return (string.unpack("<d", b)) end,
     NULL = json.NULL, EMPTY = json.EMPTY }
   local chunk, err = load(text, name, "t", env)
   if not chunk then return nil, err end
-  local ok, v = pcall(chunk)
+  local ok, v = interrupt.pcall(chunk)
   if not ok then return nil, v end
   return v
 end
@@ -190,19 +193,8 @@ local function replay(run, share, dir, k, input, status)
   end
 end
 
--- Call fn(...) protected, an interrupt included: true, or false and the
--- error (fn's results are not kept: the callers need none). The
--- host raises SIGINT's "interrupted!" at the next Lua event: when a C
--- function has failed first (a read cut short by the signal fails with
--- EINTR), that event is pcall's own return, outside it, so a second
--- pcall around the first catches it there.
-function jobs.protect(fn, ...)
-  local args = table.pack(...)
-  return pcall(function()
-    local ok, err = pcall(fn, table.unpack(args, 1, args.n))
-    if not ok then error(err, 0) end
-  end)
-end
+-- rsxmesh.interrupt's protect, under the name scripts have used.
+jobs.protect = interrupt.protect
 
 -- A new folder for the run's files, under $TMPDIR as mktemp makes it.
 local function temporary_folder()
@@ -289,8 +281,8 @@ end
 -- workers have ended and the temporary files are gone.
 function jobs.run(run, inputs, share, n)
   local work = {}
-  local ok, err = jobs.protect(running_workers, run, inputs, share, n, work)
-  local ended, why = jobs.protect(ending_workers, work, not ok)
+  local ok, err = interrupt.protect(running_workers, run, inputs, share, n, work)
+  local ended, why = interrupt.protect(ending_workers, work, not ok)
   if not ok then error(err, 0) end
   if not ended then error(why, 0) end
 end

@@ -9,6 +9,7 @@
 -- scripts.find, and --list shows what scripts.find finds, so --list
 -- shows what runs.
 
+local interrupt = require "rsxmesh.interrupt"
 local lfs = require "rsxmesh.need" ("lfs", "LuaFileSystem",
   "lua-filesystem", "rsxmesh")
 
@@ -57,7 +58,7 @@ end
 local function template_names(template, names)
   local dir, before, after = template:match("^(.-)([^/]*)%?([^/?]*)$")
   if not dir or dir:find("?", 1, true) then return end
-  local ok, iter, state = pcall(lfs.dir, dir == "" and "." or dir)
+  local ok, iter, state = interrupt.pcall(lfs.dir, dir == "" and "." or dir)
   if not ok then return end
   for entry in iter, state do
     local name = #entry > #before + #after and entry:sub(1, 1) ~= "."
