@@ -281,7 +281,8 @@ end
 -- workers have ended and the temporary files are gone.
 function jobs.run(run, inputs, share, n)
   local work = {}
-  local ok, err = interrupt.protect(running_workers, run, inputs, share, n, work)
+  local ok, err = interrupt.protect(running_workers, run, inputs, share, n,
+    work)
   local ended, why = interrupt.protect(ending_workers, work, not ok)
   if not ok then error(err, 0) end
   if not ended then error(why, 0) end
