@@ -16,11 +16,7 @@ local t = require "tap"
 local lib = require "scripts-lib"
 local lfs = require "lfs"
 
-local dir = lib.tmpdir()
-assert(lfs.mkdir(dir .. "/in"))
-lib.bundle_a(dir .. "/in/A.rsxb")
-lib.bundle_b(dir .. "/in/B.rsxb")
-lib.bundle_c(dir .. "/in/C.rsxb")
+local dir = lib.inputs("A", "B", "C")
 
 -- An -e chunk: raise "interrupted!" as the host does, once, at the first
 -- call of a function for which the Lua expression test (of the called

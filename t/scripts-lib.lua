@@ -58,6 +58,17 @@ function lib.tmpdir()
   return path
 end
 
+-- A fresh scratch folder whose in/ holds the bundles named, of "A", "B"
+-- and "C" below (lib.bundle_a ...), as in/A.rsxb ...; returns the folder.
+function lib.inputs(...)
+  local dir = lib.tmpdir()
+  assert(lfs.mkdir(dir .. "/in"))
+  for _, name in ipairs{ ... } do
+    lib["bundle_" .. name:lower()](dir .. "/in/" .. name .. ".rsxb")
+  end
+  return dir
+end
+
 function lib.cleanup()
   for _, path in ipairs(scratch) do
     os.execute("rm -rf " .. quote(path))

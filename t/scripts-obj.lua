@@ -10,11 +10,7 @@ local t = require "tap"
 local lib = require "scripts-lib"
 local lfs = require "lfs"
 
-local dir = lib.tmpdir()
-assert(lfs.mkdir(dir .. "/in"))
-lib.bundle_a(dir .. "/in/A.rsxb")
-lib.bundle_b(dir .. "/in/B.rsxb")
-lib.bundle_c(dir .. "/in/C.rsxb")
+local dir = lib.inputs("A", "B", "C")
 
 local Y = "0.99905396" -- 32736/32767 as the shortest float32
 

@@ -9,12 +9,8 @@
 
 local t = require "tap"
 local lib = require "scripts-lib"
-local lfs = require "lfs"
 
-local dir = lib.tmpdir()
-assert(lfs.mkdir(dir .. "/in"))
-lib.bundle_a(dir .. "/in/A.rsxb")
-lib.bundle_c(dir .. "/in/C.rsxb")
+local dir = lib.inputs("A", "C")
 
 local TEXT = [[
 in/A.rsxb

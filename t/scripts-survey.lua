@@ -11,10 +11,7 @@ local t = require "tap"
 local lib = require "scripts-lib"
 local lfs = require "lfs"
 
-local dir = lib.tmpdir()
-assert(lfs.mkdir(dir .. "/in"))
-lib.bundle_b(dir .. "/in/B.rsxb")
-lib.bundle_c(dir .. "/in/C.rsxb")
+local dir = lib.inputs("B", "C")
 
 -- ----------------------------------------------------------------- survey
 
