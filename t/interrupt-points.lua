@@ -49,8 +49,8 @@ local function files(sub)
 end
 
 -- interrupted(name, want_err, hook, args...): the run with the hook, exit
--- status 130 and stderr exactly want_err (one line, no traceback, no
--- failure counted).
+-- status 130 and stderr exactly want_err and a newline (so no traceback,
+-- no failure counted).
 local function interrupted(name, want_err, hook, ...)
   local status, _, err = lib.rsxmesh(dir, "-e", hook, ...)
   t.is(status, 130, name .. ": exit status 130")
