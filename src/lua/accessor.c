@@ -516,12 +516,22 @@ static void ac_fields(lua_State *L, const rl_accessor *a, int parent)
   luaL_setmetatable(L, RSXLUA_ACCESSOR);
 }
 
+/* Every method but get pins the accessor's bundle for its call (see
+** rsxlua_pin): get, and iter's step, read the bytes after every
+** conversion of their arguments and allocate nothing before the last
+** read, so no Lua code can run while they hold the accessor's pointers. */
 void rsxlua_open_accessor(lua_State *L)
 {
+  int i, mt;
   luaL_newmetatable(L, RSXLUA_ACCESSOR);
+  mt = lua_gettop(L);
   lua_newtable(L);
-  lua_pushvalue(L, -2);
-  luaL_setfuncs(L, a_methods, 1);
-  lua_setfield(L, -2, "__index");
+  for (i = 0; a_methods[i].name != NULL; i++) {
+    lua_pushvalue(L, mt);
+    lua_pushcclosure(L, a_methods[i].func, 1);
+    if (a_methods[i].func != a_get) rsxlua_pinned(L, RL_PIN_ACCESSOR, mt);
+    lua_setfield(L, -2, a_methods[i].name);
+  }
+  lua_setfield(L, mt, "__index");
   lua_pop(L, 1);
 }

@@ -11,8 +11,12 @@
 
 /* ----------------------------------------------------------- classes */
 
+static rl_bundle *aux_viewed(lua_State *L, int kind, int mt);
+
 /* __index: methods first (upvalue 1), then a property getter (upvalue 2
-** maps a name to its slot in the members array, upvalue 3), else nil. */
+** maps a name to its slot in the members array, upvalue 3), else nil.
+** A getter of a bundle's type runs with the bundle pinned (upvalue 4 the
+** pin kind, or false; upvalue 5 the class's metatable). */
 static int aux_index(lua_State *L)
 {
   lua_settop(L, 2);
@@ -24,6 +28,9 @@ static int aux_index(lua_State *L)
     const rl_member *members = lua_touserdata(L, lua_upvalueindex(3));
     lua_Integer slot = lua_tointeger(L, -1);
     lua_settop(L, 1);
+    if (lua_isinteger(L, lua_upvalueindex(4)))
+      rsxlua_pin(L, aux_viewed(L, (int)lua_tointeger(L, lua_upvalueindex(4)),
+                               lua_upvalueindex(5)));
     return members[slot].push(L);
   }
   lua_pushnil(L);
@@ -49,21 +56,46 @@ void rsxlua_push_newindex(lua_State *L, const char *tname)
   lua_pushcclosure(L, aux_newindex, 1);
 }
 
+/* How the calls of class tname are pinned: a bundle, a child of one, or
+** -1 for a type that views no bundle (writer, image, format). */
+static int aux_pin_kind(const char *tname)
+{
+  static const char *const children[] = {RSXLUA_MESH, RSXLUA_SUBMESH,
+    RSXLUA_MATERIAL, RSXLUA_RECORD, NULL};
+  int i;
+  if (strcmp(tname, RSXLUA_BUNDLE) == 0) return RL_PIN_BUNDLE;
+  for (i = 0; children[i] != NULL; i++)
+    if (strcmp(tname, children[i]) == 0) return RL_PIN_CHILD;
+  return -1;
+}
+
 void rsxlua_class(lua_State *L, const char *tname, const luaL_Reg *mt,
                   const luaL_Reg *methods, const rl_member *members)
 {
-  int i;
+  int i, kind = aux_pin_kind(tname), meta;
   luaL_newmetatable(L, tname);
+  meta = lua_gettop(L);
   if (mt != NULL) luaL_setfuncs(L, mt, 0);
   lua_newtable(L);
-  luaL_setfuncs(L, methods, 0);
+  for (i = 0; methods[i].name != NULL; i++) {
+    lua_pushcfunction(L, methods[i].func);
+    /* close frees, and must not pin what it frees */
+    if (kind >= 0 && strcmp(methods[i].name, "close") != 0)
+      rsxlua_pinned(L, kind, meta);
+    lua_setfield(L, -2, methods[i].name);
+  }
   lua_newtable(L);
   for (i = 0; members != NULL && members[i].name != NULL; i++) {
     lua_pushinteger(L, i);
     lua_setfield(L, -2, members[i].name);
   }
   lua_pushlightuserdata(L, (void *)members);
-  lua_pushcclosure(L, aux_index, 3);
+  if (kind >= 0)
+    lua_pushinteger(L, kind);
+  else
+    lua_pushboolean(L, 0);
+  lua_pushvalue(L, meta);
+  lua_pushcclosure(L, aux_index, 5);
   lua_setfield(L, -2, "__index");
   rsxlua_push_newindex(L, tname);
   lua_setfield(L, -2, "__newindex");
@@ -191,6 +223,134 @@ int rsxlua_checkoption(lua_State *L, int arg, const char *const list[],
     if (strcmp(list[i], name) == 0) return i;
   return rsxlua_argerror(L, arg, fname,
                          lua_pushfstring(L, "invalid option '%s'", name));
+}
+
+/* -------------------------------------------------------------- pins */
+
+/* The registry's table from a bundle's address to its pin object (weak
+** values: the pin lives as long as its bundle, which holds it). */
+static const char pins_key = 'p';
+
+typedef struct rl_pin {
+  rl_bundle *bundle;
+} rl_pin;
+
+static void aux_free_held(rl_bundle *b)
+{
+  rsx_bundle *bytes = b->held;
+  b->held = NULL;
+  rsx_bundle_free(bytes);
+}
+
+/* The pin's __close: the call that pushed it has returned or raised. */
+static int aux_unpin(lua_State *L)
+{
+  rl_pin *pin = lua_touserdata(L, 1);
+  rl_bundle *b = pin->bundle;
+  if (b->pins > 0 && --b->pins == 0 && b->held != NULL) aux_free_held(b);
+  return 0;
+}
+
+void rsxlua_new_pin(lua_State *L, int idx)
+{
+  rl_pin *pin;
+  idx = lua_absindex(L, idx);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &pins_key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &pins_key);
+  }
+  pin = lua_newuserdatauv(L, sizeof *pin, 1);
+  pin->bundle = lua_touserdata(L, idx);
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, aux_unpin);
+  lua_setfield(L, -2, "__close");
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, idx); /* the pin anchors its bundle for the call */
+  lua_setiuservalue(L, -2, 1);
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, -3, pin->bundle);
+  lua_setiuservalue(L, idx, 3); /* and the bundle its pin */
+  lua_pop(L, 1);
+}
+
+void rsxlua_pin(lua_State *L, rl_bundle *bundle)
+{
+  luaL_checkstack(L, 2, "too many pins");
+  if (bundle == NULL || bundle->b == NULL) {
+    lua_pushnil(L); /* nothing to pin: the call raises "closed" */
+    return;
+  }
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &pins_key);
+  lua_rawgetp(L, -1, bundle);
+  lua_remove(L, -2);
+  if (lua_isnil(L, -1)) return; /* not reached: a bundle has its pin */
+  /* nothing between the count and lua_toclose can raise or run Lua */
+  bundle->pins++;
+  lua_toclose(L, -1);
+}
+
+int rsxlua_close_bundle(rl_bundle *bundle)
+{
+  rsx_bundle *bytes = bundle->b;
+  if (bytes == NULL) return 0;
+  bundle->b = NULL;
+  if (bundle->pins > 0)
+    bundle->held = bytes; /* a call still reads them */
+  else
+    rsx_bundle_free(bytes);
+  return 1;
+}
+
+/* The bundle viewed by the object at 1, whose class is given by kind and
+** the metatable at mt; NULL when 1 is not such an object (the call then
+** raises its own type error). */
+static rl_bundle *aux_viewed(lua_State *L, int kind, int mt)
+{
+  void *p = lua_touserdata(L, 1);
+  int same = 0;
+  if (p == NULL || lua_type(L, 1) != LUA_TUSERDATA ||
+      !lua_getmetatable(L, 1))
+    return NULL;
+  if (kind == RL_PIN_ACCESSOR) {
+    if (lua_getmetatable(L, -1)) {
+      same = lua_rawequal(L, -1, mt);
+      lua_pop(L, 1);
+    }
+  } else {
+    same = lua_rawequal(L, -1, mt);
+  }
+  lua_pop(L, 1);
+  if (!same) return NULL;
+  return kind == RL_PIN_BUNDLE ? (rl_bundle *)p : ((rl_child *)p)->bundle;
+}
+
+/* The wrapper of rsxlua_pinned: upvalue 1 the function, 2 the kind, 3
+** the class's metatable. The arguments are passed on above the pin. */
+static int aux_pinned(lua_State *L)
+{
+  int n = lua_gettop(L), i;
+  rl_bundle *b = aux_viewed(L, (int)lua_tointeger(L, lua_upvalueindex(2)),
+                            lua_upvalueindex(3));
+  luaL_checkstack(L, n + 3, "too many arguments");
+  rsxlua_pin(L, b);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  for (i = 1; i <= n; i++) lua_pushvalue(L, i);
+  lua_call(L, n, LUA_MULTRET);
+  return lua_gettop(L) - n - 1;
+}
+
+void rsxlua_pinned(lua_State *L, int kind, int mt)
+{
+  mt = lua_absindex(L, mt);
+  lua_pushinteger(L, kind);
+  lua_pushvalue(L, mt);
+  lua_pushcclosure(L, aux_pinned, 3);
 }
 
 /* ------------------------------------------------------------ checks */

@@ -19,13 +19,15 @@ static rl_bundle *bun_check(lua_State *L, int idx, const char *fname)
 ** userdata of its entries (rsxlua_cached). */
 static rl_bundle *bun_new(lua_State *L)
 {
-  rl_bundle *b = lua_newuserdatauv(L, sizeof *b, 2);
-  b->b = NULL;
+  rl_bundle *b = lua_newuserdatauv(L, sizeof *b, 3);
+  b->b = b->held = NULL;
+  b->pins = 0;
   luaL_setmetatable(L, RSXLUA_BUNDLE);
   rsxlua_new_tracker(L);
   lua_setiuservalue(L, -2, 1);
   rsxlua_new_cache(L);
   lua_setiuservalue(L, -2, 2);
+  rsxlua_new_pin(L, -1); /* user value 3 */
   return b;
 }
 
@@ -93,7 +95,10 @@ static int b_meshes_next(lua_State *L)
 static int b_meshes(lua_State *L)
 {
   bun_check(L, 1, "bundle:meshes");
+  luaL_getmetatable(L, RSXLUA_BUNDLE);
   lua_pushcfunction(L, b_meshes_next);
+  rsxlua_pinned(L, RL_PIN_BUNDLE, -2); /* the step pins, as the methods */
+  lua_remove(L, -2);
   lua_pushvalue(L, 1);
   lua_pushinteger(L, 0);
   return 3;
@@ -136,24 +141,39 @@ static int b_materials_next(lua_State *L)
 static int b_materials(lua_State *L)
 {
   bun_check(L, 1, "bundle:materials");
+  luaL_getmetatable(L, RSXLUA_BUNDLE);
   lua_pushcfunction(L, b_materials_next);
+  rsxlua_pinned(L, RL_PIN_BUNDLE, -2); /* the step pins, as the methods */
+  lua_remove(L, -2);
   lua_pushvalue(L, 1);
   lua_pushinteger(L, 0);
   return 3;
 }
 
-/* close, __close and __gc: frees the bytes (nothing can use them any
-** more: every child checks its bundle, which it anchors) and makes the
-** fields of its accessors raise as their methods do. Marked closed
-** first; a second close does nothing. */
+/* close and __close: frees the bytes (nothing can use them any more:
+** every child checks its bundle, which it anchors; a call running on them
+** has pinned them, and they are freed when it ends, see rsxlua_pin) and
+** makes the fields of its accessors raise as their methods do. Marked
+** closed first; a second close does nothing. */
 static int b_close(lua_State *L)
 {
   rl_bundle *b = rsxlua_checkudata(L, 1, RSXLUA_BUNDLE, "bundle:close");
-  rsx_bundle *bytes = b->b;
-  if (bytes == NULL) return 0;
-  b->b = NULL;
+  if (rsxlua_close_bundle(b))
+    rsxlua_close_tracked(L, 1, "bundle is closed");
+  return 0;
+}
+
+/* __gc: no call can be running on an unreachable bundle (a pin anchors
+** its bundle), so the bytes go whatever the count of pins says: a pin
+** left by a coroutine that died in a call is never dropped. */
+static int b_gc(lua_State *L)
+{
+  rl_bundle *b = lua_touserdata(L, 1);
+  rsx_bundle *bytes = b->b, *held = b->held;
+  b->b = b->held = NULL;
+  b->pins = 0;
   rsx_bundle_free(bytes);
-  rsxlua_close_tracked(L, 1, "bundle is closed");
+  rsx_bundle_free(held);
   return 0;
 }
 
@@ -213,7 +233,7 @@ static int bp_closed(lua_State *L)
 }
 
 static const luaL_Reg b_meta[] = {
-  {"__gc", b_close},
+  {"__gc", b_gc},
   {"__close", b_close},
   {"__tostring", b_tostring},
   {"__len", b_len},

@@ -176,7 +176,10 @@ static int m_submeshes_next(lua_State *L)
 static int m_submeshes(lua_State *L)
 {
   me_check(L, 1, "mesh:submeshes");
+  luaL_getmetatable(L, RSXLUA_MESH);
   lua_pushcfunction(L, m_submeshes_next);
+  rsxlua_pinned(L, RL_PIN_CHILD, -2); /* the step pins, as the methods */
+  lua_remove(L, -2);
   lua_pushvalue(L, 1);
   lua_pushinteger(L, 0);
   return 3;

@@ -30,9 +30,14 @@
 #define RSXLUA_IMAGE "rsxmesh.image"
 
 /* A bundle: NULL once closed (it starts closed, as liolib's newprefile,
-** so a memory error before the file is read leaves a valid object). */
+** so a memory error before the file is read leaves a valid object).
+** pins counts the calls running on its bytes (rsxlua_pin): a close while
+** one runs only marks it closed, and the last unpin frees the bytes, kept
+** in held until then. */
 typedef struct rl_bundle {
   rsx_bundle *b;
+  rsx_bundle *held;
+  unsigned pins;
 } rl_bundle;
 
 /* Every child of a bundle starts with this: the bundle whose memory it
@@ -147,6 +152,33 @@ void *rsxlua_new_child(lua_State *L, size_t size, const char *tname,
 ** an explicit close. */
 void *rsxlua_check(lua_State *L, int idx, const char *tname,
                    const char *fname);
+
+/* Pins: Lua code can run in the middle of any call of the binding (an
+** __index of an option table, a callback, or a finalizer run by any
+** allocation), and that code can close the bundle whose bytes the call
+** is reading. So every call that reads a bundle's bytes pins the bundle
+** for its whole length: rsxlua_pin pushes the bundle's pin object and
+** marks it to-be-closed (lua_toclose), so that the pin is dropped when
+** the call returns or raises; a close in between marks the bundle closed
+** (later calls raise "bundle is closed") and leaves the bytes to the
+** last unpin. rsxlua_pin pushes exactly one value (the pin, or nil when
+** bundle is NULL or closed); the caller must not lua_settop or lua_pop
+** below it. The methods and properties of the bundle's types are pinned
+** by rsxlua_class (rsxlua_pinned); a function taking other objects pins
+** them itself. */
+void rsxlua_pin(lua_State *L, rl_bundle *bundle);
+/* Make the pin object of the bundle userdata at idx (bun_new). */
+void rsxlua_new_pin(lua_State *L, int idx);
+/* Close bundle: marks it closed, frees its bytes now or at the last
+** unpin. Returns 0 if it was closed already. */
+int rsxlua_close_bundle(rl_bundle *bundle);
+/* Replace the function on top of the stack by a wrapper that pins the
+** bundle viewed by argument 1 (self) around each call: kind RL_PIN_BUNDLE
+** (self is a bundle), RL_PIN_CHILD (an rl_child of the class whose
+** metatable is at mt) or RL_PIN_ACCESSOR (an accessor, whose metatable's
+** metatable is at mt). */
+enum { RL_PIN_BUNDLE, RL_PIN_CHILD, RL_PIN_ACCESSOR };
+void rsxlua_pinned(lua_State *L, int kind, int mt);
 
 /* Raise "fname: bundle is closed" when bundle is closed. */
 void rsxlua_checkopen(lua_State *L, const rl_bundle *bundle,
