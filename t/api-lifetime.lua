@@ -117,11 +117,8 @@ do
   local w = rsxmesh.writer()
   for _, o in ipairs{ { b, "bundle" }, { w, "writer" } } do
     local mt = getmetatable(o[1])
-    -- a bundle's __gc is its own: it frees even bytes a call pinned in a
-    -- coroutine that died (see rsxlua_pin)
-    t.ok((o[2] == "bundle" or mt.__gc == mt.__close) and
-         mt.__close == o[1].close,
-         o[2] .. ": close and __close are one function")
+    t.ok(mt.__gc == mt.__close and mt.__close == o[1].close,
+         o[2] .. ": close, __close and __gc are one function")
     o[1]:close()
     t.ok(pcall(mt.__gc, o[1]), o[2] .. ": __gc after close does nothing")
   end

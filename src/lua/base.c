@@ -251,6 +251,18 @@ static int aux_unpin(lua_State *L)
   return 0;
 }
 
+/* The pin's __gc, with its bundle's: a pin left counted by a coroutine
+** that died in a call (its to-be-closed slots are never closed) must not
+** keep the bytes for ever. The pin is marked for finalization after its
+** bundle, so it is finalized first, and the bundle's __gc then frees. */
+static int aux_pin_gc(lua_State *L)
+{
+  rl_pin *pin = lua_touserdata(L, 1);
+  pin->bundle->pins = 0;
+  if (pin->bundle->held != NULL) aux_free_held(pin->bundle);
+  return 0;
+}
+
 void rsxlua_new_pin(lua_State *L, int idx)
 {
   rl_pin *pin;
@@ -267,9 +279,11 @@ void rsxlua_new_pin(lua_State *L, int idx)
   }
   pin = lua_newuserdatauv(L, sizeof *pin, 1);
   pin->bundle = lua_touserdata(L, idx);
-  lua_createtable(L, 0, 1);
+  lua_createtable(L, 0, 2);
   lua_pushcfunction(L, aux_unpin);
   lua_setfield(L, -2, "__close");
+  lua_pushcfunction(L, aux_pin_gc);
+  lua_setfield(L, -2, "__gc");
   lua_setmetatable(L, -2);
   lua_pushvalue(L, idx); /* the pin anchors its bundle for the call */
   lua_setiuservalue(L, -2, 1);

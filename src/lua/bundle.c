@@ -150,30 +150,16 @@ static int b_materials(lua_State *L)
   return 3;
 }
 
-/* close and __close: frees the bytes (nothing can use them any more:
-** every child checks its bundle, which it anchors; a call running on them
-** has pinned them, and they are freed when it ends, see rsxlua_pin) and
-** makes the fields of its accessors raise as their methods do. Marked
-** closed first; a second close does nothing. */
+/* close, __close and __gc: frees the bytes (nothing can use them any
+** more: every child checks its bundle, which it anchors; a call running
+** on them has pinned them, and they are freed when it ends, see
+** rsxlua_pin) and makes the fields of its accessors raise as their
+** methods do. Marked closed first; a second close does nothing. */
 static int b_close(lua_State *L)
 {
   rl_bundle *b = rsxlua_checkudata(L, 1, RSXLUA_BUNDLE, "bundle:close");
   if (rsxlua_close_bundle(b))
     rsxlua_close_tracked(L, 1, "bundle is closed");
-  return 0;
-}
-
-/* __gc: no call can be running on an unreachable bundle (a pin anchors
-** its bundle), so the bytes go whatever the count of pins says: a pin
-** left by a coroutine that died in a call is never dropped. */
-static int b_gc(lua_State *L)
-{
-  rl_bundle *b = lua_touserdata(L, 1);
-  rsx_bundle *bytes = b->b, *held = b->held;
-  b->b = b->held = NULL;
-  b->pins = 0;
-  rsx_bundle_free(bytes);
-  rsx_bundle_free(held);
   return 0;
 }
 
@@ -233,7 +219,7 @@ static int bp_closed(lua_State *L)
 }
 
 static const luaL_Reg b_meta[] = {
-  {"__gc", b_gc},
+  {"__gc", b_close},
   {"__close", b_close},
   {"__tostring", b_tostring},
   {"__len", b_len},
