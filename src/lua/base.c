@@ -5,6 +5,7 @@
 ** sink of the bulk text methods.
 */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rsxlua.h"
@@ -242,12 +243,16 @@ static void aux_free_held(rl_bundle *b)
   rsx_bundle_free(bytes);
 }
 
+static void aux_unpin_bundle(rl_bundle *b)
+{
+  if (b->pins > 0 && --b->pins == 0 && b->held != NULL) aux_free_held(b);
+}
+
 /* The pin's __close: the call that pushed it has returned or raised. */
 static int aux_unpin(lua_State *L)
 {
   rl_pin *pin = lua_touserdata(L, 1);
-  rl_bundle *b = pin->bundle;
-  if (b->pins > 0 && --b->pins == 0 && b->held != NULL) aux_free_held(b);
+  aux_unpin_bundle(pin->bundle);
   return 0;
 }
 
@@ -307,6 +312,67 @@ void rsxlua_pin(lua_State *L, rl_bundle *bundle)
   /* nothing between the count and lua_toclose can raise or run Lua */
   bundle->pins++;
   lua_toclose(L, -1);
+}
+
+typedef struct rl_pinset {
+  rl_bundle **b;
+  size_t n, cap;
+} rl_pinset;
+
+/* __close and __gc of a pin set (a set never closed, left by a coroutine
+** that died in the call, is finalized before its bundles, made before
+** it) */
+static int aux_pinset_close(lua_State *L)
+{
+  rl_pinset *ps = lua_touserdata(L, 1);
+  size_t i;
+  for (i = 0; i < ps->n; i++) aux_unpin_bundle(ps->b[i]);
+  free(ps->b);
+  ps->b = NULL;
+  ps->n = ps->cap = 0;
+  return 0;
+}
+
+int rsxlua_pinset(lua_State *L)
+{
+  rl_pinset *ps = lua_newuserdatauv(L, sizeof *ps, 1);
+  ps->b = NULL;
+  ps->n = ps->cap = 0;
+  if (luaL_newmetatable(L, "rsxmesh.pinset")) {
+    lua_pushcfunction(L, aux_pinset_close);
+    lua_setfield(L, -2, "__close");
+    lua_pushcfunction(L, aux_pinset_close);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_setmetatable(L, -2);
+  lua_newtable(L); /* the objects anchored */
+  lua_setiuservalue(L, -2, 1);
+  lua_toclose(L, -1);
+  return lua_gettop(L);
+}
+
+void rsxlua_pinset_add(lua_State *L, int set, int obj, rl_bundle *bundle)
+{
+  rl_pinset *ps = lua_touserdata(L, set);
+  size_t i;
+  if (bundle == NULL || bundle->b == NULL) return;
+  for (i = 0; i < ps->n; i++)
+    if (ps->b[i] == bundle) return;
+  obj = lua_absindex(L, obj);
+  lua_getiuservalue(L, set, 1);
+  lua_pushvalue(L, obj);
+  lua_rawseti(L, -2, (lua_Integer)ps->n + 1);
+  lua_pop(L, 1);
+  if (ps->n == ps->cap) {
+    size_t cap = ps->cap ? 2 * ps->cap : 8;
+    rl_bundle **more = realloc(ps->b, cap * sizeof *more);
+    if (more == NULL) luaL_error(L, "out of memory");
+    ps->b = more;
+    ps->cap = cap;
+  }
+  /* nothing ran Lua code since the check above */
+  bundle->pins++;
+  ps->b[ps->n++] = bundle;
 }
 
 int rsxlua_close_bundle(rl_bundle *bundle)

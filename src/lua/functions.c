@@ -115,12 +115,25 @@ static int mod_indices(lua_State *L)
       return luaL_error(L, "rsxmesh.indices: t[%I] is not an integer",
                         (lua_Integer)i + 1);
     lua_pop(L, 1);
-    /* -1 is the strip restart: all ones whatever the base */
-    idx = v == -1 ? max : v - base;
-    if (v != -1 && (idx < 0 || idx > max))
-      return luaL_error(L, "rsxmesh.indices: t[%I] = %I gives index %I,"
-                        " out of range 0..%I", (lua_Integer)i + 1, v, idx,
-                        max);
+    /* -1 is the strip restart: all ones whatever the base. v - base is
+    ** worked out in unsigned arithmetic, its sign apart: any two integers
+    ** (math.mininteger among them) give no overflow */
+    if (v == -1) {
+      idx = max;
+    } else {
+      int below = v < base;
+      lua_Unsigned d = below ? (lua_Unsigned)base - (lua_Unsigned)v
+                             : (lua_Unsigned)v - (lua_Unsigned)base;
+      if (below || d > (lua_Unsigned)max) {
+        char gives[32];
+        snprintf(gives, sizeof gives, "%s%llu", below ? "-" : "",
+                 (unsigned long long)d);
+        return luaL_error(L, "rsxmesh.indices: t[%I] = %I gives index %s,"
+                          " out of range 0..%I", (lua_Integer)i + 1, v,
+                          gives, max);
+      }
+      idx = (lua_Integer)d;
+    }
     if (size == 2)
       rsx_put_be16(p + i * 2, (uint16_t)idx);
     else

@@ -184,24 +184,46 @@ static int i_set(lua_State *L)
 }
 
 /* img:paste(src, x, y): src's pixels with its top-left at (x, y), the
-** part that falls inside img. */
+** part that falls inside img; x and y any integers. src may be img: the
+** rows are copied in the order that reads each before it is written
+** over, each with memmove. */
 static int i_paste(lua_State *L)
 {
   rsx_image *dst = img_check(L, 1, "image:paste");
   rsx_image *src = img_check(L, 2, "image:paste");
-  lua_Integer x0 = rsxlua_checkinteger(L, 3, "image:paste") - 1;
-  lua_Integer y0 = rsxlua_checkinteger(L, 4, "image:paste") - 1;
-  lua_Integer y, xa, xb;
+  lua_Integer x = rsxlua_checkinteger(L, 3, "image:paste");
+  lua_Integer y = rsxlua_checkinteger(L, 4, "image:paste");
+  lua_Integer x0, y0, ya, yb, xa, xb, row, step;
+  /* nothing falls inside: compared before any arithmetic, which cannot
+  ** overflow after (both then within the images' sizes) */
+  if (x > dst->width || y > dst->height || x <= -(lua_Integer)src->width ||
+      y <= -(lua_Integer)src->height)
+    return 0;
+  x0 = x - 1;
+  y0 = y - 1;
   xa = x0 < 0 ? 0 : x0;
   xb = x0 + src->width > dst->width ? dst->width : x0 + src->width;
-  for (y = y0 < 0 ? 0 : y0; y < y0 + src->height && y < dst->height; y++) {
-    if (xa >= xb) break;
-    memcpy(dst->rgba + ((size_t)y * dst->width + (size_t)xa) * 4,
-           src->rgba + ((size_t)(y - y0) * src->width +
-                        (size_t)(xa - x0)) * 4,
-           (size_t)(xb - xa) * 4);
-  }
+  ya = y0 < 0 ? 0 : y0;
+  yb = y0 + src->height > dst->height ? dst->height : y0 + src->height;
+  if (xa >= xb || ya >= yb) return 0;
+  /* moved down within one image: the bottom row first */
+  step = y0 > 0 ? -1 : 1;
+  for (row = step > 0 ? ya : yb - 1; row >= ya && row < yb; row += step)
+    memmove(dst->rgba + ((size_t)row * dst->width + (size_t)xa) * 4,
+            src->rgba + ((size_t)(row - y0) * src->width +
+                         (size_t)(xa - x0)) * 4,
+            (size_t)(xb - xa) * 4);
   return 0;
+}
+
+/* An end of a line at arg: within 2^24 of the image (the loop's count
+** stays far from overflow), checked before any arithmetic; 0-based. */
+static lua_Integer img_line_end(lua_State *L, int arg)
+{
+  lua_Integer v = rsxlua_checkinteger(L, arg, "image:line");
+  if (v < -(1 << 24) || v > (1 << 24))
+    luaL_error(L, "image:line: an end is too far from the image (%I)", v);
+  return v - 1;
 }
 
 /* img:line(x1, y1, x2, y2, r, g, b [, a]): the pixels of a line from
@@ -209,19 +231,16 @@ static int i_paste(lua_State *L)
 static int i_line(lua_State *L)
 {
   rsx_image *img = img_check(L, 1, "image:line");
-  lua_Integer x = rsxlua_checkinteger(L, 2, "image:line") - 1;
-  lua_Integer y = rsxlua_checkinteger(L, 3, "image:line") - 1;
-  lua_Integer x1 = rsxlua_checkinteger(L, 4, "image:line") - 1;
-  lua_Integer y1 = rsxlua_checkinteger(L, 5, "image:line") - 1;
+  lua_Integer x = img_line_end(L, 2);
+  lua_Integer y = img_line_end(L, 3);
+  lua_Integer x1 = img_line_end(L, 4);
+  lua_Integer y1 = img_line_end(L, 5);
   lua_Integer dx, dy, sx, sy, e, n;
   uint8_t c[4];
   c[0] = img_channel(L, 6, "image:line", "r");
   c[1] = img_channel(L, 7, "image:line", "g");
   c[2] = img_channel(L, 8, "image:line", "b");
   c[3] = lua_isnoneornil(L, 9) ? 255 : img_channel(L, 9, "image:line", "a");
-  if (x < -(1 << 24) || x > 1 << 24 || y < -(1 << 24) || y > 1 << 24 ||
-      x1 < -(1 << 24) || x1 > 1 << 24 || y1 < -(1 << 24) || y1 > 1 << 24)
-    return luaL_error(L, "image:line: an end is too far from the image");
   dx = x1 > x ? x1 - x : x - x1;
   dy = y1 > y ? y1 - y : y - y1;
   sx = x < x1 ? 1 : -1;
@@ -246,8 +265,10 @@ static int i_line(lua_State *L)
 
 static int i_save(lua_State *L)
 {
-  rsx_image *img = img_check(L, 1, "image:save");
   const char *path = rsxlua_checklstring(L, 2, NULL, "image:save");
+  /* after the path: a number made a string is an allocation, and a
+  ** finalizer it runs may close the image */
+  rsx_image *img = img_check(L, 1, "image:save");
   rsx_error err;
   if (rsx_png_save(img, path, &err) != 0) return rsxlua_fail(L, err.text);
   lua_pushboolean(L, 1);

@@ -14,6 +14,11 @@
 ** NaN: one is an error, or with opts.non_finite = "string" the string
 ** "inf", "-inf" or "nan" (and its array is no array of numbers: one item
 ** a line). A string that is not UTF-8 is read as Latin-1.
+** Tables are read raw (lua_next, lua_rawgeti, lua_rawget), as the
+** values they hold: no __index, __len or __pairs runs, so a table whose
+** __index answers every key is written as what it holds (an endless
+** array is not possible), and nothing but opts.order's comparator (and a
+** finalizer) runs Lua code while the text is made.
 */
 #include <math.h>
 #include <stdio.h>
@@ -203,7 +208,7 @@ static void js_array(js *w, int idx, int depth)
   lua_State *L = w->L;
   lua_Integer i, n = 0;
   int numbers = 1;
-  while (lua_geti(L, idx, n + 1) != LUA_TNIL) {
+  while (lua_rawgeti(L, idx, n + 1) != LUA_TNIL) {
     if (!js_is_number(w, -1)) numbers = 0;
     lua_pop(L, 1);
     n++;
@@ -212,7 +217,7 @@ static void js_array(js *w, int idx, int depth)
   if (numbers) { /* on one line: min, max, node lists */
     js_lit(w, "[");
     for (i = 1; i <= n; i++) {
-      lua_geti(L, idx, i);
+      lua_rawgeti(L, idx, i);
       if (i > 1) js_lit(w, ", ");
       js_number(w, lua_gettop(L));
       lua_pop(L, 1);
@@ -222,7 +227,7 @@ static void js_array(js *w, int idx, int depth)
   }
   js_lit(w, "[\n");
   for (i = 1; i <= n; i++) {
-    lua_geti(L, idx, i);
+    lua_rawgeti(L, idx, i);
     js_indent(w, depth + 1);
     js_value(w, lua_gettop(L), depth + 1);
     lua_pop(L, 1);
@@ -270,8 +275,14 @@ static void js_object(js *w, int idx, int depth)
   lua_State *L = w->L;
   js_key *keys;
   size_t n = 0, cap = 16, i;
-  /* the keys in a userdata on the stack: an error frees them */
+  int anchor;
+  /* the keys in a userdata on the stack: an error frees them; and the
+  ** key strings in a table above it, so that Lua code run while a value
+  ** is written (the comparator of opts.order, a finalizer) cannot free a
+  ** key by removing it from the table written */
   keys = lua_newuserdatauv(L, cap * sizeof *keys, 0);
+  lua_newtable(L);
+  anchor = lua_gettop(L);
   lua_pushnil(L);
   while (lua_next(L, idx) != 0) {
     js_key k;
@@ -279,13 +290,18 @@ static void js_object(js *w, int idx, int depth)
     if (lua_type(L, -1) != LUA_TSTRING)
       luaL_error(L, "json: a JSON object key must be a string");
     if (n == cap) {
-      js_key *more = lua_newuserdatauv(L, 2 * cap * sizeof *keys, 0);
+      js_key *more;
+      if (cap > (SIZE_MAX / sizeof *keys) / 4)
+        luaL_error(L, "json: too many keys");
+      more = lua_newuserdatauv(L, 2 * cap * sizeof *keys, 0);
       memcpy(more, keys, n * sizeof *keys);
-      lua_replace(L, -3); /* over the old block, below the key */
+      lua_replace(L, anchor - 1); /* over the old block */
       keys = more;
       cap *= 2;
     }
-    k.s = lua_tolstring(L, -1, &k.len); /* anchored by the table */
+    k.s = lua_tolstring(L, -1, &k.len);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, anchor, (lua_Integer)n + 1);
     k.rank = HUGE_VAL;
     if (w->order != 0 && !w->order_is_fn) {
       lua_pushvalue(L, -1);
@@ -296,7 +312,7 @@ static void js_object(js *w, int idx, int depth)
     keys[n++] = k;
   }
   if (n == 0) {
-    lua_pop(L, 1);
+    lua_pop(L, 2);
     js_lit(w, "{}");
     return;
   }
@@ -317,12 +333,12 @@ static void js_object(js *w, int idx, int depth)
     js_indent(w, depth + 1);
     js_string(w, keys[i].s, keys[i].len);
     js_lit(w, ": ");
-    lua_pushlstring(L, keys[i].s, keys[i].len);
+    lua_pushlstring(L, keys[i].s, keys[i].len); /* s is anchored */
     lua_rawget(L, idx);
     js_value(w, lua_gettop(L), depth + 1);
     lua_pop(L, 1);
   }
-  lua_pop(L, 1);
+  lua_pop(L, 2);
   js_lit(w, "\n");
   js_indent(w, depth);
   js_lit(w, "}");
@@ -359,7 +375,7 @@ static void js_value(js *w, int idx, int depth)
     if (js_is(w, idx, w->empty)) {
       js_lit(w, "[]");
     } else {
-      int array = lua_geti(L, idx, 1) != LUA_TNIL;
+      int array = lua_rawgeti(L, idx, 1) != LUA_TNIL;
       lua_pop(L, 1);
       if (array)
         js_array(w, idx, depth);

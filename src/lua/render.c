@@ -233,10 +233,17 @@ static void read_camera(lua_State *L, int opts, rstate *st,
 
 /* -------------------------------------------------------------- draws */
 
-static void add_mesh_ud(lua_State *L, rstate *st, int mesh, int keep)
+/* The draws point into bundles until the call ends, and the texture
+** callback, an option's __index or a finalizer can close them: each
+** bundle met is pinned in the set at pins (rsxlua_pinset), with the
+** bundle of its material numbers. */
+static void add_mesh_ud(lua_State *L, rstate *st, int mesh, int keep,
+                        int pins)
 {
   rl_mesh *me = rsxlua_check(L, mesh, RSXLUA_MESH, FNAME);
   uint32_t j;
+  rsxlua_pinset_add(L, pins, mesh, me->bundle);
+  rsxlua_pinset_add(L, pins, mesh, me->materials);
   if (me->m->submesh_count == 0) {
     add_draw(L, st, me->m, NULL);
     return;
@@ -250,22 +257,28 @@ static void add_mesh_ud(lua_State *L, rstate *st, int mesh, int keep)
 
 /* One item of opts.meshes: a bundle, a mesh or a submesh. keep is a list
 ** holding, by draw number, the submesh userdata of each draw. */
-static void add_item(lua_State *L, rstate *st, int item, int keep)
+static void add_item(lua_State *L, rstate *st, int item, int keep,
+                     int pins)
 {
   rl_bundle *b;
   item = lua_absindex(L, item);
   if ((b = luaL_testudata(L, item, RSXLUA_BUNDLE)) != NULL) {
+    const rsx_bundle *bytes;
     uint32_t i;
     rsxlua_checkopen(L, b, FNAME);
-    for (i = 0; i < rsx_bundle_mesh_count(b->b); i++) {
-      rsxlua_push_mesh(L, item, b, rsx_bundle_mesh(b->b, i));
-      add_mesh_ud(L, st, lua_gettop(L), keep);
+    rsxlua_pinset_add(L, pins, item, b);
+    bytes = b->b; /* kept by the pin, even if a finalizer closes b */
+    for (i = 0; i < rsx_bundle_mesh_count(bytes); i++) {
+      rsxlua_push_mesh(L, item, b, rsx_bundle_mesh(bytes, i));
+      add_mesh_ud(L, st, lua_gettop(L), keep, pins);
       lua_pop(L, 1);
     }
   } else if (luaL_testudata(L, item, RSXLUA_MESH) != NULL) {
-    add_mesh_ud(L, st, item, keep);
+    add_mesh_ud(L, st, item, keep, pins);
   } else if (luaL_testudata(L, item, RSXLUA_SUBMESH) != NULL) {
     rl_submesh *sm = rsxlua_check(L, item, RSXLUA_SUBMESH, FNAME);
+    rsxlua_pinset_add(L, pins, item, sm->bundle);
+    rsxlua_pinset_add(L, pins, item, sm->materials);
     lua_pushvalue(L, item);
     lua_rawseti(L, keep, (lua_Integer)st->n + 1);
     add_draw(L, st, sm->m, sm->s);
@@ -275,7 +288,8 @@ static void add_item(lua_State *L, rstate *st, int item, int keep)
   }
 }
 
-static void read_meshes(lua_State *L, int opts, rstate *st, int keep)
+static void read_meshes(lua_State *L, int opts, rstate *st, int keep,
+                        int pins)
 {
   lua_Integer i, n;
   if (lua_getfield(L, opts, "meshes") == LUA_TNIL)
@@ -284,11 +298,11 @@ static void read_meshes(lua_State *L, int opts, rstate *st, int keep)
     n = luaL_len(L, -1);
     for (i = 1; i <= n; i++) {
       lua_geti(L, -1, i);
-      add_item(L, st, -1, keep);
+      add_item(L, st, -1, keep, pins);
       lua_pop(L, 1);
     }
   } else {
-    add_item(L, st, -1, keep);
+    add_item(L, st, -1, keep, pins);
   }
   lua_pop(L, 1);
 }
@@ -614,7 +628,7 @@ static int f_render(lua_State *L)
   rsx_image *img;
   rstate *st;
   lua_Integer w, h;
-  int info, missing, keep, legend = 0;
+  int info, missing, keep, pins, legend = 0;
 
   rsxlua_checktype(L, 1, LUA_TTABLE, FNAME);
   lua_settop(L, 1);
@@ -629,9 +643,10 @@ static int f_render(lua_State *L)
   lua_setfield(L, info, "missing");
   lua_newtable(L);                          /* 5: submeshes by draw */
   keep = 5;
+  pins = rsxlua_pinset(L);                  /* 6: the bundles drawn */
 
   read_options(L, 1, &o, &w, &h);
-  if (lua_getfield(L, 1, "legend") != LUA_TNIL) {   /* 6 */
+  if (lua_getfield(L, 1, "legend") != LUA_TNIL) {   /* 7 */
     if (!lua_istable(L, -1))
       luaL_error(L, FNAME ": opts.legend must be a table, got %s",
                  luaL_typename(L, -1));
@@ -640,7 +655,7 @@ static int f_render(lua_State *L)
   read_legend(L, legend, st, &o);
   if (rsx_image_check_size((long)w, (long)h, FNAME, &err) != 0)
     return luaL_error(L, "%s", err.text);
-  read_meshes(L, 1, st, keep);
+  read_meshes(L, 1, st, keep, pins);
   read_camera(L, 1, st, &o, (double)w / (double)h);
   if (o.shade == RSX_SHADE_FLAT || o.shade == RSX_SHADE_LIT)
     load_textures(L, 1, st, keep, missing);

@@ -172,6 +172,15 @@ void rsxlua_new_pin(lua_State *L, int idx);
 /* Close bundle: marks it closed, frees its bytes now or at the last
 ** unpin. Returns 0 if it was closed already. */
 int rsxlua_close_bundle(rl_bundle *bundle);
+/* A pin set, for a call that reads several bundles (rsxmesh.render,
+** writer:mesh, rsxmesh.writer): rsxlua_pinset pushes an empty set marked
+** to-be-closed and returns its index; rsxlua_pinset_add pins bundle (if
+** not NULL, open and not yet in the set), anchoring the object at obj
+** (the bundle or a child of it) for the call; the set unpins all when the
+** call returns or raises. */
+int rsxlua_pinset(lua_State *L);
+void rsxlua_pinset_add(lua_State *L, int set, int obj, rl_bundle *bundle);
+
 /* Replace the function on top of the stack by a wrapper that pins the
 ** bundle viewed by argument 1 (self) around each call: kind RL_PIN_BUNDLE
 ** (self is a bundle), RL_PIN_CHILD (an rl_child of the class whose

@@ -21,6 +21,17 @@ static rl_writer *wr_check(lua_State *L, int idx, const char *fname)
   return w;
 }
 
+/* The writer's core object, checked again just before the core uses it:
+** Lua code run since wr_check (an __index of a field, a finalizer run by
+** an allocation) may have closed the writer. No Lua code may run between
+** this and the core call. */
+static rsx_writer *wr_open(lua_State *L, const rl_writer *w,
+                           const char *fname)
+{
+  if (w->w == NULL) luaL_error(L, "%s: writer is closed", fname);
+  return w->w;
+}
+
 /* rsxmesh.writer([base]): base, a bundle, seeds the string table. The
 ** user value maps each material name to the number of its first
 ** material, and each number to its name, for w:mesh's mapping. */
@@ -28,10 +39,12 @@ static int wr_new(lua_State *L)
 {
   rl_bundle *base = NULL;
   rl_writer *w;
-  if (!lua_isnoneornil(L, 1)) {
+  lua_settop(L, 1);
+  if (!lua_isnil(L, 1)) {
     base = rsxlua_checkudata(L, 1, RSXLUA_BUNDLE, "rsxmesh.writer");
     rsxlua_checkopen(L, base, "rsxmesh.writer");
   }
+  rsxlua_pin(L, base); /* the allocations below may run a finalizer */
   w = lua_newuserdatauv(L, sizeof *w, 1);
   w->w = NULL;
   w->meshes = w->materials = 0;
@@ -42,7 +55,9 @@ static int wr_new(lua_State *L)
   if (w->w == NULL) return luaL_error(L, "rsxmesh.writer: out of memory");
   if (base != NULL) {
     size_t size;
-    const uint8_t *table = rsx_bundle_strings(base->b, &size);
+    const uint8_t *table;
+    rsxlua_checkopen(L, base, "rsxmesh.writer");
+    table = rsx_bundle_strings(base->b, &size);
     rsx_error err;
     if (rsx_writer_seed_strings(w->w, table, size, &err) != 0)
       return luaL_error(L, "rsxmesh.writer: %s", err.text);
@@ -90,7 +105,8 @@ static int w_material(lua_State *L)
     lua_rawseti(L, 5, (lua_Integer)i + 1);
     lua_pop(L, 1);
   }
-  index = rsx_writer_add_material(w->w, name, smp, (uint32_t)n, &err);
+  index = rsx_writer_add_material(wr_open(L, w, "writer:material"), name,
+                                  smp, (uint32_t)n, &err);
   if (index == RSX_NONE) return rsxlua_fail(L, err.text);
   w->materials++;
   lua_getiuservalue(L, 1, 1);
@@ -112,6 +128,7 @@ static rsx_submesh *wr_map_materials(lua_State *L, const rl_mesh *me,
                                      char *buf, size_t size)
 {
   const rsx_mesh *m = me->m;
+  const rsx_bundle *materials = me->materials->b; /* pinned by w_mesh */
   rsx_submesh *subs;
   uint32_t i;
   subs = lua_newuserdatauv(L, (size_t)m->submesh_count * sizeof *subs + 1,
@@ -124,7 +141,7 @@ static rsx_submesh *wr_map_materials(lua_State *L, const rl_mesh *me,
     int isint;
     lua_Integer k;
     if (subs[i].material == RSX_NONE) continue;
-    mat = rsx_bundle_material(me->materials->b, subs[i].material);
+    mat = rsx_bundle_material(materials, subs[i].material);
     /* the same number when this writer's material of that number has
     ** the name (a copy of a bundle with names used twice stays exact),
     ** else the first of the name */
@@ -160,13 +177,18 @@ static int w_mesh(lua_State *L)
   rl_mesh *me;
   rsx_mesh c;
   rsx_error err;
+  int pins;
   lua_settop(L, 2);
   if (lua_istable(L, 2)) {
     if (rsxlua_build_mesh(L, 2, "writer:mesh") != 1) return 2;
-    me = lua_touserdata(L, -1);
-  } else {
-    me = rsxlua_check(L, 2, RSXLUA_MESH, "writer:mesh");
+    lua_replace(L, 2); /* the mesh built */
   }
+  me = rsxlua_check(L, 2, RSXLUA_MESH, "writer:mesh");
+  /* the mesh's bytes and its material names stay until the call ends */
+  pins = rsxlua_pinset(L);
+  rsxlua_pinset_add(L, pins, 2, me->bundle);
+  rsxlua_pinset_add(L, pins, 2, me->materials);
+  rsxlua_check(L, 2, RSXLUA_MESH, "writer:mesh");
   c = *me->m;
   if (me->materials != NULL) {
     /* numbers of another bundle's table: by name to this writer's */
@@ -175,7 +197,7 @@ static int w_mesh(lua_State *L)
     c.submeshes = wr_map_materials(L, me, buf, sizeof buf);
     if (c.submeshes == NULL) return rsxlua_fail(L, buf);
   }
-  if (rsx_writer_add_mesh(w->w, &c, &err) != 0)
+  if (rsx_writer_add_mesh(wr_open(L, w, "writer:mesh"), &c, &err) != 0)
     return rsxlua_fail(L, err.text);
   w->meshes++;
   lua_pushboolean(L, 1);
@@ -199,7 +221,9 @@ static int w_bytes(lua_State *L)
   size_t size = 0;
   rsx_error err;
   int status;
-  if (rsx_writer_bytes(w->w, &out, &size, &err) != 0)
+  lua_settop(L, 1); /* room for the call below, with no allocation */
+  if (rsx_writer_bytes(wr_open(L, w, "writer:bytes"), &out, &size, &err)
+      != 0)
     return rsxlua_fail(L, err.text);
   lua_pushcfunction(L, wr_pushbytes);
   lua_pushlightuserdata(L, out);
@@ -215,7 +239,8 @@ static int w_save(lua_State *L)
   rl_writer *w = wr_check(L, 1, "writer:save");
   const char *path = rsxlua_checklstring(L, 2, NULL, "writer:save");
   rsx_error err;
-  if (rsx_writer_save(w->w, path, &err) != 0)
+  /* a number path became a string: an allocation, maybe a finalizer */
+  if (rsx_writer_save(wr_open(L, w, "writer:save"), path, &err) != 0)
     return rsxlua_fail(L, err.text);
   lua_pushboolean(L, 1);
   return 1;
