@@ -133,7 +133,7 @@ end
 
 -- Misuse and refused data
 t.error_like(function() return crate:with{ uv3 = {} } end,
-  "mesh:with: mesh crate has no uv3 %(mask 0x000800ff%)",
+  "mesh:with: mesh 1 %(crate%) has no uv3 %(mask 0x000800ff%)",
   "m:with: a kind the mask lacks raises")
 t.error_like(function() return crate:with{ positon = {} } end,
   "mesh:with: unknown field 'positon'", "m:with: a typo raises")

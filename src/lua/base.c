@@ -44,10 +44,11 @@ static int aux_index(lua_State *L)
 static int aux_newindex(lua_State *L)
 {
   const char *type = lua_tostring(L, lua_upvalueindex(1));
-  if (lua_type(L, 2) == LUA_TSTRING)
-    return luaL_error(L, "%s.%s is read-only", type, lua_tostring(L, 2));
-  return luaL_error(L, "%s[%s] is read-only", type,
-                    luaL_tolstring(L, 2, NULL));
+  int string = lua_type(L, 2) == LUA_TSTRING;
+  size_t len;
+  const char *key = luaL_tolstring(L, 2, &len);
+  return luaL_error(L, string ? "%s.%s is read-only" : "%s[%s] is read-only",
+                    type, rsxlua_shown(L, key, len));
 }
 
 void rsxlua_push_newindex(lua_State *L, const char *tname)
@@ -184,6 +185,15 @@ void rsxlua_checktype(lua_State *L, int arg, int t, const char *fname)
     rsxlua_typeerror(L, arg, fname, lua_typename(L, t));
 }
 
+const char *rsxlua_shown(lua_State *L, const char *s, size_t len)
+{
+  if (len <= RL_SHOWN) return lua_pushlstring(L, s, len);
+  lua_pushlstring(L, s, RL_SHOWN);
+  lua_pushliteral(L, "...");
+  lua_concat(L, 2);
+  return lua_tostring(L, -1);
+}
+
 void rsxlua_check_keys(lua_State *L, int idx, const char *const known[],
                        int (*accept)(lua_State *L, const char *key,
                                      const void *ud),
@@ -201,9 +211,12 @@ void rsxlua_check_keys(lua_State *L, int idx, const char *const known[],
         if (strcmp(known[i], key) == 0) break;
     }
     if (key == NULL ||
-        (known[i] == NULL && (accept == NULL || !accept(L, key, ud))))
+        (known[i] == NULL && (accept == NULL || !accept(L, key, ud)))) {
+      size_t len;
+      const char *shown = luaL_tolstring(L, -1, &len);
       luaL_error(L, "%s: unknown %s '%s'", fname, what,
-                 luaL_tolstring(L, -1, NULL));
+                 rsxlua_shown(L, shown, len));
+    }
   }
 }
 
@@ -218,12 +231,14 @@ void *rsxlua_checkudata(lua_State *L, int arg, const char *tname,
 int rsxlua_checkoption(lua_State *L, int arg, const char *const list[],
                        const char *fname)
 {
-  const char *name = rsxlua_checklstring(L, arg, NULL, fname);
+  size_t len;
+  const char *name = rsxlua_checklstring(L, arg, &len, fname);
   int i;
   for (i = 0; list[i] != NULL; i++)
     if (strcmp(list[i], name) == 0) return i;
   return rsxlua_argerror(L, arg, fname,
-                         lua_pushfstring(L, "invalid option '%s'", name));
+                         lua_pushfstring(L, "invalid option '%s'",
+                                         rsxlua_shown(L, name, len)));
 }
 
 /* -------------------------------------------------------------- pins */
@@ -452,10 +467,12 @@ void *rsxlua_check(lua_State *L, int idx, const char *tname,
 
 int rsxlua_checkkind(lua_State *L, int idx, const char *fname)
 {
-  const char *name = rsxlua_checklstring(L, idx, NULL, fname);
+  size_t len;
+  const char *name = rsxlua_checklstring(L, idx, &len, fname);
   int kind = rsx_kind_from_name(name);
   if (kind < 0)
-    return luaL_error(L, "%s: unknown kind '%s'", fname, name);
+    return luaL_error(L, "%s: unknown kind '%s'", fname,
+                      rsxlua_shown(L, name, len));
   return kind;
 }
 
@@ -693,6 +710,8 @@ void rsxlua_text_init(lua_State *L, rl_text *t, int arg, size_t hint,
 {
   t->L = L;
   t->f = NULL;
+  t->stream = NULL;
+  t->fname = fname;
   t->n = t->total = 0;
   t->err = 0;
   if (arg != 0 && !lua_isnoneornil(L, arg)) {
@@ -702,6 +721,7 @@ void rsxlua_text_init(lua_State *L, rl_text *t, int arg, size_t hint,
     if (s->closef == NULL)
       luaL_error(L, "%s: the file is closed", fname);
     t->f = s->f;
+    t->stream = s;
     return;
   }
   luaL_buffinit(L, &t->b);
@@ -712,6 +732,8 @@ void rsxlua_text_init(lua_State *L, rl_text *t, int arg, size_t hint,
 
 static void text_flush(rl_text *t)
 {
+  if (t->stream->closef == NULL) /* the file argument anchors the stream */
+    luaL_error(t->L, "%s: the file is closed", t->fname);
   if (t->n > 0 && t->err == 0 && fwrite(t->block, 1, t->n, t->f) != t->n)
     t->err = errno ? errno : EIO;
   t->n = 0;

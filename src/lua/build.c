@@ -139,7 +139,7 @@ static int bld_primitive(lua_State *L, int t, int dflt, const char *fname)
   for (i = 0; prims[i] != NULL && strcmp(prims[i], prim) != 0; i++) {}
   if (prims[i] == NULL)
     return luaL_error(L, "%s: field 'primitive': invalid option '%s'",
-                      fname, prim);
+                      fname, rsxlua_shown(L, prim, lua_rawlen(L, -1)));
   lua_pop(L, 1);
   return i == 0 ? RSX_TRIANGLES : RSX_STRIP;
 }
@@ -287,10 +287,10 @@ static int with_kind_key(lua_State *L, const char *key, const void *ud)
   int kind = rsx_kind_from_name(key);
   if (kind < 0) return 0;
   if (m->format.attr[kind] == NULL) {
-    char mask[16];
+    char mask[16], label[160];
     snprintf(mask, sizeof mask, "0x%08lx", (unsigned long)m->mask);
-    luaL_error(L, "mesh:with: mesh %s has no %s (mask %s)", m->name, key,
-               mask);
+    rsx_mesh_label(m, label, sizeof label); /* "mesh 17 (crate)" */
+    luaL_error(L, "mesh:with: %s has no %s (mask %s)", label, key, mask);
   }
   return 1;
 }
@@ -409,20 +409,81 @@ static void with_name(lua_State *L, rsx_mesh *c, const rsx_mesh *src)
   c->meta = with_bytes(L, WITH_ANCHOR, src->meta, src->meta_size);
 }
 
+/* The largest vertex count m:with takes when it is not the source's, and
+** the most bytes its two new streams may take together: a count from a
+** script decides an allocation only below both, and only once every
+** attribute is given with exactly that many values. */
+#define WITH_MAX_VERTICES (1ul << 24)
+#define WITH_MAX_BYTES (1ul << 30)
+
+/* The value on top (an attribute of m:with's table) must give attribute
+** a for n vertices: raw bytes (acc:raw's form) or a flat table of
+** numbers, of exactly that length; raises otherwise. */
+static void with_given(lua_State *L, const rsx_attr_info *a, uint32_t n)
+{
+  size_t len = lua_rawlen(L, -1);
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    if ((uint64_t)len != (uint64_t)n * (uint64_t)a->size)
+      luaL_error(L, "mesh:with: %s is %I bytes, expected %I (%I vertices "
+                 "x %d)", a->name, (lua_Integer)len,
+                 (lua_Integer)n * a->size, (lua_Integer)n, a->size);
+  } else if (lua_type(L, -1) == LUA_TTABLE) {
+    if ((uint64_t)len != (uint64_t)n * (uint64_t)a->components)
+      luaL_error(L, "mesh:with: %s has %I values, expected %I (%I "
+                 "vertices x %d)", a->name, (lua_Integer)len,
+                 (lua_Integer)n * a->components, (lua_Integer)n,
+                 a->components);
+  } else {
+    luaL_error(L, "mesh:with: %s must be a table or a string, got %s",
+               a->name, luaL_typename(L, -1));
+  }
+}
+
 /* The vertex count and the two streams, copied and then given the
-** attributes t names. 0, or 2 with nil and a message pushed. */
+** attributes t names. Everything is checked before anything is
+** allocated: the count, and with a new count that every attribute is
+** given, each value of the right length. Each attribute is read from t
+** once, into the table at given (by kind), so an __index of t cannot
+** answer one thing to the check and another to the copy. 0, or 2 with
+** nil and a message pushed. */
 static int with_vertices(lua_State *L, rsx_mesh *c, const rsx_mesh *src)
 {
   uint8_t *mmp, *mgp = NULL;
-  int k, resized;
+  int k, resized, given;
   rsx_error err;
-  c->vertex_count = (uint32_t)bld_integer(L, 2, "vertex_count",
-    src->vertex_count, UINT32_MAX, "mesh:with");
-  resized = c->vertex_count != src->vertex_count;
-  if ((uint64_t)c->vertex_count * c->mmp_stride > SIZE_MAX / 2 ||
-      (uint64_t)c->vertex_count * c->mgp_stride > SIZE_MAX / 2)
-    return luaL_error(L, "mesh:with: %I vertices are too many",
-                      (lua_Integer)c->vertex_count);
+  lua_Integer count = bld_integer(L, 2, "vertex_count", src->vertex_count,
+                                  UINT32_MAX, "mesh:with");
+  resized = (uint64_t)count != src->vertex_count;
+  if (resized && (uint64_t)count > WITH_MAX_VERTICES)
+    return luaL_error(L, "mesh:with: vertex_count %I is more than %I",
+                      count, (lua_Integer)WITH_MAX_VERTICES);
+  c->vertex_count = (uint32_t)count;
+  if (resized && (uint64_t)c->vertex_count * (c->mmp_stride + c->mgp_stride)
+                 > WITH_MAX_BYTES)
+    return luaL_error(L, "mesh:with: %I vertices of %I bytes are more than "
+                      "%I bytes", count,
+                      (lua_Integer)(c->mmp_stride + c->mgp_stride),
+                      (lua_Integer)WITH_MAX_BYTES);
+  lua_createtable(L, RSX_KIND_COUNT, 0);
+  given = lua_gettop(L);
+  for (k = 0; k < RSX_KIND_COUNT; k++) {
+    const rsx_attr_info *a = c->format.attr[k];
+    if (a == NULL) continue;
+    if (lua_getfield(L, 2, a->name) == LUA_TNIL) {
+      if (resized)
+        return luaL_error(L, "mesh:with: vertex_count %I is not the "
+                          "mesh's %I, so every attribute is needed: %s "
+                          "is missing", count,
+                          (lua_Integer)src->vertex_count, a->name);
+      lua_pop(L, 1);
+      continue;
+    }
+    with_given(L, a, c->vertex_count);
+    /* a finding on its stream leaves nowhere to put it */
+    if (rsx_mesh_can_decode(src, k, &err) != 0)
+      return rsxlua_fail(L, err.text);
+    lua_rawseti(L, given, k + 1);
+  }
   /* a new vertex count starts from zero bytes: every attribute is given */
   mmp = with_bytes(L, WITH_ANCHOR, resized ? NULL : src->mmp,
                    (size_t)c->vertex_count * c->mmp_stride);
@@ -433,22 +494,13 @@ static int with_vertices(lua_State *L, rsx_mesh *c, const rsx_mesh *src)
     c->mgp = mgp;
   }
   for (k = 0; k < RSX_KIND_COUNT; k++) {
-    const rsx_attr_info *a = c->format.attr[k];
-    if (a == NULL) continue;
-    if (lua_getfield(L, 2, a->name) == LUA_TNIL) {
-      if (resized)
-        return luaL_error(L, "mesh:with: vertex_count %I is not the "
-                          "mesh's %I, so every attribute is needed: %s "
-                          "is missing", (lua_Integer)c->vertex_count,
-                          (lua_Integer)src->vertex_count, a->name);
+    if (lua_rawgeti(L, given, k + 1) == LUA_TNIL) {
       lua_pop(L, 1);
       continue;
     }
-    /* a finding on its stream leaves nowhere to put it */
-    if (rsx_mesh_can_decode(src, k, &err) != 0)
-      return rsxlua_fail(L, err.text);
     with_attribute(L, c, mmp, mgp, k);
   }
+  lua_pop(L, 1);
   return 0;
 }
 

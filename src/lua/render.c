@@ -95,9 +95,12 @@ static int opt_name(lua_State *L, int opts, const char *key,
     return def;
   }
   v = lua_type(L, -1) == LUA_TSTRING ? lookup(lua_tostring(L, -1)) : -1;
-  if (v < 0)
+  if (v < 0) {
+    size_t len;
+    const char *name = luaL_tolstring(L, -1, &len);
     luaL_error(L, FNAME ": %s %s unknown (%s)", key,
-               luaL_tolstring(L, -1, NULL), list);
+               rsxlua_shown(L, name, len), list);
+  }
   lua_pop(L, 1);
   return v;
 }

@@ -139,6 +139,11 @@ void rsxlua_check_keys(lua_State *L, int idx, const char *const known[],
                        int (*accept)(lua_State *L, const char *key,
                                      const void *ud),
                        const void *ud, const char *fname, const char *what);
+/* A value named in a message (an unknown key, kind or option), cut to its
+** first RL_SHOWN bytes and "..." so that the message stays one short
+** line whatever the script gave: pushed and returned. */
+#define RL_SHOWN 40
+const char *rsxlua_shown(lua_State *L, const char *s, size_t len);
 #define rsxlua_argcheck(L, cond, arg, fname, extramsg) \
   ((void)((cond) || rsxlua_argerror((L), (arg), (fname), (extramsg))))
 
@@ -256,6 +261,9 @@ float *rsxlua_floats(lua_State *L, int idx, size_t n, const char *fname,
 typedef struct rl_text {
   lua_State *L;
   FILE *f;          /* NULL: into b */
+  luaL_Stream *stream; /* f's, checked open at each write (a finalizer
+                       ** may close it mid-call, as liolib's tofile) */
+  const char *fname;
   luaL_Buffer b;
   size_t n, total;  /* bytes in block, bytes written */
   int err;          /* errno of a failed write, 0 */

@@ -38,13 +38,17 @@ static rsx_writer *wr_open(lua_State *L, const rl_writer *w,
 static int wr_new(lua_State *L)
 {
   rl_bundle *base = NULL;
+  const rsx_bundle *seed = NULL;
   rl_writer *w;
   lua_settop(L, 1);
   if (!lua_isnil(L, 1)) {
     base = rsxlua_checkudata(L, 1, RSXLUA_BUNDLE, "rsxmesh.writer");
     rsxlua_checkopen(L, base, "rsxmesh.writer");
+    seed = base->b;
   }
-  rsxlua_pin(L, base); /* the allocations below may run a finalizer */
+  /* the allocations below may run a finalizer that closes base: its
+  ** bytes stay until the call ends */
+  rsxlua_pin(L, base);
   w = lua_newuserdatauv(L, sizeof *w, 1);
   w->w = NULL;
   w->meshes = w->materials = 0;
@@ -53,11 +57,9 @@ static int wr_new(lua_State *L)
   lua_setiuservalue(L, -2, 1);
   w->w = rsx_writer_new();
   if (w->w == NULL) return luaL_error(L, "rsxmesh.writer: out of memory");
-  if (base != NULL) {
+  if (seed != NULL) {
     size_t size;
-    const uint8_t *table;
-    rsxlua_checkopen(L, base, "rsxmesh.writer");
-    table = rsx_bundle_strings(base->b, &size);
+    const uint8_t *table = rsx_bundle_strings(seed, &size);
     rsx_error err;
     if (rsx_writer_seed_strings(w->w, table, size, &err) != 0)
       return luaL_error(L, "rsxmesh.writer: %s", err.text);
