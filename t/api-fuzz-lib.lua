@@ -338,8 +338,10 @@ GEN["format:info"] = function() return { kind_name() } end
 GEN["format:attributes"] = function() return {} end
 GEN["format:order"] = function() return {} end
 GEN["format:encode"] = function()
-  return { opts{ position = numbers(3), normal = numbers(3),
-                 colour = numbers(4) }, pick{ nil, "mmp", "mgp" } }
+  local n = random(0, 3)
+  return { pick{ "mmp", "mgp" }, n, opts{ position = numbers(3 * n),
+           normal = numbers(3 * n), colour = numbers(4 * n),
+           uv0 = numbers(2 * n) } }
 end
 
 -- accessor
