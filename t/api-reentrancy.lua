@@ -308,6 +308,16 @@ do -- img:paste into itself: the pixels as they were before the paste
     1, 1, 1, math.maxinteger, 0, 0, 0)
 end
 
+-- image sides are checked as Lua integers, not cut to a C long (32 bits on
+-- Windows: 2^32 + 4 would pass for 4)
+t.error_like(rsxmesh.image, "^rsxmesh%.image: width 4294967300 out of range "
+  .. "1%.%.16384$", "image: a width of 2^32 + 4", (1 << 32) + 4, 4)
+t.error_like(rsxmesh.image, "^rsxmesh%.image: height %-9223372036854775808 "
+  .. "out of range", "image: a height of math.mininteger", 4, math.mininteger)
+t.error_like(rsxmesh.render, "^rsxmesh%.render: width 4294967297 out of "
+  .. "range", "render: a width of 2^32 + 1",
+  { meshes = open(), width = (1 << 32) + 1, height = 4 })
+
 -- ------------------------------------------ m:with's vertex count
 do
   local m = open():mesh("crate")

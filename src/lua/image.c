@@ -57,11 +57,25 @@ static rsx_image *img_new(lua_State *L, lua_Integer w, lua_Integer h,
   rsx_error err;
   im->img = NULL;
   luaL_setmetatable(L, RSXLUA_IMAGE);
-  if (rsx_image_check_size((long)w, (long)h, fname, &err) != 0)
-    luaL_error(L, "%s", err.text);
+  rsxlua_check_size(L, w, h, fname);
   im->img = rsx_image_new((long)w, (long)h, &err);
   if (im->img == NULL) luaL_error(L, "%s: %s", fname, err.text);
   return im->img;
+}
+
+void rsxlua_check_size(lua_State *L, lua_Integer w, lua_Integer h,
+                       const char *fname)
+{
+  rsx_error err;
+  /* as lua_Integer first: a long may have 32 bits (Windows) */
+  if (w < 1 || w > RSX_IMAGE_MAX_SIDE)
+    luaL_error(L, "%s: width %I out of range 1..%d", fname, w,
+               RSX_IMAGE_MAX_SIDE);
+  if (h < 1 || h > RSX_IMAGE_MAX_SIDE)
+    luaL_error(L, "%s: height %I out of range 1..%d", fname, h,
+               RSX_IMAGE_MAX_SIDE);
+  if (rsx_image_check_size((long)w, (long)h, fname, &err) != 0)
+    luaL_error(L, "%s", err.text);
 }
 
 /* A channel value 0..255 at idx, raising with its name. */

@@ -656,8 +656,7 @@ static int f_render(lua_State *L)
     legend = lua_gettop(L);
   }
   read_legend(L, legend, st, &o);
-  if (rsx_image_check_size((long)w, (long)h, FNAME, &err) != 0)
-    return luaL_error(L, "%s", err.text);
+  rsxlua_check_size(L, w, h, FNAME);
   read_meshes(L, 1, st, keep, pins);
   read_camera(L, 1, st, &o, (double)w / (double)h);
   if (o.shade == RSX_SHADE_FLAT || o.shade == RSX_SHADE_LIT)

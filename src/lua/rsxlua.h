@@ -356,6 +356,10 @@ void rsxlua_open_render(lua_State *L);
 ** (a field, a callback's result): raises "fname: image expected, got X".
 ** The methods check their arguments in the argument style. */
 rsx_image *rsxlua_checkimage(lua_State *L, int idx, const char *fname);
+/* Raise "fname: width W out of range 1..16384" (or height) unless both
+** sides are ones the core accepts; any integers. */
+void rsxlua_check_size(lua_State *L, lua_Integer w, lua_Integer h,
+                       const char *fname);
 /* Push a new image userdata owning img. */
 void rsxlua_push_image(lua_State *L, rsx_image *img);
 /* The colour {r, g, b [, a]} at idx (a defaults to 255); raises naming
