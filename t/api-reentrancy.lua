@@ -147,10 +147,13 @@ end
 -- returned: what it returned, and b.
 local function closed_by_finalizer(prepare, method)
   collectgarbage("incremental", 0, 1000, 0)
-  for _ = 1, 5000 do
+  for try = 1, 5000 do
     local b = open()
     local obj = prepare(b)
     local inside, hit = false, false
+    -- a varying amount of garbage first, so that the collector's phase at
+    -- the call differs from one try to the next
+    for i = 1, try % 37 do local _ = { i } end
     for _ = 1, 5 do
       setmetatable({}, { __gc = function()
         if inside then hit = true b:close() end
