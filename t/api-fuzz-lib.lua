@@ -551,7 +551,8 @@ local function call(e, stats)
   return ok, err
 end
 
--- A run: opts.seed, opts.calls (or opts.seconds), opts.log (a function
+-- A run: every entry of the API called once, in order, then at random:
+-- opts.seed, opts.calls (or opts.seconds), opts.log (a function
 -- given each call's name before it is made, for finding the call a crash
 -- stops in). Returns the stats: calls, errors, called[name], odd (what
 -- went wrong besides a clean error: a hang, an error that is no string).
@@ -575,10 +576,12 @@ function M.run(o)
       error("fuzz: call too slow", 0)
     end
   end, "", 100000)
+  local sweep = 0 -- every entry once first, then at random
   while true do
     if o.calls and stats.calls >= o.calls then break end
     if deadline and os.clock() >= deadline then break end
-    local e = api[random(#api)]
+    sweep = sweep + 1
+    local e = sweep <= #api and api[sweep] or api[random(#api)]
     if o.log then o.log(e.name) end
     t0 = os.clock()
     local ok, err = call(e, stats)
