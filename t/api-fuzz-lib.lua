@@ -74,10 +74,28 @@ local function new_world()
   return w
 end
 
+local OBJECT_KINDS = { "bundles", "meshes", "submeshes", "materials",
+  "accessors", "records", "formats", "writers", "images", "files" }
+
+local function object() return pick(W[pick(OBJECT_KINDS)]) end
+
 -- --------------------------------------------------------- hostile code
+-- The class metatables a run changes (evil's disguise), restored at its
+-- start.
+local CLASS_MTS = {}
+
 local function close_something()
-  local r = random(6)
-  if r <= 2 then pick(W.bundles):close()
+  local r = random(7)
+  if r == 7 then
+    -- a class's metatable dressed as an accessor's (getmetatable reaches
+    -- both): a mesh, a bundle ... must not pass for an accessor
+    local obj = object()
+    local mt = getmetatable(obj)
+    if type(mt) == "table" and rawget(mt, "__index") ~= mt then
+      CLASS_MTS[mt] = true
+      setmetatable(mt, getmetatable(getmetatable(pick(W.accessors))))
+    end
+  elseif r <= 2 then pick(W.bundles):close()
   elseif r == 3 then pick(W.writers):close()
   elseif r == 4 then pick(W.images):close()
   elseif r == 5 then pcall(io.close, pick(W.files))
@@ -116,11 +134,6 @@ local SCALARS = {
 
 local any
 
-local function objects_of(kind) return W[kind] end
-local OBJECT_KINDS = { "bundles", "meshes", "submeshes", "materials",
-  "accessors", "records", "formats", "writers", "images", "files" }
-
-local function object() return pick(W[pick(OBJECT_KINDS)]) end
 
 -- A table whose every read runs hostile code, then answers from base (a
 -- table of plausible fields) or at random.
@@ -563,6 +576,8 @@ function M.run(o)
   if gcmode == 1 then collectgarbage("incremental", 50, 400)
   elseif gcmode == 2 then collectgarbage("generational")
   else collectgarbage("incremental", 100, 200) end
+  for mt in pairs(CLASS_MTS) do setmetatable(mt, nil) end
+  CLASS_MTS = {}
   W = new_world()
   local api = M.api()
   local stats = { calls = 0, errors = 0, called = {}, odd = {} }
@@ -603,6 +618,7 @@ function M.run(o)
     end
   end
   debug.sethook()
+  for mt in pairs(CLASS_MTS) do setmetatable(mt, nil) end
   for _, f in ipairs(W.files) do pcall(io.close, f) end
   for i = 1, 3 do os.remove(TMPBASE .. "-" .. i) end
   os.remove(TMPBASE)

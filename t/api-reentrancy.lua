@@ -237,6 +237,21 @@ do -- a file closed by a finalizer while acc:lines writes to it
   f:close()
 end
 
+do -- a class's metatable given the accessors' shared metatable as its own:
+   -- a mesh must not pass for an accessor (a script can reach both)
+  local b = open()
+  local m = b:mesh("crate")
+  local acc = m:attribute("position")
+  local shared = getmetatable(getmetatable(acc))
+  local mt = getmetatable(m)
+  setmetatable(mt, shared)
+  t.error_like(acc.range, "^accessor:range: bad self %(rsxmesh%.accessor "
+    .. "expected, got rsxmesh%.mesh%)$", "a mesh dressed as an accessor", m)
+  t.error_like(acc.lines, "bad self", "... for every method", m, "v")
+  setmetatable(mt, nil)
+  t.is(acc:get(1), 1.0, "the accessor still works (0x3F800000)")
+end
+
 -- ------------------------------------------ json_text
 do -- an __index that answers every key: json_text reads tables raw
   local endless = setmetatable({}, { __index = function(_, k) return k end })

@@ -18,22 +18,14 @@
 ** shared one registered as RSXLUA_ACCESSOR with the methods as __index.
 ** So acc:get and acc.kind are table lookups in the VM, with no C call for
 ** __index: that halves the cost of acc:get in a loop.
-** Every function of this file has the shared metatable as upvalue 1 and
-** recognises an accessor by it (see ac_test).
+** Every function of this file has the shared metatable as upvalue 1. An
+** accessor is recognised by the registry's set of them (a script can
+** give any class's metatable the shared one as its metatable, so the
+** metatables cannot tell): rsxlua_test_accessor.
 */
 static rl_accessor *ac_test(lua_State *L, int idx)
 {
-  void *p = lua_touserdata(L, idx);
-  int same = 0;
-  idx = lua_absindex(L, idx);
-  if (p != NULL && lua_getmetatable(L, idx)) {
-    if (lua_getmetatable(L, -1)) {
-      same = lua_rawequal(L, -1, lua_upvalueindex(1));
-      lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-  }
-  return same ? p : NULL;
+  return rsxlua_test_accessor(L, idx);
 }
 
 static rl_accessor *ac_check(lua_State *L, int idx, const char *fname)
@@ -72,6 +64,7 @@ int rsxlua_push_accessor(lua_State *L, int parent, rl_bundle *bundle,
   lua_setmetatable(L, -2);
   lua_pushvalue(L, parent);
   lua_setiuservalue(L, -2, 1);
+  rsxlua_mark_accessor(L, -1);
   return 1;
 }
 

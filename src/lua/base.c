@@ -402,24 +402,58 @@ int rsxlua_close_bundle(rl_bundle *bundle)
   return 1;
 }
 
+static const char accessors_key = 'a';
+
+void rsxlua_mark_accessor(lua_State *L, int idx)
+{
+  idx = lua_absindex(L, idx);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &accessors_key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &accessors_key);
+  }
+  lua_pushvalue(L, idx);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+rl_accessor *rsxlua_test_accessor(lua_State *L, int idx)
+{
+  void *p = lua_touserdata(L, idx);
+  int marked;
+  if (p == NULL || lua_type(L, idx) != LUA_TUSERDATA) return NULL;
+  idx = lua_absindex(L, idx);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &accessors_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    return NULL;
+  }
+  lua_pushvalue(L, idx);
+  marked = lua_rawget(L, -2) != LUA_TNIL;
+  lua_pop(L, 2);
+  return marked ? p : NULL;
+}
+
 /* The bundle viewed by the object at 1, whose class is given by kind and
 ** the metatable at mt; NULL when 1 is not such an object (the call then
 ** raises its own type error). */
 static rl_bundle *aux_viewed(lua_State *L, int kind, int mt)
 {
   void *p = lua_touserdata(L, 1);
-  int same = 0;
+  int same;
+  if (kind == RL_PIN_ACCESSOR) {
+    rl_accessor *a = rsxlua_test_accessor(L, 1);
+    return a != NULL ? a->bundle : NULL;
+  }
   if (p == NULL || lua_type(L, 1) != LUA_TUSERDATA ||
       !lua_getmetatable(L, 1))
     return NULL;
-  if (kind == RL_PIN_ACCESSOR) {
-    if (lua_getmetatable(L, -1)) {
-      same = lua_rawequal(L, -1, mt);
-      lua_pop(L, 1);
-    }
-  } else {
-    same = lua_rawequal(L, -1, mt);
-  }
+  same = lua_rawequal(L, -1, mt);
   lua_pop(L, 1);
   if (!same) return NULL;
   return kind == RL_PIN_BUNDLE ? (rl_bundle *)p : ((rl_child *)p)->bundle;

@@ -172,6 +172,15 @@ void *rsxlua_check(lua_State *L, int idx, const char *tname,
 ** by rsxlua_class (rsxlua_pinned); a function taking other objects pins
 ** them itself. */
 void rsxlua_pin(lua_State *L, rl_bundle *bundle);
+/* The accessors: every accessor userdata is marked in a weak set in the
+** registry, out of a script's reach. Its metatables cannot tell one: a
+** script can reach them (getmetatable) and give any table, a mesh's
+** class metatable among them, the accessor's shared metatable as its own
+** metatable. rsxlua_mark_accessor marks the userdata at idx. */
+void rsxlua_mark_accessor(lua_State *L, int idx);
+/* The accessor at idx, or NULL when it is none. */
+rl_accessor *rsxlua_test_accessor(lua_State *L, int idx);
+
 /* Make the pin object of the bundle userdata at idx (bun_new). */
 void rsxlua_new_pin(lua_State *L, int idx);
 /* Close bundle: marks it closed, frees its bytes now or at the last
@@ -189,8 +198,7 @@ void rsxlua_pinset_add(lua_State *L, int set, int obj, rl_bundle *bundle);
 /* Replace the function on top of the stack by a wrapper that pins the
 ** bundle viewed by argument 1 (self) around each call: kind RL_PIN_BUNDLE
 ** (self is a bundle), RL_PIN_CHILD (an rl_child of the class whose
-** metatable is at mt) or RL_PIN_ACCESSOR (an accessor, whose metatable's
-** metatable is at mt). */
+** metatable is at mt) or RL_PIN_ACCESSOR (an accessor; mt unused). */
 enum { RL_PIN_BUNDLE, RL_PIN_CHILD, RL_PIN_ACCESSOR };
 void rsxlua_pinned(lua_State *L, int kind, int mt);
 
