@@ -10,7 +10,8 @@
 -- mutated towards hostile ones: wrong types, NaN, infinities, integer
 -- extremes, huge strings, closed objects, objects of the wrong type, and
 -- option tables whose __index closes a bundle, a writer, an image or a
--- file, collects garbage or raises; finalizers that close things run at
+-- file, collects garbage, raises or yields (a tenth of the calls run in a
+-- coroutine); finalizers that close things run at
 -- every allocation, since the collector is set to run often. A clean Lua
 -- error is fine; a memory error, a crash or a hang is the finding (the
 -- sanitizer build reports the first two, the caller's timeout the third).
@@ -117,6 +118,8 @@ local function evil()
   elseif r == 3 then collectgarbage("collect")
   elseif r == 4 then error("fuzz: raised by Lua code in the call", 0)
   elseif r == 5 then closing_garbage(4)
+  elseif r == 6 and coroutine.isyieldable() then
+    coroutine.yield() -- across the C call: an error, in a coroutine
   end -- else: nothing
 end
 
@@ -557,7 +560,14 @@ local function call(e, stats)
     end
   end
   if chance(0.05) then closing_garbage(random(1, 8)) end
-  local ok, err = pcall(e.fn, table.unpack(args, 1, n))
+  local ok, err
+  if chance(0.1) then
+    -- in a coroutine, which dies if the call raises: its pins stay counted
+    local co = coroutine.create(e.fn)
+    ok, err = coroutine.resume(co, table.unpack(args, 1, n))
+  else
+    ok, err = pcall(e.fn, table.unpack(args, 1, n))
+  end
   if not ok and type(err) ~= "string" then
     stats.odd[#stats.odd + 1] = e.name .. ": a non-string error"
   end
