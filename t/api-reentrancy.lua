@@ -141,71 +141,90 @@ do -- rsxmesh.writer(base): the base closed while the writer is made
 end
 
 -- ------------------------------------------ closed by a finalizer
--- Runs method(prepare(b)) on fresh bundles, with garbage whose finalizer
--- closes b while the method runs, the collector set to step at every
--- allocation, until a finalizer has closed b inside a call that still
--- returned: what it returned, and b.
-local function closed_by_finalizer(prepare, method)
+-- method(prepare(b)) on fresh bundles, with garbage whose finalizer closes
+-- b when it runs inside the call, the collector set to step at every
+-- allocation: every try must give the right result, or the clean error
+-- of a bundle closed before the call pinned it; and some try should have
+-- had the finalizer close b inside a call that then finished on the
+-- pinned bytes (a skip when the collector's timing never gave it: under
+-- valgrind the tries are fewer).
+local TRIES = (os.getenv("TEST_WRAPPER") or "") ~= "" and 300 or 4000
+
+local function finalized(name, prepare, method, right)
+  local bad, inside_ok, errors = nil, 0, 0
+  math.randomseed(18) -- the same tries on every run
   collectgarbage("incremental", 0, 1000, 0)
-  for try = 1, 5000 do
-    local b = open()
+  local b = open()
+  for _ = 1, TRIES do
+    if b.closed then b = open() end
     local obj = prepare(b)
     local inside, hit = false, false
-    -- a varying amount of garbage first, so that the collector's phase at
+    -- inside from just before the call to just after it returns (nothing
+    -- allocates between the return and disarm)
+    local function disarm(...) inside = false return ... end
+    local function call() inside = true return disarm(method(obj)) end
+    -- garbage of varying sizes first, so that the collector's phase at
     -- the call differs from one try to the next
-    for i = 1, try % 37 do local _ = { i } end
-    for _ = 1, 5 do
+    for _ = 1, math.random(0, 40) do local _ = ("x"):rep(math.random(64)) end
+    local closer = b
+    for _ = 1, math.random(1, 30) do
       setmetatable({}, { __gc = function()
-        if inside then hit = true b:close() end
+        if inside then hit = true closer:close() end
       end })
     end
-    inside = true
-    local r = table.pack(pcall(method, obj))
+    local r = table.pack(pcall(call))
     inside = false
-    if hit and r[1] then
-      collectgarbage("incremental", 200, 100, 13)
-      return r, b
+    if r[1] then
+      if not right(r[2], r[3]) then bad = bad or "a wrong result" end
+      if hit then inside_ok = inside_ok + 1 end
+    elseif tostring(r[2]):match("bundle is closed$") then
+      errors = errors + 1
+    else
+      bad = bad or tostring(r[2])
     end
   end
   collectgarbage("incremental", 200, 100, 13)
-  return nil
-end
-
-local function finalized(name, prepare, method, want)
-  local r, b = closed_by_finalizer(prepare, method)
-  t.ok(r ~= nil, name .. ": a finalizer closed the bundle inside the call")
-  if r == nil then
-    t.skip(2, "never reached")
-    return
-  end
-  t.ok(b.closed, name .. ": the bundle is closed")
-  if type(want) == "function" then
-    t.ok(want(r[2], r[3]), name .. ": the result is right")
+  t.is(bad, nil, name .. ": " .. TRIES .. " tries, each the right result "
+       .. "or 'bundle is closed' (" .. errors .. ")")
+  if inside_ok > 0 then
+    t.ok(true, name .. ": closed inside the call, finished on its bytes ("
+         .. inside_ok .. " tries)")
   else
-    t.is_deeply(r[2], want, name .. ": the result is right")
+    t.skip(1, name .. ": the collector never closed it inside the call")
   end
 end
 
 local crate = open():mesh("crate")
-finalized("acc:range", function(b) return b:mesh("crate"):attribute("position") end,
-  function(a) return a:range() end, crate:attribute("position"):range())
+local function same(want)
+  local text = table.concat(type(want) == "table" and want or { want }, " ")
+  return function(got)
+    return table.concat(type(got) == "table" and got or { got }, " ") == text
+  end
+end
+finalized("acc:range",
+  function(b) return b:mesh("crate"):attribute("position") end,
+  function(a) return a:range() end, same(crate:attribute("position"):range()))
 finalized("m:unit_normals", function(b) return b:mesh("crate") end,
-  function(m) return m:unit_normals() end, (crate:unit_normals()))
+  function(m) return m:unit_normals() end, same((crate:unit_normals())))
 finalized("m:attribute (the accessor's fields)",
   function(b) return b:mesh("crate") end,
   function(m) return m:attribute("normal") end,
-  function(a) return a ~= nil end)
+  function(a) return a ~= nil and a.kind == "normal" end)
 finalized("m:with (the copy's vertices)", function(b) return b:mesh("crate") end,
   function(m) return m:with{ position = crate:attribute("position"):range() } end,
-  function(c) return c ~= nil and c.vertex_count == 4 end)
+  function(c) return c ~= nil and same(crate:attribute("position"):range())(
+    c:attribute("position"):range()) end)
 finalized("m:triangles", function(b) return b:mesh("crate") end,
-  function(m) return m:triangles() end, (crate:triangles()))
+  function(m) return m:triangles() end, same((crate:triangles())))
 finalized("s:face_lines", function(b) return b:mesh("crate"):submesh(1) end,
   function(s) return s:face_lines("f", { { offset = 0 } }) end,
-  (crate:submesh(1):face_lines("f", { { offset = 0 } })))
+  same((crate:submesh(1):face_lines("f", { { offset = 0 } }))))
 finalized("b:mesh by name", function(b) return b end,
   function(b) return b:mesh("strip") end,
   function(m) return m ~= nil end)
+finalized("rsxmesh.writer(base)", function(b) return b end,
+  function(b) return rsxmesh.writer(b) end,
+  function(w) return w ~= nil and w:material("brick") == 1 end)
 
 do -- a coroutine that dies in a call leaves its pin counted: the close
    -- after it waits, and the collector frees the bytes with the pin
@@ -228,28 +247,29 @@ do -- a coroutine that dies in a call leaves its pin counted: the close
   t.ok(true, "the collector freed the pinned bytes")
 end
 
-do -- a file closed by a finalizer while acc:lines writes to it
-  local f = io.tmpfile()
-  local r, b = closed_by_finalizer(function(b)
-    return b:mesh("crate"):attribute("position") end,
-    function(a) return a:lines("v", { file = f }) end)
-  t.ok(r == nil or r[1], "acc:lines into a file: no memory error")
-  f:close()
-end
-
-do -- a class's metatable given the accessors' shared metatable as its own:
-   -- a mesh must not pass for an accessor (a script can reach both)
-  local b = open()
-  local m = b:mesh("crate")
-  local acc = m:attribute("position")
-  local shared = getmetatable(getmetatable(acc))
-  local mt = getmetatable(m)
-  setmetatable(mt, shared)
-  t.error_like(acc.range, "^accessor:range: bad self %(rsxmesh%.accessor "
-    .. "expected, got rsxmesh%.mesh%)$", "a mesh dressed as an accessor", m)
-  t.error_like(acc.lines, "bad self", "... for every method", m, "v")
-  setmetatable(mt, nil)
-  t.is(acc:get(1), 1.0, "the accessor still works (0x3F800000)")
+do -- a file closed by a finalizer while acc:lines writes to it: the
+   -- lines written, or a clean error, never a write to a closed FILE
+  local a = open():mesh("crate"):attribute("position")
+  local bad
+  math.randomseed(19)
+  collectgarbage("incremental", 0, 1000, 0)
+  for _ = 1, TRIES // 4 do
+    local f = io.tmpfile()
+    local inside = false
+    for _ = 1, math.random(0, 40) do local _ = ("x"):rep(math.random(64)) end
+    for _ = 1, math.random(1, 30) do
+      setmetatable({}, { __gc = function() if inside then f:close() end end })
+    end
+    inside = true
+    local ok, err = pcall(a.lines, a, "v", { file = f })
+    inside = false
+    if not ok and not tostring(err):match("the file is closed$") then
+      bad = bad or tostring(err)
+    end
+    pcall(io.close, f)
+  end
+  collectgarbage("incremental", 200, 100, 13)
+  t.is(bad, nil, "acc:lines into a file closed by a finalizer: a clean end")
 end
 
 -- ------------------------------------------ json_text

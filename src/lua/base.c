@@ -16,8 +16,9 @@ static rl_bundle *aux_viewed(lua_State *L, int kind, int mt);
 
 /* __index: methods first (upvalue 1), then a property getter (upvalue 2
 ** maps a name to its slot in the members array, upvalue 3), else nil.
-** A getter of a bundle's type runs with the bundle pinned (upvalue 4 the
-** pin kind, or false; upvalue 5 the class's metatable). */
+** A getter of a bundle's type runs with the bundle pinned (a negative
+** slot; upvalue 4 the pin kind, upvalue 5 the class's metatable), but
+** those of aux_unpinned. */
 static int aux_index(lua_State *L)
 {
   lua_settop(L, 2);
@@ -29,9 +30,11 @@ static int aux_index(lua_State *L)
     const rl_member *members = lua_touserdata(L, lua_upvalueindex(3));
     lua_Integer slot = lua_tointeger(L, -1);
     lua_settop(L, 1);
-    if (lua_isinteger(L, lua_upvalueindex(4)))
+    if (slot < 0) {
+      slot = -1 - slot;
       rsxlua_pin(L, aux_viewed(L, (int)lua_tointeger(L, lua_upvalueindex(4)),
                                lua_upvalueindex(5)));
+    }
     return members[slot].push(L);
   }
   lua_pushnil(L);
@@ -58,6 +61,46 @@ void rsxlua_push_newindex(lua_State *L, const char *tname)
   lua_pushcclosure(L, aux_newindex, 1);
 }
 
+/* The methods and properties that run unpinned, for speed (a pin costs a
+** call): after the self check each converts its arguments with no
+** allocation (integers; no string made from a number), reads the bytes,
+** and pushes one value made after the last read (lua_pushstring copies
+** first, then may collect). No Lua code can run while one holds a
+** pointer into the bundle. Audited one by one: a change that allocates,
+** reads a table or converts a string must take its entry out. */
+static const char *const aux_unpinned[] = {
+  "bundle.path", "bundle.name", "bundle.size", "bundle.mesh_count",
+  "bundle.submesh_count", "bundle.material_count",
+  "bundle.sampler_count", "bundle.closed",
+  "mesh.name", "mesh.number", "mesh.bundle", "mesh.mask",
+  "mesh.vertex_count", "mesh.mmp_stride", "mesh.mgp_stride",
+  "mesh.format", "mesh.index_count", "mesh.index_size", "mesh.primitive",
+  "mesh.submesh_count", "mesh:index",
+  "submesh.index", "submesh.mesh", "submesh.first_index",
+  "submesh.index_count", "submesh.selectors", "submesh:selector",
+  "submesh:uv_set",
+  "material.name", "material.index", "material.sampler_count",
+  "material.base_colour",
+  "record.size", "record:u8", "record:s8", "record:u16", "record:s16",
+  "record:u32", "record:s32", "record:f16", "record:f32",
+  NULL
+};
+
+/* Is tname's member name (sep '.' a property, ':' a method) unpinned? */
+static int aux_is_unpinned(const char *tname, char sep, const char *name)
+{
+  const char *type = strrchr(tname, '.') + 1; /* "rsxmesh.mesh": "mesh" */
+  size_t tl = strlen(type);
+  int i;
+  for (i = 0; aux_unpinned[i] != NULL; i++) {
+    const char *u = aux_unpinned[i];
+    if (strncmp(u, type, tl) == 0 && u[tl] == sep &&
+        strcmp(u + tl + 1, name) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 /* How the calls of class tname are pinned: a bundle, a child of one, or
 ** -1 for a type that views no bundle (writer, image, format). */
 static int aux_pin_kind(const char *tname)
@@ -82,13 +125,17 @@ void rsxlua_class(lua_State *L, const char *tname, const luaL_Reg *mt,
   for (i = 0; methods[i].name != NULL; i++) {
     lua_pushcfunction(L, methods[i].func);
     /* close frees, and must not pin what it frees */
-    if (kind >= 0 && strcmp(methods[i].name, "close") != 0)
+    if (kind >= 0 && strcmp(methods[i].name, "close") != 0 &&
+        !aux_is_unpinned(tname, ':', methods[i].name))
       rsxlua_pinned(L, kind, meta);
     lua_setfield(L, -2, methods[i].name);
   }
   lua_newtable(L);
+  /* a member's slot, negative (-1 - slot) for a getter that needs a pin */
   for (i = 0; members != NULL && members[i].name != NULL; i++) {
-    lua_pushinteger(L, i);
+    lua_pushinteger(L, kind >= 0 && !aux_is_unpinned(tname, '.',
+                                                     members[i].name)
+                       ? -1 - i : i);
     lua_setfield(L, -2, members[i].name);
   }
   lua_pushlightuserdata(L, (void *)members);
