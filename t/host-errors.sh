@@ -70,6 +70,35 @@ is "$(line 1 "$err")" "$RSXMESH: stdin:1: piped" \
   "an error on stdin is named stdin"
 is "$status" 1 "... exit status 1"
 
+feed 'error("piped")'
+is "$status" 1 "no arguments, an error on stdin: exit status 1 (lua 5.4.4 \
+exits 0 there; rsxmesh(1) lists the difference)"
+
+# --- a data file where the script goes: what it is, not Lua's "unexpected
+# symbol" nor "no standard script"
+run -e 'print(1)' "$tmp/missing.rsxb"
+is "$status $err" "1 $RSXMESH: cannot open $tmp/missing.rsxb: No such file \
+or directory" "-e CODE missing.rsxb: lua's message, the file named"
+(cd "$tmp" && run -e 'print(1)' missing.rsxb && echo "$err") >"$tmp/rel"
+is "$(cat "$tmp/rel")" "$RSXMESH: cannot open missing.rsxb: No such file \
+or directory" "... also without a folder: a name with a dot is a file"
+printf '\211PNG\r\n\032\n\000\000\000\rIHDR' >"$tmp/pic.rsxb"
+run "$tmp/pic.rsxb"
+is "$status $err" "1 $RSXMESH: $tmp/pic.rsxb is not a Lua script: it looks \
+like a PNG image" "a PNG renamed .rsxb first: not taken for Lua"
+printf 'glTF\002\000\000\000' >"$tmp/model.glb"
+run "$tmp/model.glb"
+is "$err" "$RSXMESH: $tmp/model.glb is not a Lua script: it looks like a \
+binary glTF file" "a .glb first: named as such"
+printf 'x\000\001\002' >"$tmp/junk.bin"
+run "$tmp/junk.bin"
+is "$err" "$RSXMESH: $tmp/junk.bin is not a Lua script: it looks like \
+binary data" "other binary data: named as such"
+printf 'print(1\n' >"$tmp/text.lua"
+run "$tmp/text.lua"
+like "$err" "$RSXMESH: $tmp/text.lua:2: ')' expected*" \
+  "a text script with a syntax error keeps Lua's message"
+
 # --- SIGINT raises "interrupted!" inside the script
 ${TEST_WRAPPER:-} "$RSXMESH" -e "io.open('$tmp/started', 'w'):close()
   while true do end" >"$tmp/stdout" 2>"$tmp/stderr" &

@@ -66,6 +66,11 @@ RSXMESH_PATH="$d1/?.lua;;" run --list
 like "$out" "alpha *the first test script*
 obj-export *" "';;' in RSXMESH_PATH adds the default path"
 
+# -E ignores RSXMESH_PATH as it ignores lua's variables
+RSXMESH_PATH="$P" run -E --list
+like "$out" "*obj-export *" "-E: RSXMESH_PATH is ignored"
+is "$(printf '%s\n' "$out" | grep -c '^alpha ')" 0 "... its scripts unseen"
+
 # nothing to list is a failure, never an empty list with exit 0
 RSXMESH_PATH="$tmp/empty/?.lua" run --list
 is "$status" 1 "--list with no scripts: exit status 1"
