@@ -48,7 +48,9 @@ int luaopen_rsxmesh(lua_State *L);
 #define HOST_PATH_VAR "RSXMESH_PATH"
 #define HOST_PROMPT "> "
 #define HOST_PROMPT2 ">> "
-#define HOST_PATH_KEY "rsxmesh.path" /* registry: the scripts' path */
+/* The registry's field for the path of standard scripts (cli.lua reads it
+** for its usage hint). */
+#define HOST_PATH_KEY "rsxmesh.path"
 #define HOST_INIT_VAR "LUA_INIT"
 #define HOST_INIT_VAR_VERSION \
   HOST_INIT_VAR "_" LUA_VERSION_MAJOR "_" LUA_VERSION_MINOR

@@ -161,6 +161,21 @@ is "$(cat "$tmp/helper")" "$top_srcdir/lua/rsxmesh/cli.lua" \
   >"$tmp/info"
 is "$(tail -n 1 "$tmp/info")" 0 "... so 'rsxmesh info --help' runs"
 
+# --- a usage error's hint runs the script again as it was run: a
+# standard script by its name, a user's script by its file
+(unset RSXMESH_PATH; run info --frobnicate; echo "$err") >"$tmp/hint"
+is "$(tail -n 1 "$tmp/hint")" "Try 'rsxmesh info --help' for more." \
+  "a standard script's usage error: 'rsxmesh NAME --help'"
+cat >"$tmp/extra-w.lua" <<'LUA'
+local cli = require "rsxmesh.cli"
+cli.parse(arg, { usage = "extra-w.lua [options]", options = {} })
+LUA
+(cd "$tmp" && unset RSXMESH_PATH && run extra-w.lua --frobnicate &&
+  echo "$status" && echo "$err") >"$tmp/hint"
+is "$(sed -n 1p "$tmp/hint")" 2 "a user's script's usage error: exit status 2"
+is "$(tail -n 1 "$tmp/hint")" "Try 'rsxmesh extra-w.lua --help' for more." \
+  "... and the hint names its file, which runs"
+
 # --- LuaFileSystem missing at run time (configure checks for it, but a
 # LUA_CPATH may leave it out): what to install, not a traceback
 (LUA_CPATH_5_4=/nonexistent/?.so; export LUA_CPATH_5_4
