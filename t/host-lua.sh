@@ -12,6 +12,7 @@ tab=$(printf '\t')
 prog=$RSXMESH
 script=$tmp/script.lua
 # prep TEXT: the script file holds TEXT (printf's format: \n, \t, \0NNN)
+# shellcheck disable=SC2059 # the text is a format on purpose
 prep() { printf "$1" >"$script"; }
 # has_lines TEXT NAME LINE...: every LINE is a whole line of TEXT
 has_lines() {
@@ -124,7 +125,8 @@ LUA_PATH="$tmp/lib/?.lua;;" run -l mod1 -lstr=string -e 'print("e")' \
   -l 'm=math' "$script"
 is "$out" "lib1
 e
-2${tab}15${tab}OK${tab}2" "-l mod, -lg=mod, -e, -l g=mod: in order, then the script"
+2${tab}15${tab}OK${tab}2" \
+  "-l mod, -lg=mod, -e, -l g=mod: in order, then the script"
 run -l no_such_module_here -e 'print("after")'
 is "$status" 1 "-l of a missing module: exit status 1"
 like "$err" "$prog: module 'no_such_module_here' not found*" \
@@ -210,7 +212,8 @@ quiet="_PROMPT='' _PROMPT2=''"
 feed "$(printf '%s\n' '(6*2-6) -- comment' 'a =' '10' 'print(a + 1)' \
   '=a + 2' 'function f(x)' '  return x + 100' 'end' 'f(1), f(2)')" \
   -e "$quiet" -i
-has_lines "$out" "-i: expressions print, '=expr' too, chunks go on over lines" \
+has_lines "$out" \
+  "-i: expressions print, '=expr' too, chunks go on over lines" \
   6 11 12 "101${tab}102"
 is "$status" 0 "... exit status 0 at the end of input"
 feed 'a = 2' -e 'C = 0 _PROMPT = setmetatable({}, { __tostring =
