@@ -157,9 +157,9 @@ is "$out" "a30" "thirty arguments"
 prep 'os.exit(3)'
 run "$script"
 is "$status" 3 "os.exit(3): exit status 3"
-prep 'os.exit(false)'
+prep 'os.exit(false, true)'
 run "$script"
-is "$status $err" "1 " "os.exit(false): exit status 1, no message"
+is "$status $err" "1 " "os.exit(false, true): exit status 1, no message"
 prep 'os.exit(true, true)'
 run "$script"
 is "$status" 0 "os.exit(true, true): exit status 0"
