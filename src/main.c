@@ -2,11 +2,15 @@
 ** main.c - the rsxmesh host: runs Lua scripts as lua does, with the rsxmesh
 ** module preloaded, and finds the standard scripts by name.
 **
-** Modelled on Lua 5.4's lua.c: main() runs everything in host_main under
+** Modelled on Lua 5.4's lua.c, whose behaviour it keeps (lua(1), the
+** manual's section 7): main() runs everything in host_main under
 ** lua_pcall; options are validated first (args_collect) and run in
-** command-line order later (args_run); errors go through a message handler
-** that appends a traceback. Standard scripts are found by Lua's own
-** package.searchpath, and listed by a Lua helper (rsxmesh.scripts).
+** command-line order later (args_run), after LUA_INIT unless -E; errors
+** go through a message handler that appends a traceback. What it adds:
+** the global rsxmesh, standard scripts found by name (Lua's own
+** package.searchpath, listed by the Lua helper rsxmesh.scripts), its
+** helpers found by a searcher of its own (package.path stays lua's), and
+** clear messages for a data file given where the script goes.
 */
 #define _XOPEN_SOURCE 700 /* realpath */
 
@@ -39,15 +43,17 @@ int luaopen_rsxmesh(lua_State *L);
 #ifndef RSXMESH_LUADIR
 #define RSXMESH_LUADIR "/usr/local/share/lua/5.4"
 #endif
-#ifndef RSXMESH_LUAEXECDIR
-#define RSXMESH_LUAEXECDIR "/usr/local/lib/lua/5.4"
-#endif
 
 #define HOST_NAME "rsxmesh"
 #define HOST_PATH_VAR "RSXMESH_PATH"
 #define HOST_PROMPT "> "
 #define HOST_PROMPT2 ">> "
-#define HOST_PATH_KEY "rsxmesh.path" /* registry: the scripts' path */
+/* The registry's field for the path of standard scripts (cli.lua reads it
+** for its usage hint). */
+#define HOST_PATH_KEY "rsxmesh.path"
+#define HOST_INIT_VAR "LUA_INIT"
+#define HOST_INIT_VAR_VERSION \
+  HOST_INIT_VAR "_" LUA_VERSION_MAJOR "_" LUA_VERSION_MINOR
 
 /* What args_collect found. */
 enum {
@@ -56,10 +62,12 @@ enum {
   ARG_V = 1 << 2,     /* -v (and -i) */
   ARG_E = 1 << 3,     /* -e */
   ARG_HELP = 1 << 4,  /* --help */
-  ARG_LIST = 1 << 5   /* --list */
+  ARG_LIST = 1 << 5,  /* --list */
+  ARG_NOENV = 1 << 6  /* -E: ignore environment variables */
 };
 
-/* Messages are prefixed with this, except inside the REPL (as lua does). */
+/* Messages are prefixed with this, except inside the REPL: argv[0] once
+** known, as lua does. */
 static const char *progname = HOST_NAME;
 
 /* The state the SIGINT handler interrupts. Static, so that it is also
@@ -89,7 +97,8 @@ static int msg_report(lua_State *L, int status)
   return status;
 }
 
-/* Message handler: append a traceback to the error, as lua.c does. */
+/* Message handler: append a traceback to the error, as lua.c does; an
+** error object with __tostring gives its own message, without one. */
 static int msg_handler(lua_State *L)
 {
   const char *msg = lua_tostring(L, 1);
@@ -113,20 +122,22 @@ static void msg_usage(const char *badoption)
       fprintf(out, "%s: unrecognized option '%s'\n", progname, badoption);
   }
   fprintf(out,
-    "usage: " HOST_NAME " [options] [script [args]]\n"
-    "       " HOST_NAME " NAME [args]    run the standard script NAME\n"
+    "usage: %s [options] [script [args]]\n"
+    "       %s NAME [args]    run the standard script NAME\n"
     "Available options are:\n"
     "  -e stat   execute string 'stat'\n"
     "  -i        enter interactive mode after executing 'script'\n"
     "  -l mod    require library 'mod' into global 'mod'\n"
     "  -l g=mod  require library 'mod' into global 'g'\n"
     "  -v        show version information\n"
+    "  -E        ignore environment variables\n"
+    "  -W        turn warnings on\n"
     "  --list    list the standard scripts\n"
     "  --help    show this help\n"
     "  --        stop handling options\n"
     "  -         stop handling options and execute stdin\n"
-    "In -e and -i the module is also the global 'rsxmesh'.\n"
-    "See " HOST_NAME "(1).\n");
+    "The module is also the global 'rsxmesh'. See " HOST_NAME "(1).\n",
+    progname, progname);
   fflush(out);
 }
 
@@ -194,6 +205,23 @@ static int run_string(lua_State *L, const char *s, const char *name)
   return run_chunk(L, luaL_loadbuffer(L, s, strlen(s), name));
 }
 
+/* LUA_INIT_5_4, else LUA_INIT: a chunk, or @file, run before the options
+** (not under -E), as lua does; its error ends the run. */
+static int run_init(lua_State *L)
+{
+  const char *name = "=" HOST_INIT_VAR_VERSION;
+  const char *init = getenv(name + 1);
+  if (init == NULL) {
+    name = "=" HOST_INIT_VAR;
+    init = getenv(name + 1);
+  }
+  if (init == NULL)
+    return LUA_OK;
+  if (init[0] == '@')
+    return run_chunk(L, luaL_loadfile(L, init + 1));
+  return run_string(L, init, name);
+}
+
 /* -l mod or -l g=mod: global g (or mod) = require(mod). */
 static int run_library(lua_State *L, const char *spec)
 {
@@ -227,10 +255,60 @@ static int run_pushargs(lua_State *L)
   return n;
 }
 
+/* What a bundle and a folder are called in messages. */
+static const char kind_bundle[] = "an RSXB bundle";
+static const char kind_folder[] = "a folder";
+
+/* Push the message for a data file given where the script goes: what it
+** looks like, and for what info reads, the command that reads it. */
+static void run_pushnotscript(lua_State *L, const char *path,
+                              const char *kind)
+{
+  int readable = kind == kind_bundle || kind == kind_folder;
+  lua_pushfstring(L, "%s is not a Lua script: it %s %s%s%s%s", path,
+                  kind == kind_folder ? "is" : "looks like", kind,
+                  readable ? "; did you mean: " HOST_NAME " info " : "",
+                  readable ? path : "", readable ? "?" : "");
+}
+
+/* What a file that Lua could not compile looks like, when it is no Lua
+** text at all: "an RSXB bundle", "a PNG image", ... or NULL (Lua's own
+** message then stands). Precompiled Lua, after an optional BOM and '#'
+** line as luaL_loadfile skips them, keeps Lua's message too. */
+static const char *run_data_kind(const char *path)
+{
+  unsigned char head[512];
+  size_t n, i = 0;
+  FILE *f = fopen(path, "rb");
+  if (f == NULL)
+    return NULL;
+  n = fread(head, 1, sizeof head, f);
+  fclose(f);
+  if (n >= 8 && memcmp(head, "\x89PNG\r\n\x1a\n", 8) == 0)
+    return "a PNG image";
+  if (rsx_is_bundle(path))
+    return kind_bundle;
+  if (n >= 4 && memcmp(head, "glTF", 4) == 0)
+    return "a binary glTF file";
+  if (n >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0)
+    i = 3;
+  if (i < n && head[i] == '#')
+    while (i < n && head[i++] != '\n') {}
+  if (i < n && head[i] == LUA_SIGNATURE[0])
+    return NULL;
+  return memchr(head, '\0', n) != NULL ? "binary data" : NULL;
+}
+
 /* Run a file (NULL: stdin) with the arguments. */
 static int run_script(lua_State *L, const char *path)
 {
   int status = luaL_loadfile(L, path);
+  const char *kind;
+  if (status == LUA_ERRSYNTAX && path != NULL &&
+      (kind = run_data_kind(path)) != NULL) {
+    lua_pop(L, 1); /* Lua's "unexpected symbol near '<\137>'" */
+    run_pushnotscript(L, path, kind);
+  }
   if (status == LUA_OK) {
     int n = run_pushargs(L);
     status = run_call(L, n, 0);
@@ -240,13 +318,12 @@ static int run_script(lua_State *L, const char *path)
 
 /* =================================================== standard scripts */
 
-/* A script argument without a slash and without ".lua" names a standard
-** script; a file of that name is run as ./NAME. */
+/* A script argument without a slash and without a dot names a standard
+** script (a file of that name is run as ./NAME); anything else is a file,
+** as for lua: missing.rsxb is a file that cannot be opened. */
 static int std_is_name(const char *s)
 {
-  size_t n = strlen(s);
-  return n > 0 && s[0] != '-' && strchr(s, '/') == NULL &&
-         !(n >= 4 && strcmp(s + n - 4, ".lua") == 0);
+  return s[0] != '\0' && s[0] != '-' && strpbrk(s, "/.") == NULL;
 }
 
 /* Push the path of standard scripts, as host_setup made it. */
@@ -335,35 +412,14 @@ static int host_in_build_tree(void)
 #endif
 }
 
-/* Append (or, first, prepend) entries to package[field] unless they are
-** in it already. */
-static void host_addpath(lua_State *L, const char *field, const char *more,
-                         int first)
-{
-  const char *cur;
-  lua_getglobal(L, "package");
-  lua_getfield(L, -1, field);
-  cur = lua_tostring(L, -1);
-  if (cur != NULL && strstr(cur, more) == NULL) {
-    if (first)
-      lua_pushfstring(L, "%s;%s", more, cur);
-    else
-      lua_pushfstring(L, "%s;%s", cur, more);
-    lua_setfield(L, -3, field);
-  }
-  lua_pop(L, 2);
-}
-
-#ifdef RSXMESH_SRCDIR
-#define HOST_TREE_LUA \
-  RSXMESH_SRCDIR "/lua/?.lua;" RSXMESH_SRCDIR "/lua/?/init.lua"
-
-/* The build tree's searcher, before Lua's own: "rsxmesh.X" is looked for
-** in the tree's lua/ folder alone (upvalue 1, the path; upvalue 2,
-** package.searchpath), and missing there is an error, so that an
-** installed copy later on package.path is never used silently. Other
-** names go on to the next searchers. */
-static int host_search_tree(lua_State *L)
+/* The searcher of the host's helpers, before Lua's own, so that
+** package.path stays what LUA_PATH makes it: "rsxmesh.X" is looked for in
+** the helpers' folder (upvalue 1, a path; upvalue 2, package.searchpath;
+** upvalue 3, true in the build tree). In the build tree, missing there is
+** an error, so that an installed copy later on package.path is never used
+** silently; installed, the other searchers go on. Other names go on to
+** the next searchers. */
+static int host_search_helpers(lua_State *L)
 {
   const char *name = luaL_checkstring(L, 1), *file;
   if (strncmp(name, "rsxmesh.", 8) != 0) return 0;
@@ -371,10 +427,13 @@ static int host_search_tree(lua_State *L)
   lua_pushvalue(L, 1);
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_call(L, 2, 2);
-  if (lua_isnil(L, -2))
+  if (lua_isnil(L, -2)) {
+    if (!lua_toboolean(L, lua_upvalueindex(3)))
+      return 1; /* the places tried, for require's message */
     return luaL_error(L, "module '%s' not found in the build tree (an "
                       "installed copy is not used from it):\n\t%s", name,
                       lua_tostring(L, -1));
+  }
   file = lua_tostring(L, -2);
   if (luaL_loadfilex(L, file, NULL) != LUA_OK)
     return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s",
@@ -383,16 +442,17 @@ static int host_search_tree(lua_State *L)
   return 2;
 }
 
-/* Put host_search_tree second in package.searchers, after the preload
-** searcher (the module itself is preloaded). */
-static void host_add_tree_searcher(lua_State *L)
+/* Put host_search_helpers, over path, second in package.searchers, after
+** the preload searcher (the module itself is preloaded). */
+static void host_add_searcher(lua_State *L, const char *path, int tree)
 {
   lua_Integer i;
   lua_getglobal(L, "package");
   lua_getfield(L, -1, "searchers");
-  lua_pushliteral(L, HOST_TREE_LUA);
+  lua_pushstring(L, path);
   lua_getfield(L, -3, "searchpath");
-  lua_pushcclosure(L, host_search_tree, 2);
+  lua_pushboolean(L, tree);
+  lua_pushcclosure(L, host_search_helpers, 3);
   for (i = (lua_Integer)lua_rawlen(L, -2); i >= 2; i--) {
     lua_rawgeti(L, -2, i);
     lua_rawseti(L, -3, i + 1);
@@ -400,16 +460,14 @@ static void host_add_tree_searcher(lua_State *L)
   lua_rawseti(L, -2, 2);
   lua_pop(L, 2);
 }
-#endif
 
 /* The module through package.preload (linit.c's recipe); the project's
 ** Lua helpers, and the path of standard scripts (in the registry), from
-** the build tree (its helpers from it alone: host_search_tree) or the
-** install folders. */
-static void host_setup(lua_State *L)
+** the build tree or the install folders; RSXMESH_PATH unless -E. */
+static void host_setup(lua_State *L, int noenv)
 {
   const char *scripts = RSXMESH_SCRIPTDIR "/?.lua";
-  const char *env = getenv(HOST_PATH_VAR);
+  const char *env = noenv ? NULL : getenv(HOST_PATH_VAR);
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
   lua_pushcfunction(L, luaopen_rsxmesh);
   lua_setfield(L, -2, "rsxmesh");
@@ -417,15 +475,12 @@ static void host_setup(lua_State *L)
 #ifdef RSXMESH_SRCDIR
   if (host_in_build_tree()) {
     scripts = RSXMESH_SRCDIR "/scripts/?.lua";
-    host_addpath(L, "path", HOST_TREE_LUA, 1);
-    host_add_tree_searcher(L);
+    host_add_searcher(L, RSXMESH_SRCDIR "/lua/?.lua;"
+                      RSXMESH_SRCDIR "/lua/?/init.lua", 1);
   } else
 #endif
-  {
-    host_addpath(L, "path",
-                 RSXMESH_LUADIR "/?.lua;" RSXMESH_LUADIR "/?/init.lua", 0);
-    host_addpath(L, "cpath", RSXMESH_LUAEXECDIR "/?.so", 0);
-  }
+    host_add_searcher(L, RSXMESH_LUADIR "/?.lua;"
+                      RSXMESH_LUADIR "/?/init.lua", 0);
   if (env == NULL)
     lua_pushstring(L, scripts);
   else {
@@ -438,27 +493,29 @@ static void host_setup(lua_State *L)
 /* =============================================================== REPL */
 
 /* Write prompt, then push a line of stdin without its newline; 0 at end
-** of input. The one place the REPL reads: readline on a terminal, else
+** of input. The one place the REPL reads: readline when built with it,
+** as lua.c (which echoes a line read from a pipe, as lua does), else
 ** through a luaL_Buffer (no line length limit, no leak). */
+#ifdef RSXMESH_USE_READLINE
+static int repl_readline(lua_State *L, const char *prompt)
+{
+  char *line;
+  rl_readline_name = "rsxmesh"; /* for ~/.inputrc's $if */
+  line = readline(prompt);
+  if (line == NULL)
+    return 0;
+  if (line[0] != '\0')
+    add_history(line);
+  lua_pushstring(L, line);
+  free(line);
+  return 1;
+}
+#else
 static int repl_readline(lua_State *L, const char *prompt)
 {
   luaL_Buffer b;
   int c;
   size_t n = 0;
-#ifdef RSXMESH_USE_READLINE
-  /* a terminal gets line editing and history; a pipe is read as it is
-  ** (readline would echo its lines) */
-  if (isatty(STDIN_FILENO)) {
-    char *line;
-    rl_readline_name = "rsxmesh"; /* for ~/.inputrc's $if */
-    line = readline(prompt);
-    if (line == NULL) return 0;
-    if (line[0] != '\0') add_history(line);
-    lua_pushstring(L, line);
-    free(line);
-    return 1;
-  }
-#endif
   fputs(prompt, stdout);
   fflush(stdout);
   luaL_buffinit(L, &b);
@@ -473,18 +530,31 @@ static int repl_readline(lua_State *L, const char *prompt)
   }
   return 1;
 }
+#endif
 
-/* Push a line read after _PROMPT (or _PROMPT2 within a chunk); 0 at end
-** of input. */
+/* Push the prompt: _PROMPT (or _PROMPT2 within a chunk) through
+** tostring, so that a table with __tostring may be one, or the default. */
+static const char *repl_pushprompt(lua_State *L, int firstline)
+{
+  if (lua_getglobal(L, firstline ? "_PROMPT" : "_PROMPT2") == LUA_TNIL) {
+    lua_pop(L, 1);
+    return lua_pushstring(L, firstline ? HOST_PROMPT : HOST_PROMPT2);
+  }
+  luaL_tolstring(L, -1, NULL);
+  lua_remove(L, -2);
+  return lua_tostring(L, -1);
+}
+
+/* Push a line read after the prompt; 0 at end of input. A first line
+** "=expr" is "return expr", as lua 5.4 still takes it. */
 static int repl_pushline(lua_State *L, int firstline)
 {
-  const char *prompt;
-  int got;
-  lua_getglobal(L, firstline ? "_PROMPT" : "_PROMPT2");
-  prompt = lua_tostring(L, -1);
-  got = repl_readline(L, prompt != NULL ? prompt
-                         : firstline ? HOST_PROMPT : HOST_PROMPT2);
+  int got = repl_readline(L, repl_pushprompt(L, firstline));
   lua_remove(L, got ? -2 : -1); /* the prompt */
+  if (got && firstline && lua_tostring(L, -1)[0] == '=') {
+    lua_pushfstring(L, "return %s", lua_tostring(L, -1) + 1);
+    lua_remove(L, -2);
+  }
   return got;
 }
 
@@ -602,6 +672,15 @@ static int args_collect(char **argv, int *first)
       return ARG_ERROR;
     case '\0': /* "-": the script is stdin */
       return args;
+    case 'E':
+      if (argv[i][2] != '\0')
+        return ARG_ERROR;
+      args |= ARG_NOENV;
+      break;
+    case 'W': /* run in order by args_run */
+      if (argv[i][2] != '\0')
+        return ARG_ERROR;
+      break;
     case 'i':
       args |= ARG_I; /* -i implies -v */
       /* fall through */
@@ -628,12 +707,14 @@ static int args_collect(char **argv, int *first)
   return args;
 }
 
-/* Run -e and -l in command-line order, up to the script (n). */
+/* Run -e, -l and -W in command-line order, up to the script (n). */
 static int args_run(lua_State *L, char **argv, int n)
 {
   int i;
   for (i = 1; i < n; i++) {
     int option = argv[i][1];
+    if (argv[i][0] == '-' && option == 'W')
+      lua_warning(L, "@on", 0); /* warnings on */
     if (argv[i][0] == '-' && (option == 'e' || option == 'l')) {
       const char *extra = argv[i] + 2;
       int status;
@@ -665,7 +746,7 @@ static void args_table(lua_State *L, char **argv, int argc, int script)
 /* What the first argument after the options is. */
 enum { SCRIPT_NONE, SCRIPT_STDIN, SCRIPT_FILE, SCRIPT_DATA, SCRIPT_MISSING };
 
-/* "bundle" or "folder" when path is one, else NULL. Neither can be a Lua
+/* kind_bundle or kind_folder when path is one, else NULL. Neither can be a Lua
 ** script (a chunk cannot start with a bundle's first bytes: see
 ** rsx_is_bundle), so where the script would go they start the arguments
 ** instead: rsxmesh -e CODE X.rsxb gives arg[1] = X.rsxb. */
@@ -675,8 +756,8 @@ static const char *args_data_kind(const char *path)
   if (stat(path, &st) != 0)
     return NULL;
   if (S_ISDIR(st.st_mode))
-    return "folder";
-  return rsx_is_bundle(path) ? "bundle" : NULL;
+    return kind_folder;
+  return rsx_is_bundle(path) ? kind_bundle : NULL;
 }
 
 /* Resolve argv[script]: "-" is stdin, NAME a standard script (unless
@@ -706,7 +787,8 @@ static int args_resolve(lua_State *L, char **argv, int script,
 
 /* ================================================================ host */
 
-/* The global rsxmesh = require "rsxmesh", for -e one-liners and -i. */
+/* The global rsxmesh = require "rsxmesh", for every chunk the host runs,
+** as lua -l rsxmesh would make it. */
 static int host_global(lua_State *L)
 {
   int status;
@@ -718,7 +800,7 @@ static int host_global(lua_State *L)
   return msg_report(L, status);
 }
 
-/* --list, or no arguments at all: the usage, then the list. */
+/* --list, or --help: the usage, then the list. */
 static int host_list(lua_State *L, int with_usage)
 {
   if (with_usage) {
@@ -744,9 +826,7 @@ static int host_script(lua_State *L, char **argv, int argc, int script,
     return -1;
   }
   if (kind == SCRIPT_DATA && !(args & (ARG_E | ARG_I))) {
-    lua_pushfstring(L, "%s is a %s, not a script: give a standard script "
-                    "(" HOST_NAME " --list), -e code or -i",
-                    argv[script], data);
+    run_pushnotscript(L, argv[script], data);
     msg_report(L, LUA_ERRFILE);
     return -1;
   }
@@ -766,23 +846,26 @@ static int host_main(lua_State *L)
 {
   int argc = (int)lua_tointeger(L, 1);
   char **argv = (char **)lua_touserdata(L, 2);
-  int script = 0, args = 0, kind, repl, path, ok = 1;
+  int script = 0, args = 0, kind, path;
   luaL_checkversion(L);
+  if (argv[0] != NULL && argv[0][0] != '\0')
+    progname = argv[0];
   if (argc >= 2)
     args = args_collect(argv, &script);
   if (args & ARG_ERROR) {
     msg_usage(argv[script]);
     return 0;
   }
-  if (args & ARG_HELP) {
-    msg_usage(NULL);
+  if (args & ARG_V)
+    msg_version();
+  if (args & ARG_NOENV) { /* read by the package library as it opens */
     lua_pushboolean(L, 1);
-    return 1;
+    lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
   }
   luaL_openlibs(L);
-  host_setup(L);
-  if (argc < 2 || (args & ARG_LIST)) {
-    lua_pushboolean(L, host_list(L, argc < 2));
+  host_setup(L, args & ARG_NOENV);
+  if (args & (ARG_HELP | ARG_LIST)) {
+    lua_pushboolean(L, host_list(L, args & ARG_HELP));
     return 1;
   }
   if ((kind = host_script(L, argv, argc, script, args)) < 0)
@@ -790,23 +873,28 @@ static int host_main(lua_State *L)
   path = lua_gettop(L); /* the file, for SCRIPT_FILE */
   lua_gc(L, LUA_GCRESTART);
   lua_gc(L, LUA_GCGEN, 0, 0);
-  /* Without a script, -e or -v: a prompt on a terminal, else stdin. */
-  repl = (args & ARG_I) ||
-         (kind == SCRIPT_NONE && !(args & (ARG_E | ARG_V)) && isatty(0));
-  if ((args & ARG_V) || repl)
-    msg_version();
-  if (((args & ARG_E) || repl) && host_global(L) != LUA_OK)
+  if (host_global(L) != LUA_OK)
+    return 0;
+  if (!(args & ARG_NOENV) && run_init(L) != LUA_OK)
     return 0;
   if (!args_run(L, argv, script > 0 ? script : argc))
     return 0;
-  if (kind == SCRIPT_FILE)
-    ok = run_script(L, lua_tostring(L, path)) == LUA_OK;
-  else if (kind == SCRIPT_STDIN ||
-           (kind == SCRIPT_NONE && !repl && !(args & (ARG_E | ARG_V))))
-    ok = run_script(L, NULL) == LUA_OK;
-  if (ok && repl)
+  if (kind == SCRIPT_FILE && run_script(L, lua_tostring(L, path)) != LUA_OK)
+    return 0;
+  if (kind == SCRIPT_STDIN && run_script(L, NULL) != LUA_OK)
+    return 0;
+  if (args & ARG_I)
     repl_run(L);
-  lua_pushboolean(L, ok);
+  else if (kind == SCRIPT_NONE && !(args & (ARG_E | ARG_V))) {
+    if (isatty(STDIN_FILENO)) { /* as lua: the version, then a prompt */
+      msg_version();
+      printf("'%s --help' for the options, '%s --list' for the standard "
+             "scripts.\n", HOST_NAME, HOST_NAME);
+      repl_run(L);
+    } else if (run_script(L, NULL) != LUA_OK) /* stdin, as a file */
+      return 0;
+  }
+  lua_pushboolean(L, 1);
   return 1;
 }
 
@@ -815,7 +903,8 @@ int main(int argc, char **argv)
   int status, result;
   lua_State *L = luaL_newstate();
   if (L == NULL) {
-    msg_print(HOST_NAME, "cannot create state: not enough memory");
+    msg_print(argv[0] != NULL && argv[0][0] != '\0' ? argv[0] : HOST_NAME,
+              "cannot create state: not enough memory");
     return EXIT_FAILURE;
   }
   globalL = L;

@@ -17,7 +17,9 @@ t.is(rsxmesh.BASE_COLOUR, 0x95591C40, "BASE_COLOUR")
 t.is_deeply(rsxmesh.kinds, { "position", "colour", "normal", "tangent_a",
   "tangent_b", "uv0", "uv1", "uv2", "uv3", "extra_a", "extra_b", "s32k2",
   "half4" }, "kinds in mask-bit order")
-t.is(rawget(_G, "rsxmesh"), nil, "the module sets no global")
+-- (the host, which preloads it, sets the global as lua -l rsxmesh would)
+t.is(rawget(_G, "rsxmesh"), package.preload.rsxmesh and rsxmesh or nil,
+  "the module sets no global")
 t.is(require "rsxmesh", rsxmesh, "require gives the same table")
 
 -- Binary16 ----------------------------------------------------------------

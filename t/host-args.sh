@@ -39,7 +39,7 @@ is "$status" 0 "... exit status 0"
 
 run -lorder -e 'print(order)'
 is "$status" 1 "-l of a missing module: exit status 1"
-like "$(line 1 "$err")" "rsxmesh: module 'order' not found:*" \
+like "$(line 1 "$err")" "$RSXMESH: module 'order' not found:*" \
   "... and the message names the module"
 is "$out" "" "... and the -e after it does not run"
 
@@ -61,7 +61,7 @@ like "$(line 2 "$out")" "-4=nil*" "... then the script runs"
 
 run --help
 is "$status" 0 "--help: exit status 0"
-is "$(line 1 "$out")" "usage: rsxmesh [options] [script [args]]" \
+is "$(line 1 "$out")" "usage: $RSXMESH [options] [script [args]]" \
   "--help prints the usage on stdout"
 like "$out" "*--list*" "... which mentions --list"
 is "$err" "" "... and nothing on stderr"
@@ -69,23 +69,23 @@ is "$err" "" "... and nothing on stderr"
 # --- bad options
 run -x
 is "$status" 1 "an unknown option: exit status 1"
-is "$(line 1 "$err")" "rsxmesh: unrecognized option '-x'" \
+is "$(line 1 "$err")" "$RSXMESH: unrecognized option '-x'" \
   "... named on stderr"
-is "$(line 2 "$err")" "usage: rsxmesh [options] [script [args]]" \
+is "$(line 2 "$err")" "usage: $RSXMESH [options] [script [args]]" \
   "... followed by the usage"
 is "$out" "" "... and nothing on stdout"
 run --frobnicate
-is "$(line 1 "$err")" "rsxmesh: unrecognized option '--frobnicate'" \
+is "$(line 1 "$err")" "$RSXMESH: unrecognized option '--frobnicate'" \
   "an unknown long option is named"
 run -e
-is "$(line 1 "$err")" "rsxmesh: '-e' needs argument" \
+is "$(line 1 "$err")" "$RSXMESH: '-e' needs argument" \
   "-e without its argument"
 is "$status" 1 "... exit status 1"
 run -l -e x
-is "$(line 1 "$err")" "rsxmesh: '-l' needs argument" \
+is "$(line 1 "$err")" "$RSXMESH: '-l' needs argument" \
   "-l followed by another option"
 run -vx
-is "$(line 1 "$err")" "rsxmesh: unrecognized option '-vx'" \
+is "$(line 1 "$err")" "$RSXMESH: unrecognized option '-vx'" \
   "-v with extra letters"
 
 # --- -- ends the options: a script whose name starts with a dash
@@ -107,37 +107,43 @@ is "$(cat "$tmp/data")" "0
 run -e 'print(arg[1])' "$tmp/levels" "$tmp/X.rsxb"
 is "$out" "$tmp/levels" "... a folder first works too"
 feed 'arg[1]' -i "$tmp/X.rsxb"
-is "$(line 2 "$out")" "> $tmp/X.rsxb" "-i X.rsxb: the bundle is arg[1]"
+is "$(line 3 "$out")" "$tmp/X.rsxb" "-i X.rsxb: the bundle is arg[1]"
 run "$tmp/X.rsxb" -e x
 is "$status" 1 "a bundle alone: exit status 1"
-is "$err" "rsxmesh: $tmp/X.rsxb is a bundle, not a script: give a \
-standard script (rsxmesh --list), -e code or -i" "... and the message says why"
+is "$err" "$RSXMESH: $tmp/X.rsxb is not a Lua script: it looks like an \
+RSXB bundle; did you mean: rsxmesh info $tmp/X.rsxb?" \
+  "... and the message says why, and what reads it"
 run "$tmp/levels"
-like "$err" "rsxmesh: $tmp/levels is a folder, not a script:*" \
-  "a folder alone: the message says why"
+is "$err" "$RSXMESH: $tmp/levels is not a Lua script: it is a folder; did \
+you mean: rsxmesh info $tmp/levels?" "a folder alone: the message says why"
 printf 'RSXB = 1 print(RSXB)\n' >"$tmp/rsxb.lua"
 run "$tmp/rsxb.lua"
 is "$out" "1" "a script starting with the letters RSXB is still a script"
 
-# --- the module: preloaded; a global in -e, not in scripts
+# --- the module: preloaded, and the global rsxmesh everywhere (as
+# lua -l rsxmesh would make it)
 run -e 'print(type(rsxmesh), rsxmesh == require "rsxmesh")'
 is "$out" "table${tab}true" "-e: the global rsxmesh is the module"
 cat >"$tmp/global.lua" <<'LUA'
 print(rsxmesh, type(require "rsxmesh"), type(package.preload.rsxmesh))
 LUA
 run "$tmp/global.lua"
-is "$out" "nil${tab}table${tab}function" \
-  "a script: no global rsxmesh; require finds it in package.preload"
+like "$out" "table: *${tab}table${tab}function" \
+  "a script: the global rsxmesh; require finds it in package.preload"
+printf 'print(rsxmesh == require "rsxmesh")\n' >"$tmp/global.lua"
+run "$tmp/global.lua"
+is "$out" "true" "... the global is the module"
 
-# --- package paths: the host in the build tree puts the source tree's
-# Lua helpers first, then LUA_PATH and LUA_CPATH as in lua, and never the
-# install folders (an installed copy would be used silently)
+# --- package paths: LUA_PATH and LUA_CPATH as in lua; the host finds its
+# helpers with a searcher of its own, before Lua's (t/host-lua.sh checks
+# ';;' and -E)
 LUA_PATH="$tmp/nowhere/?.lua" LUA_CPATH="$tmp/nowhere/?.so" \
-  run -e 'print(package.path) print(package.cpath)'
-is "$(line 1 "$out")" \
-  "$top_srcdir/lua/?.lua;$top_srcdir/lua/?/init.lua;$tmp/nowhere/?.lua" \
-  "package.path: the source tree's lua/, then LUA_PATH"
+  run -e 'print(package.path) print(package.cpath)
+    print(select(2, require "rsxmesh.text"))'
+is "$(line 1 "$out")" "$tmp/nowhere/?.lua" "package.path: LUA_PATH alone"
 is "$(line 2 "$out")" "$tmp/nowhere/?.so" "package.cpath: LUA_CPATH alone"
+is "$(line 3 "$out")" "$top_srcdir/lua/rsxmesh/text.lua" \
+  "... and the helpers come from the source tree all the same"
 
 # --- in the build tree with LUA_PATH unset, Lua's default path follows
 # the tree's (./?.lua among its places), but a helper rsxmesh.X comes
@@ -156,7 +162,7 @@ plain" "LUA_PATH unset: another module is found on Lua's default path"
   printf '%s\n%s\n%s' "$status" "$out" "$err") >"$tmp/fake"
 is "$(sed -n '1,4p' "$tmp/fake")" "1
 
-rsxmesh: module 'rsxmesh.only_elsewhere' not found in the build tree (an \
+$RSXMESH: module 'rsxmesh.only_elsewhere' not found in the build tree (an \
 installed copy is not used from it):
 ${tab}no file '$top_srcdir/lua/rsxmesh/only_elsewhere.lua'" \
   "... but rsxmesh.X only in the tree: missing there, an error naming it"

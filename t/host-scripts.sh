@@ -66,17 +66,23 @@ RSXMESH_PATH="$d1/?.lua;;" run --list
 like "$out" "alpha *the first test script*
 obj-export *" "';;' in RSXMESH_PATH adds the default path"
 
+# -E ignores RSXMESH_PATH as it ignores lua's variables
+RSXMESH_PATH="$P" run -E --list
+like "$out" "*obj-export *" "-E: RSXMESH_PATH is ignored"
+is "$(printf '%s\n' "$out" | grep -c '^alpha ')" 0 "... its scripts unseen"
+
 # nothing to list is a failure, never an empty list with exit 0
 RSXMESH_PATH="$tmp/empty/?.lua" run --list
 is "$status" 1 "--list with no scripts: exit status 1"
-is "$err" "rsxmesh: no standard scripts in $tmp/empty/?.lua" \
+is "$err" "$RSXMESH: no standard scripts in $tmp/empty/?.lua" \
   "... and a message naming the path"
 is "$out" "" "... and nothing on stdout"
 
-# --- no arguments at all: the usage, then the list
-RSXMESH_PATH="$P" run
-is "$status" 0 "no arguments: exit status 0"
-is "$(line 1 "$out")" "usage: rsxmesh [options] [script [args]]" \
+# --- --help: the usage, then the list (no arguments at all run stdin or
+# a prompt, as lua: t/host-lua.sh)
+RSXMESH_PATH="$P" run --help
+is "$status" 0 "--help: exit status 0"
+is "$(line 1 "$out")" "usage: $RSXMESH [options] [script [args]]" \
   "... the usage first"
 like "$out" "*
 Standard scripts ($P):
@@ -95,18 +101,18 @@ by the second template"
 # --- a name not found: searchpath's list of the places tried
 RSXMESH_PATH="$P" run nope 1
 is "$status" 1 "an unknown name: exit status 1"
-is "$err" "rsxmesh: no standard script 'nope':
+is "$err" "$RSXMESH: no standard script 'nope':
 ${tab}no file '$d1/nope.lua'
 ${tab}no file '$d2/nope.lua'" "... the message lists the files tried"
 echo 'print("local file")' >"$tmp/nope"
 (cd "$tmp" && RSXMESH_PATH="$d1/?.lua" run nope && echo "$err") >"$tmp/hint"
 is "$(line 1 "$(cat "$tmp/hint")")" \
-  "rsxmesh: no standard script 'nope' (to run the file, write ./nope):" \
+  "$RSXMESH: no standard script 'nope' (to run the file, write ./nope):" \
   "... and hints at ./NAME when a file of that name is here"
 (cd "$tmp" && RSXMESH_PATH="$d1/?.lua" run ./nope && echo "$out") >"$tmp/hint"
 is "$(cat "$tmp/hint")" "local file" "./NAME runs the file"
 RSXMESH_PATH="$d2/?.lua" run folder
-is "$err" "rsxmesh: no standard script 'folder':
+is "$err" "$RSXMESH: no standard script 'folder':
 ${tab}'$d2/folder.lua' is not a regular file" \
   "a folder named like a script is no script: the message says so"
 # ... and a later template's script of that name is the one that runs,
@@ -128,7 +134,7 @@ rm "$d1/folder.lua"
 is "$(cat "$tmp/file")" "alpha${tab}alpha.lua${tab}0" \
   "NAME.lua runs the file, not the standard script"
 RSXMESH_PATH="$d2/?.lua" run "$d1/alpha"
-like "$(line 1 "$err")" "rsxmesh: cannot open $d1/alpha*" \
+like "$(line 1 "$err")" "$RSXMESH: cannot open $d1/alpha*" \
   "a path with a slash is a file even without .lua"
 
 # --- the host in the build tree, no variable set: the source tree's
@@ -143,17 +149,32 @@ shows $name"
 done
 (unset RSXMESH_PATH LUA_PATH LUA_CPATH; run no-such-script; echo "$err") \
   >"$tmp/tried"
-is "$(cat "$tmp/tried")" "rsxmesh: no standard script 'no-such-script':
+is "$(cat "$tmp/tried")" "$RSXMESH: no standard script 'no-such-script':
 ${tab}no file '$top_srcdir/scripts/no-such-script.lua'" \
   "... the one place searched is the source tree's scripts/"
 (unset RSXMESH_PATH LUA_PATH LUA_CPATH
- run -e 'print(package.searchpath("rsxmesh.cli", package.path))'
+ run -e 'print(select(2, require "rsxmesh.cli"))'
  echo "$out") >"$tmp/helper"
 is "$(cat "$tmp/helper")" "$top_srcdir/lua/rsxmesh/cli.lua" \
   "... and the Lua helpers are the source tree's"
 (unset RSXMESH_PATH LUA_PATH LUA_CPATH; run info --help; echo "$status") \
   >"$tmp/info"
 is "$(tail -n 1 "$tmp/info")" 0 "... so 'rsxmesh info --help' runs"
+
+# --- a usage error's hint runs the script again as it was run: a
+# standard script by its name, a user's script by its file
+(unset RSXMESH_PATH; run info --frobnicate; echo "$err") >"$tmp/hint"
+is "$(tail -n 1 "$tmp/hint")" "Try 'rsxmesh info --help' for more." \
+  "a standard script's usage error: 'rsxmesh NAME --help'"
+cat >"$tmp/extra-w.lua" <<'LUA'
+local cli = require "rsxmesh.cli"
+cli.parse(arg, { usage = "extra-w.lua [options]", options = {} })
+LUA
+(cd "$tmp" && unset RSXMESH_PATH && run extra-w.lua --frobnicate &&
+  echo "$status" && echo "$err") >"$tmp/hint"
+is "$(sed -n 1p "$tmp/hint")" 2 "a user's script's usage error: exit status 2"
+is "$(tail -n 1 "$tmp/hint")" "Try 'rsxmesh extra-w.lua --help' for more." \
+  "... and the hint names its file, which runs"
 
 # --- LuaFileSystem missing at run time (configure checks for it, but a
 # LUA_CPATH may leave it out): what to install, not a traceback

@@ -111,10 +111,24 @@ local function opt_help_text(spec)
   return table.concat(lines, "\n") .. "\n"
 end
 
+-- What runs the script again: its name when the host found it by name
+-- (on the path of standard scripts the host keeps in the registry), else
+-- its file as given (rsxmesh extra-w.lua).
+local function opt_script_command(args, name)
+  local found = args and args[0]
+  local scripts = debug.getregistry()["rsxmesh.path"]
+  if found == nil or (scripts and package.searchpath(name, scripts) == found)
+  then
+    return "rsxmesh " .. name
+  end
+  return "rsxmesh " .. found
+end
+
 local function opt_usage_error(spec, message)
   io.stderr:write(spec.name, ": ", message, "\n",
     "Usage: ", spec.usage, "\n",
-    "Try 'rsxmesh ", spec.name, " --help' for more.\n")
+    "Try '", spec.command or "rsxmesh " .. spec.name,
+    " --help' for more.\n")
   os.exit(2, true)
 end
 
@@ -128,6 +142,7 @@ cli.usage_error = opt_usage_error
 -- Exits 0 after --help, 2 on a usage error.
 function cli.parse(args, spec)
   spec.name = spec.name or opt_script_name(args)
+  spec.command = spec.command or opt_script_command(args, spec.name)
   spec.options = spec.options or {}
   if spec.jobs then
     for _, o in ipairs(jobs.options()) do
