@@ -43,9 +43,10 @@ end
 
 local run = cli.run(opts)
 local ext = opts.glb and ".glb" or ".gltf"
-local totals = { files = 0, meshes = 0, vertices = 0, triangles = 0,
-  bytes = 0 }
-local handled = {}
+local function new_totals()
+  return { files = 0, meshes = 0, vertices = 0, triangles = 0, bytes = 0 }
+end
+local totals, handled = new_totals(), {}
 local said = {}
 
 -- A note line on stderr, without counting a failure.
@@ -150,6 +151,7 @@ run:each(inputs, function(bundle, input)
     end
   end
 end, { state = function() return { totals, handled } end,
+       reset = function() totals, handled = new_totals(), {} end,
        merge = function(t)
          jobs.add(totals, t[1])
          jobs.add(handled, t[2])

@@ -163,6 +163,7 @@ run:each(args, function(bundle, input)
   io.write(table.concat(out))
   meshes = meshes + #list
 end, { state = function() return { meshes, bundles } end,
+       reset = function() meshes, bundles = 0, {} end,
        merge = function(t)
          meshes = meshes + t[1]
          for _, b in ipairs(t[2]) do bundles[#bundles + 1] = b end

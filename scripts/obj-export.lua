@@ -43,7 +43,10 @@ local FLIP_V = { scale = { 1, -1 }, offset = { 0, 1 } }
 local NO_MATERIAL = "(none)"
 
 local run = cli.run(opts)
-local total = { meshes = 0, vertices = 0, triangles = 0, bytes = 0 }
+local function new_total()
+  return { meshes = 0, vertices = 0, triangles = 0, bytes = 0 }
+end
+local total = new_total()
 
 -- OBJ and MTL names are single tokens.
 local function token(name)
@@ -283,6 +286,7 @@ run:each(args, function(bundle, input)
       cli.join(cli.join(opts.out, input.stem), name .. ".obj"), names)
   end
 end, { state = function() return total end,
+       reset = function() total = new_total() end,
        merge = function(t) jobs.add(total, t) end,
        -- two bundles' textures of one name are one copy: refused in order
        one_process = opts.copy_textures })

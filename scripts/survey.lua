@@ -33,15 +33,23 @@ local WITH_OFFSET = { extra_a = true, extra_b = true, s32k2 = true,
 local run = cli.run(opts)
 local fmt, count, plural = rsxmesh.fmt, cli.count, cli.plural
 
-local total = { bundles = 0, meshes = 0, submeshes = 0, vertices = 0,
-  packed = 0, undecoded = 0 }
-local masks = {}      -- mask -> meshes
-local strides = {}    -- stride findings: { file, mesh, stream, ... }
-local findings = {}   -- every finding: { file, where, code, message }
-local combos, combo_count = {}, 0 -- selectors -> submeshes
-local bytes = {}      -- selector byte -> true
-local lengths = {}    -- kind -> { count, zero, off, max_dev, max_len }
-local ranges = {}     -- kind -> { meshes, vertices, min = {}, max = {} }
+local total         -- bundles, meshes, submeshes, vertices, packed, ...
+local masks         -- mask -> meshes
+local strides       -- stride findings: { file, mesh, stream, ... }
+local findings      -- every finding: { file, where, code, message }
+local combos, combo_count -- selectors -> submeshes
+local bytes         -- selector byte -> true
+local lengths       -- kind -> { count, zero, off, max_dev, max_len }
+local ranges        -- kind -> { meshes, vertices, min = {}, max = {} }
+
+-- Empty statistics (a worker of -j starts each bundle from these).
+local function reset()
+  total = { bundles = 0, meshes = 0, submeshes = 0, vertices = 0,
+    packed = 0, undecoded = 0 }
+  masks, strides, findings, combos, combo_count = {}, {}, {}, {}, 0
+  bytes, lengths, ranges = {}, {}, {}
+end
+reset()
 
 -- Vector lengths of a CMP accessor, measured in C by acc:lengths: zero
 -- vectors, nonzero ones off unit by more than the tolerance, the largest
@@ -203,7 +211,7 @@ run:each(args, function(bundle, input)
   end
   total.bundles = total.bundles + 1
   total.meshes = total.meshes + #bundle
-end, { state = state, merge = merge })
+end, { state = state, reset = reset, merge = merge })
 
 -- ------------------------------------------------------------------ --json
 

@@ -116,6 +116,7 @@ run:each(args, function(bundle, input)
     io.write(input.path, "\n", columns(rows), "\n")
   end
 end, { state = function() return { combos, submeshes, records } end,
+       reset = function() combos, submeshes, records = {}, 0, {} end,
        merge = function(t)
          jobs.add(combos, t[1])
          submeshes = submeshes + t[2]

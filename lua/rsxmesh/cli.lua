@@ -469,12 +469,10 @@ function Run:each(args, fn, share)
     local failures
     inputs, failures = cli.expand(args)
     if share and self.opts.worker then
-      local from = jobs.worker_start()
-      if inputs[self.opts.worker] then
-        k = self.opts.worker
-        self:each_input(inputs, k, fn)
-      end
-      jobs.worker_finish(self, share, from) -- exits
+      jobs.serve(self, share, function(i) -- exits
+        k = i
+        if inputs[i] then self:each_input(inputs, i, fn) end
+      end)
     end
     for _, f in ipairs(failures) do self:fail(f.path, f.message) end
     n = share and jobs.count(self, inputs, share) or 1
