@@ -288,7 +288,7 @@ function E.remove(dir)
 end
 
 -- 6232816 -> "6,232,816"
-E.count = cli.count
+E.count = require("rsxmesh.text").count
 
 function E.rate(n, seconds)
   return string.format("%.2f M", n / seconds / 1e6)

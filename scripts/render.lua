@@ -7,6 +7,9 @@
 
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
+local text = require "rsxmesh.text"
+local path = require "rsxmesh.path"
+local Run = require "rsxmesh.run"
 local font = require "rsxmesh.font"
 local interrupt = require "rsxmesh.interrupt"
 local lfs = require "lfs"
@@ -162,7 +165,7 @@ else
   camera = { view = opts.view or "iso", up = opts.up, ortho = opts.ortho }
 end
 
-local run = cli.run(opts)
+local run = Run.new(opts)
 local total = { images = 0, meshes = 0, triangles = 0 }
 local reported = {}
 local textures = {} -- each texture file read once a run
@@ -210,7 +213,7 @@ end
 -- finding and how many.
 local function report_skipped(input, count, message)
   if count > 0 then
-    run:fail(input.path, message .. " (" .. cli.plural(count, "submesh",
+    run:fail(input.path, message .. " (" .. text.plural(count, "submesh",
       "submeshes") .. " not drawn)")
   end
 end
@@ -249,7 +252,7 @@ run:each(args, function(bundle, input)
   -- a --mesh naming none: not the image asked for, so none is written
   local list, unknown = cli.selected_meshes(run, bundle, input, opts.mesh)
   if #list == 0 or unknown > 0 then return end
-  local file = single and opts.out or cli.join(opts.out, input.stem
+  local file = single and opts.out or path.join(opts.out, input.stem
     .. ".png")
   if opts.sheet then
     return save(sheet(list, input), file, input)
@@ -263,6 +266,6 @@ run:each(args, function(bundle, input)
 end)
 
 run:finish(string.format("%s, %s, %s, %s written",
-  cli.plural(run.ok, "bundle"), cli.plural(total.meshes, "mesh", "meshes"),
-  cli.plural(total.triangles, "triangle"),
-  cli.plural(total.images, "image")))
+  text.plural(run.ok, "bundle"), text.plural(total.meshes, "mesh", "meshes"),
+  text.plural(total.triangles, "triangle"),
+  text.plural(total.images, "image")))

@@ -15,8 +15,8 @@
 -- process replays them in the order of the inputs, whatever order the
 -- workers finish in, and merges each state with share.merge: the output
 -- is the same whatever N. A worker that dies counts as a failure of its
--- input. After an interrupt no new input starts, the workers are
--- interrupted too and waited for; nothing is left in $TMPDIR (pipes only).
+-- input. After an interrupt no new input starts and the workers are
+-- waited for; nothing is left in $TMPDIR (pipes only).
 
 local rsxmesh = require "rsxmesh"
 local lfs = require "lfs"
@@ -93,24 +93,34 @@ end
 -- ---------------------------------------------------------------- worker
 
 -- A worker's loop (the script run with --worker): ready once what the
--- script wrote before run:each is out (the first process writes its own),
--- then each input number from stdin is run by run_input(k); its counts and
--- the share's state go back to the pool. Exits at the end of stdin.
-function jobs.serve(run, share, run_input)
+-- script wrote before is out (the first process writes its own), then for
+-- each job line from stdin, report(line)'s string goes back to the pool
+-- once stdout and stderr are flushed. Exits at the end of stdin.
+function jobs.serve(report)
   io.stdout:flush()
   io.stderr:flush()
   rsxmesh.pool_report("")
   for line in io.stdin:lines() do
+    local bytes = report(line)
+    io.stdout:flush()
+    io.stderr:flush()
+    rsxmesh.pool_report(bytes)
+  end
+  os.exit(0, true)
+end
+
+-- jobs.serve for run:each's inputs: each line an input's number, run by
+-- run_input(k); its counts and the share's state go back, and the share
+-- starts afresh (share.reset).
+function jobs.serve_inputs(run, share, run_input)
+  jobs.serve(function(line)
     local k = math.tointeger(tonumber(line))
     run.ok, run.failed = 0, 0
     if k then run_input(k) end
     local state = { ok = run.ok, failed = run.failed, state = share.state() }
     if share.reset then share.reset() end
-    io.stdout:flush()
-    io.stderr:flush()
-    rsxmesh.pool_report(jobs.dump(state))
-  end
-  os.exit(0, true)
+    return jobs.dump(state)
+  end)
 end
 
 -- ---------------------------------------------------------- first process
@@ -159,7 +169,33 @@ local function worker_command()
   return cmd
 end
 
--- Replay job k's output and merge its state; a worker that died, or
+-- Run jobs (a list of { line =, size = }) in n workers, this script again
+-- (jobs.serve), the largest first; done(k, out, err, report, status) for
+-- each in the order of the list (rsxmesh.pool's p:next). After an
+-- interrupt (raised again here) no new job starts, and the workers are
+-- waited for.
+function jobs.each(n, list, done)
+  local pool = rsxmesh.pool(worker_command(), n)
+  local ok, err = interrupt.protect(function()
+    for _, job in ipairs(list) do pool:add(job.line, job.size) end
+    while true do
+      local k, out, errs, report, status = pool:next()
+      if k == nil then break end
+      if k then done(k, out, errs, report, status, pool:done()) end
+      -- false: a signal; an interrupt is raised at the next instruction
+    end
+  end)
+  -- no second SIGINT for the workers: a Control-C reached them with this
+  -- process (one process group), and a second one would kill a worker in
+  -- the middle of removing its temporary (the host, as lua.c, handles one
+  -- and leaves the next to the system); those it did not reach finish
+  -- their input
+  pool:stop(false)
+  pool:close()
+  if not ok then error(err, 0) end
+end
+
+-- Replay input k's output and merge its state; a worker that died, or
 -- left a state that does not load, is a failure of its input.
 local function replay(run, share, input, out, err, report, status)
   local state = report and jobs.load(report, "=" .. input.path .. ".state")
@@ -177,31 +213,19 @@ local function replay(run, share, input, out, err, report, status)
   end
 end
 
-local function running_workers(run, inputs, share, pool, n)
-  for k, input in ipairs(inputs) do
-    pool:add(tostring(k), lfs.attributes(input.path, "size") or 0)
-  end
-  while true do
-    local k, out, err, report, status = pool:next()
-    if k == nil then break end
-    if k then -- false: a signal; an interrupt is raised here
-      replay(run, share, inputs[k], out, err, report, status)
-      run:progress(string.format("%s: %d of %d bundles done (%d processes)",
-        run.name, pool:done(), #inputs, n))
-    end
-  end
-end
-
 -- Run the inputs in n worker processes, the largest bundles first, and
--- replay them in order. An error (an interrupt) is raised again once the
--- workers have been stopped and waited for.
+-- replay them in order.
 function jobs.run(run, inputs, share, n)
-  local pool = rsxmesh.pool(worker_command(), n)
-  local ok, err = interrupt.protect(running_workers, run, inputs, share,
-    pool, n)
-  pool:stop(not ok)
-  pool:close()
-  if not ok then error(err, 0) end
+  local list = {}
+  for k, input in ipairs(inputs) do
+    list[k] = { line = tostring(k),
+      size = lfs.attributes(input.path, "size") or 0 }
+  end
+  jobs.each(n, list, function(k, out, err, report, status, done)
+    replay(run, share, inputs[k], out, err, report, status)
+    run:progress(string.format("%s: %d of %d bundles done (%d processes)",
+      run.name, done, #inputs, n))
+  end)
 end
 
 -- The -j option every script that shares its bundles takes, and the
