@@ -45,6 +45,7 @@ local opts, inputs = cli.parse(arg, {
 })
 
 local run = Run.new(opts)
+run:output_folder(opts.out)
 local ext = opts.glb and ".glb" or ".gltf"
 local function new_totals()
   return { files = 0, meshes = 0, vertices = 0, triangles = 0, bytes = 0 }
@@ -77,12 +78,14 @@ local function new_doc(name, bundle_dir, file, input)
 end
 
 local function save(doc, input)
+  -- a .gltf has its .bin beside it when it has any bytes: two files
+  local files = (not opts.glb and doc.size > 0) and 2 or 1
   local ok, err = doc:save()
   if not ok then
     run:fail(input.path, err)
     return
   end
-  totals.files = totals.files + 1
+  totals.files = totals.files + files
   totals.bytes = totals.bytes + ok
   for _, note in ipairs(doc.notes) do say(input.path .. ": " .. note) end
 end

@@ -46,6 +46,7 @@ local FLIP_V = { scale = { 1, -1 }, offset = { 0, 1 } }
 local NO_MATERIAL = "(none)"
 
 local run = Run.new(opts)
+run:output_folder(opts.out)
 local function new_total()
   return { meshes = 0, vertices = 0, triangles = 0, bytes = 0 }
 end

@@ -216,6 +216,10 @@ run:each(args, function(bundle, input)
   total.meshes = total.meshes + #bundle
 end, { state = state, reset = reset, merge = merge })
 
+-- no bundle read (a folder without any): the failures say why, and an
+-- empty report would only hide them
+if total.bundles == 0 then run:finish("no bundle read") end
+
 -- ------------------------------------------------------------------ --json
 
 local function sorted_keys(t, cmp)

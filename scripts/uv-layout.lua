@@ -36,6 +36,7 @@ local opts, args = cli.parse(arg, spec)
 
 local EDGE = { 255, 230, 0 }
 local run = Run.new(opts)
+run:output_folder(opts.out)
 local total = { meshes = 0, images = 0, triangles = 0 }
 local textures, reported = {}, {}
 

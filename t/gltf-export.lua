@@ -408,7 +408,8 @@ t.is(code, 1, "exit status 1: one bundle had a mesh that failed")
 t.like(err, "bad%.rsxb: mesh 1 %(skewed%): [^\n]*stride",
   "the failure names the file, the mesh and the stride")
 t.like(err, "1 bundle, 3 meshes, 12 vertices, 9 triangles, [%d,]+ bytes"
-  .. " written in 1 file", "the summary line counts what was written")
+  .. " written in 2 files", "the summary line counts what was written "
+  .. "(the .gltf and its .bin)")
 t.like(err, "good%.rsxb: mesh 1 %(frame%): submesh 3: logical UV1 is"
   .. " absent, so UV2 %(stored set 1%) is dropped",
   "a logical UV after an absent one is reported as dropped")

@@ -42,6 +42,16 @@ function Run.new(opts)
   }, Run)
 end
 
+-- Make the run's output folder (-o DIR) before any input: a folder that
+-- cannot be made is said once, not once per input, and the run ends
+-- (exit status 1) with nothing written.
+function Run:output_folder(dir)
+  local ok, err = path.mkdirs(dir)
+  if ok then return true end
+  self:fail(dir, err)
+  self:finish("nothing written")
+end
+
 -- Claim an output file for an input: its folder is made, and a path that
 -- an earlier input of this run wrote is refused, so that two inputs of the
 -- same name cannot overwrite each other. true, or nil and a message.
