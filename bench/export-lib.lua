@@ -22,9 +22,7 @@ E.floor_program = builddir .. "/bench/export-floor"
 E.rusage_program = builddir .. "/bench/rusage"
 E.host = host
 
-local function q(s)
-  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
-end
+local q = require("rsxmesh.text").quote
 E.quote = q
 
 function E.say(name, ...)

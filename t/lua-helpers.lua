@@ -41,6 +41,13 @@ t.is(path.relative("/d/a.png", "/d/out/x"), "../../a.png",
 
 -- text
 t.is(text.count(2387), "2,387", "count")
+do
+  local nasty = "it's a \"dir\" with $HOME, `x`, \\ and '' in it"
+  local p = io.popen("printf '%s' " .. text.quote(nasty))
+  t.is(p:read("a"), nasty, "quote: one word for sh, whatever is in it")
+  p:close()
+  t.is(text.quote("a'b"), "'a'\\''b'", "quote: ' as '\\''")
+end
 t.is(text.count(-1234567), "-1,234,567", "count: negative")
 t.is(text.count(999), "999", "count: no separator")
 t.is(text.plural(1, "mesh", "meshes"), "1 mesh", "plural: one")
