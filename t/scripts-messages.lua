@@ -3,7 +3,10 @@
 -- once per bundle) and nothing is written; gltf-export counts every file
 -- it wrote (a .gltf and its .bin are two); render counts only the meshes
 -- and triangles of images it wrote; survey of a folder with no bundles
--- writes no report, only the failure. Bundles A, B, C of scripts-lib.lua.
+-- writes no report, only the failure; a user's script's usage error
+-- names its file in the --help hint; a library whose package is missing
+-- raises an error, never ends the program. Bundles A, B, C of
+-- scripts-lib.lua.
 local t = require "tap"
 local lib = require "scripts-lib"
 local lfs = require "lfs"
@@ -71,5 +74,34 @@ t.is(lines(err), 2, "... the failure and the summary on stderr")
 t.like(err, "^survey: empty: no %*%.rsxb files\n", "... saying why")
 status, out = lib.rsxmesh(dir, "survey", "--json", "empty")
 t.is(out, "", "survey --json of an empty folder: nothing on stdout")
+
+-- a script of the user's: the usage error's hint names the file it ran
+lib.write(dir .. "/extra-w.lua", [[
+local cli = require "rsxmesh.cli"
+local opts = cli.parse(arg, { usage = "extra-w.lua BUNDLE...",
+  options = { { long = "width", arg = "N", check = cli.integer(1, 9) } } })
+print(opts.width)
+]])
+status, _, err = lib.rsxmesh(dir, "./extra-w.lua", "--width", "99", "in")
+t.is(status, 2, "a user's script, a bad option: exit status 2")
+t.like(err, "\nTry 'rsxmesh %./extra%-w%.lua %-%-help' for more%.\n$",
+  "... the hint names the script's file")
+status = lib.rsxmesh(dir, "./extra-w.lua", "--help")
+t.is(status, 0, "... and that command works")
+
+-- a library that needs a missing package raises an error (rsxmesh.need):
+-- the program that required it goes on
+assert(lfs.mkdir(dir .. "/nocjson"))
+lib.write(dir .. "/nocjson/cjson.lua", "error(\"module 'cjson' not found\")\n")
+local p = io.popen("cd " .. lib.quote(dir) .. " && LUA_PATH="
+  .. lib.quote(dir .. "/nocjson/?.lua;" .. (os.getenv("LUA_PATH") or ";"))
+  .. " " .. lib.quote(os.getenv("RSXMESH")) .. " -e "
+  .. lib.quote("local ok, e = pcall(require, 'rsxmesh.gltf_import') "
+    .. "print(ok, tostring(e)) print('still here')") .. " 2>&1")
+out = p:read("a")
+p:close()
+t.is(out, "false\tgltf-import: lua-cjson is missing (Debian: apt-get "
+  .. "install lua-cjson)\nstill here\n", "require of a module whose "
+  .. "package is missing: an error to catch, not the end of the program")
 
 t.done_testing()

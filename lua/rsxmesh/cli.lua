@@ -118,7 +118,6 @@ function cli.usage_error(spec, message)
     "Try '", spec.help_command or help_command(spec), " --help' for more.\n")
   os.exit(2, true)
 end
-local opt_usage_error = cli.usage_error
 
 -- Parse args (the script's `arg`) against spec. Returns the options, keyed
 -- by long name with '-' as '_' (per-mesh -> opts.per_mesh; a flag is true
@@ -153,7 +152,7 @@ function cli.parse(args, spec)
     else
       local key, inline = a:match("^(%-%-[^=]+)=(.*)$")
       local o = by_name[key or a]
-      if not o then opt_usage_error(spec, "unknown option '" .. a .. "'") end
+      if not o then cli.usage_error(spec, "unknown option '" .. a .. "'") end
       local value = true
       if o.arg then
         value = inline
@@ -162,18 +161,18 @@ function cli.parse(args, spec)
           value = args[i]
         end
         if value == nil then
-          opt_usage_error(spec, "option '" .. (key or a) .. "' needs a "
+          cli.usage_error(spec, "option '" .. (key or a) .. "' needs a "
             .. o.arg)
         end
         if o.check then
           local v, why = o.check(value)
           if v == nil then
-            opt_usage_error(spec, "option '--" .. o.long .. "' " .. why)
+            cli.usage_error(spec, "option '--" .. o.long .. "' " .. why)
           end
           value = v
         end
       elseif inline then
-        opt_usage_error(spec, "option '" .. key .. "' takes no value")
+        cli.usage_error(spec, "option '" .. key .. "' takes no value")
       end
       local k = o.long:gsub("-", "_")
       if o.list then
@@ -191,17 +190,17 @@ function cli.parse(args, spec)
     local k = o.long:gsub("-", "_")
     if opts[k] == nil then
       if o.required then
-        opt_usage_error(spec, "option '--" .. o.long .. "' is required")
+        cli.usage_error(spec, "option '--" .. o.long .. "' is required")
       end
       opts[k] = o.default
     end
   end
   if #positional < (spec.inputs or 1) then
-    opt_usage_error(spec, "no input given")
+    cli.usage_error(spec, "no input given")
   end
   if spec.check then
     local why = spec.check(opts, positional)
-    if why then opt_usage_error(spec, why) end
+    if why then cli.usage_error(spec, why) end
   end
   return opts, positional
 end
