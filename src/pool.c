@@ -626,9 +626,9 @@ static int end_worker(rsx_pool *p, worker *w, rsx_error *err)
     /* it would fail again: say why, with what it wrote */
     size_t n = w->seg[1].size;
     if (n > 300) n = 300;
-    rsx_fail(err, "pool: a worker ended before it was ready (exit status "
-             "%d)%s%.*s", status, n ? ": " : "", (int)n,
-             n ? w->seg[1].data : "");
+    rsx_fail(err, "pool: cannot start %s: it ended before it was ready "
+             "(exit status %d)%s%.*s", p->argv[0], status, n ? ": " : "",
+             (int)n, n ? w->seg[1].data : "");
     buf_free(&w->seg[0]);
     buf_free(&w->seg[1]);
     buf_free(&w->chan);

@@ -127,7 +127,8 @@ p:close()
 p = rsxmesh.pool({ "sh", "-c", "echo 'no rsxmesh here' >&2; exit 3" }, 2)
 p:add("a")
 t.error_like(function() p:next() end,
-  "a worker ended before it was ready %(exit status 3%): no rsxmesh here",
+  "cannot start sh: it ended before it was ready %(exit status 3%): no "
+    .. "rsxmesh here",
   "a worker that ends before it is ready: an error, with its stderr")
 p:close()
 
