@@ -132,6 +132,64 @@ t.error_like(function() p:next() end,
   "a worker that ends before it is ready: an error, with its stderr")
 p:close()
 
+-- a worker's channel is read as bytes it must prove: a report without a
+-- size is an error; a size larger than what follows allocates nothing
+-- and, at the worker's end, fails its job
+p = rsxmesh.pool({ "sh", "-c", "printf '0\\n' >&3; read -r k; "
+  .. "printf 'junk\\n' >&3" }, 1)
+p:add("a")
+t.error_like(function() p:next() end, "a worker's report has no size",
+  "a report that does not start with its size: an error")
+p:close()
+p = rsxmesh.pool({ "sh", "-c", "printf '0\\n' >&3; read -r k; "
+  .. "printf '999999999999999\\nshort' >&3; exit 5" }, 1)
+p:add("a")
+local k, _, _, report, status = p:next()
+t.is_deeply({ k, report, status }, { 1, nil, 5 },
+  "a report cut short by the worker's end: the job failed, status 5")
+p:close()
+
+-- a fixed-seed random pass: random job counts, sizes and worker counts,
+-- some jobs writing more than a pipe holds; every job comes back in order
+-- with its own output
+math.randomseed(22)
+for round = 1, 6 do
+  local n, jobs = math.random(1, 4), {}
+  for i = 1, math.random(0, 12) do
+    jobs[i] = { "j" .. i .. "-" .. math.random(0, 3), math.random(0, 5) }
+  end
+  p = rsxmesh.pool({ "sh", "-c", [[
+printf '0\n' >&3
+while read -r k; do
+  case $k in *-3) i=0; while [ $i -lt 5000 ]; do
+    echo "$k line $i"; i=$((i + 1)); done ;; *) echo "$k" ;; esac
+  echo "err $k" >&2
+  printf '%s\n%s' "${#k}" "$k" >&3
+done
+]] }, n)
+  for _, j in ipairs(jobs) do p:add(j[1], j[2]) end
+  local good, count = true, 0
+  while true do
+    local k, out, err, report = p:next()
+    if k == nil then break end
+    if k then
+      count = count + 1
+      local name = jobs[k][1]
+      local want = name .. "\n"
+      if name:find("%-3$") then
+        local lines = {}
+        for i = 0, 4999 do lines[#lines + 1] = name .. " line " .. i end
+        want = table.concat(lines, "\n") .. "\n"
+      end
+      good = good and k == count and out == want
+        and err == "err " .. name .. "\n" and report == name
+    end
+  end
+  p:close()
+  t.ok(good and count == #jobs, string.format("random round %d: %d jobs, "
+    .. "%d workers: each in order, with its own output", round, #jobs, n))
+end
+
 -- argument checks
 t.error_like(function() rsxmesh.pool({}, 1) end, "empty command",
   "an empty command is refused")
