@@ -115,7 +115,7 @@ end
 
 if opts.worker then
   -- a worker of the pool below: a level number per line
-  jobs.serve(function(line)
+  jobs.serve("synth", function(line)
     local l = math.tointeger(tonumber(line))
     local st, werr = make_level(l, 1, 1)
     return jobs.dump({ st = st, err = werr })

@@ -75,6 +75,12 @@ t.like(err, "^survey: empty: no %*%.rsxb files\n", "... saying why")
 status, out = lib.rsxmesh(dir, "survey", "--json", "empty")
 t.is(out, "", "survey --json of an empty folder: nothing on stdout")
 
+-- --worker given by hand (it is -j's, hidden from --help): refused
+status, out, err = lib.rsxmesh(dir, "info", "--worker", "in")
+t.is(status, 2, "info --worker by hand: exit status 2")
+t.is(out .. err, "info: --worker is for the processes of -j (rsxmesh.pool),"
+  .. " not for a command line\n", "... saying whose option it is")
+
 -- a script of the user's: the usage error's hint names the file it ran
 lib.write(dir .. "/extra-w.lua", [[
 local cli = require "rsxmesh.cli"

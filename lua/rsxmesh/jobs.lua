@@ -92,11 +92,16 @@ end
 
 -- ---------------------------------------------------------------- worker
 
--- A worker's loop (the script run with --worker): ready once what the
+-- A worker's loop (the script name run with --worker): ready once what the
 -- script wrote before is out (the first process writes its own), then for
 -- each job line from stdin, report(line)'s string goes back to the pool
 -- once stdout and stderr are flushed. Exits at the end of stdin.
-function jobs.serve(report)
+function jobs.serve(name, report)
+  if not rsxmesh.pool_worker() then
+    io.stderr:write(name, ": --worker is for the "
+      .. "processes of -j (rsxmesh.pool), not for a command line\n")
+    os.exit(2, true)
+  end
   io.stdout:flush()
   io.stderr:flush()
   rsxmesh.pool_report("")
@@ -113,7 +118,7 @@ end
 -- run_input(k); its counts and the share's state go back, and the share
 -- starts afresh (share.reset).
 function jobs.serve_inputs(run, share, run_input)
-  jobs.serve(function(line)
+  jobs.serve(run.name, function(line)
     local k = math.tointeger(tonumber(line))
     run.ok, run.failed = 0, 0
     if k then run_input(k) end
