@@ -326,15 +326,16 @@ static void interrupt_worker(worker *w)
   (void)w; /* no SIGINT to send: its stdin ends, and its job finishes */
 }
 
-/* Wait until some pipe of a live worker may have bytes: Windows has no
-** poll for anonymous pipes, so look every few milliseconds. */
-static int wait_pipes(rsx_pool *p)
+/* Wait until some pipe of a live worker (of only, when not NULL) may have
+** bytes: Windows has no poll for anonymous pipes, so look every few
+** milliseconds. */
+static int wait_pipes(rsx_pool *p, const worker *only)
 {
   int i, k;
   for (;;) {
     for (i = 0; i < p->workers; i++) {
       worker *w = &p->w[i];
-      if (!w->live) continue;
+      if (!w->live || (only != NULL && w != only)) continue;
       for (k = 0; k < PIPE_COUNT; k++) {
         DWORD avail = 0;
         if (w->pipe[k] == NO_FD) continue;
@@ -493,9 +494,10 @@ static void interrupt_worker(worker *w)
   if (w->pid > 0) kill(w->pid, SIGINT);
 }
 
-/* Wait until some pipe of a live worker has bytes or has ended: 0, or
-** RSX_POOL_INTERRUPTED when a signal came first, or -1. */
-static int wait_pipes(rsx_pool *p)
+/* Wait until some pipe of a live worker (of only, when not NULL) has
+** bytes or has ended: 0, or RSX_POOL_INTERRUPTED when a signal came
+** first, or -1. */
+static int wait_pipes(rsx_pool *p, const worker *only)
 {
   struct pollfd fds[3 * 64];
   struct pollfd *pf = fds;
@@ -507,7 +509,8 @@ static int wait_pipes(rsx_pool *p)
   }
   for (i = 0; i < p->workers; i++)
     for (k = 0; k < PIPE_COUNT; k++)
-      if (p->w[i].live && p->w[i].pipe[k] >= 0) {
+      if (p->w[i].live && p->w[i].pipe[k] >= 0 &&
+          (only == NULL || &p->w[i] == only)) {
         pf[n].fd = p->w[i].pipe[k];
         pf[n].events = POLLIN;
         pf[n].revents = 0;
@@ -604,20 +607,40 @@ static int take_reports(rsx_pool *p, worker *w, rsx_error *err)
   }
 }
 
+/* Read worker w's pipes to their ends, all of them at once (a worker
+** blocked on a full stderr would never close its stdout); what stdout and
+** stderr held goes to its segment when keep. 0, or -1 (no memory). */
+static int drain(rsx_pool *p, worker *w, int keep)
+{
+  char buf[65536];
+  for (;;) {
+    int k, open = 0, got = 0;
+    for (k = 0; k < PIPE_COUNT; k++) {
+      size_t n;
+      if (w->pipe[k] == NO_FD) continue;
+      if (read_some(w->pipe[k], buf, sizeof buf, &n, 0) != 1) {
+        close_fd(&w->pipe[k]); /* its end, or a pipe that failed */
+        continue;
+      }
+      open++;
+      if (n == 0) continue;
+      got = 1;
+      if (keep && k != PIPE_CHAN && buf_add(&w->seg[k], buf, n) != 0)
+        return -1;
+    }
+    if (open == 0) return 0;
+    /* a signal (RSX_POOL_INTERRUPTED) only cuts the wait short */
+    if (!got && wait_pipes(p, w) < 0) return -1;
+  }
+}
+
 /* Worker w's channel has ended: read its stdout and stderr to their end,
 ** wait for it, fail the job it was on, and start another worker when jobs
 ** are left. */
 static int end_worker(rsx_pool *p, worker *w, rsx_error *err)
 {
-  char buf[65536];
   int k, status;
-  for (k = 0; k < 2; k++) {
-    size_t n;
-    while (w->pipe[k] != NO_FD &&
-           read_some(w->pipe[k], buf, sizeof buf, &n, 1) == 1)
-      if (buf_add(&w->seg[k], buf, n) != 0)
-        return rsx_fail(err, "pool: out of memory");
-  }
+  if (drain(p, w, 1) != 0) return rsx_fail(err, "pool: out of memory");
   for (k = 0; k < PIPE_COUNT; k++) close_fd(&w->pipe[k]);
   close_fd(&w->in);
   status = wait_worker(w);
@@ -715,7 +738,7 @@ int rsx_pool_next(rsx_pool *p, rsx_pool_result *r, rsx_error *err)
       return rsx_fail(err, "pool: no worker left for job %lu",
                       (unsigned long)j->number);
     }
-    w = wait_pipes(p);
+    w = wait_pipes(p, NULL);
     if (w == RSX_POOL_INTERRUPTED) return RSX_POOL_INTERRUPTED;
     if (w != 0) return rsx_fail(err, "pool: %s", strerror(errno));
     if (read_pipes(p, err) != 0) return -1;
@@ -735,7 +758,6 @@ int rsx_pool_next(rsx_pool *p, rsx_pool_result *r, rsx_error *err)
 int rsx_pool_stop(rsx_pool *p, int interrupt)
 {
   int i, stopped = 0;
-  char buf[65536];
   p->running = 0; /* no new job, no new worker */
   for (i = 0; i < p->workers; i++) {
     worker *w = &p->w[i];
@@ -745,13 +767,8 @@ int rsx_pool_stop(rsx_pool *p, int interrupt)
     close_fd(&w->in);
     if (interrupt) interrupt_worker(w);
     /* read to the end, so that no worker waits on a full pipe */
-    for (k = 0; k < PIPE_COUNT; k++) {
-      size_t n;
-      while (w->pipe[k] != NO_FD &&
-             read_some(w->pipe[k], buf, sizeof buf, &n, 1) == 1)
-        ;
-      close_fd(&w->pipe[k]);
-    }
+    drain(p, w, 0);
+    for (k = 0; k < PIPE_COUNT; k++) close_fd(&w->pipe[k]);
     wait_worker(w);
     w->live = 0;
     w->job = NULL;

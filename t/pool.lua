@@ -122,6 +122,25 @@ t.is(p:stop(true), 2, "stop: two workers were running")
 t.ok(rsxmesh.clock() - before < 10, "stop ended the long job early")
 p:close()
 
+-- stop while a worker writes more than a pipe holds to stderr, then to
+-- stdout: its pipes are read together, so that it never waits on a full
+-- one (reading stdout to its end first would wait for ever)
+p = rsxmesh.pool({ "sh", "-c", [[
+printf '0\n' >&3
+while read -r k; do
+  if [ "$k" = big ]; then
+    i=0; while [ $i -lt 8000 ]; do echo "err line $i" >&2; i=$((i + 1)); done
+    i=0; while [ $i -lt 8000 ]; do echo "out line $i"; i=$((i + 1)); done
+  fi
+  printf '0\n' >&3
+done
+]] }, 2)
+p:add("quick")
+p:add("big")
+t.is(p:next(), 1, "the quick job is done while the big one writes")
+t.is(p:stop(), 2, "stop: both workers waited for, the writer's pipes read")
+p:close()
+
 -- a worker that ends before it is ready would fail again: an error that
 -- says what it wrote
 p = rsxmesh.pool({ "sh", "-c", "echo 'no rsxmesh here' >&2; exit 3" }, 2)
