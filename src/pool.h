@@ -12,9 +12,12 @@
 **
 ** A worker: its stdin gives it one job line at a time, its stdout and
 ** stderr are the pool's pipes, and RSXMESH_POOL_CHANNEL in its
-** environment names the channel for its reports. Its first report says
-** it is ready (what it wrote before is dropped: the script's header is
-** the first process's to write); each later report ends a job. A worker
+** environment names the channel for its reports (POSIX: descriptor 3;
+** a report is its size in decimal, a newline, then its bytes). Its first
+** report says it is ready (what it wrote before is dropped: the script's
+** header is the first process's to write); each later report ends a job.
+** A worker is sent a job line only once it has reported and waits for
+** it, so that all it wrote before is in the pipes, and nothing after. A worker
 ** that exits before its report fails that job (status is its exit status,
 ** 128 + the signal's number for a signal); another worker takes the rest.
 ** At the end of stdin, a worker exits.
