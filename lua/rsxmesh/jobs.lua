@@ -245,8 +245,9 @@ function jobs.options()
         end
         return v
       end,
-      help = "worker processes, a bundle each (default: the number of"
-        .. " processors; 1: none)" },
+      help = "worker processes sharing the bundles (default: the number"
+        .. " of processors, or one process for inputs under "
+        .. (jobs.SHARE_BYTES >> 20) .. " MiB; 1: none)" },
     { long = "worker", hidden = true },
   }
 end
