@@ -60,4 +60,23 @@ for _, s in ipairs(SCRIPTS) do
   ::next::
 end
 
+-- gltf-import: a number is the base's mesh of that number (the import
+-- then matches it in the glTF by its name)
+if lib.has_script("gltf-import") and lib.has_script("gltf-export") then
+  local status = lib.rsxmesh(dir, "gltf-export", "in/A.rsxb", "-o", "g")
+  t.is(status, 0, "gltf-export of A for the import")
+  local out, err
+  status, out, err = lib.rsxmesh(dir, "gltf-import", "g/A.gltf", "--base",
+    "in/A.rsxb", "-o", "i2.rsxb", "--mesh", "2", "--report")
+  t.is(status, 0, "gltf-import --mesh 2: exit status 0 (" .. err .. ")")
+  t.is(out, "mesh 1 (quad): not selected\nmesh 2 (strip): unchanged\n",
+    "gltf-import --mesh 2: strip, the second mesh, imported; quad not")
+  status, _, err = lib.rsxmesh(dir, "gltf-import", "g/A.gltf", "--base",
+    "in/A.rsxb", "-o", "i3.rsxb", "--mesh", "3")
+  t.is(status, 1, "gltf-import --mesh 3: exit status 1")
+  t.like(err, "in/A%.rsxb: no mesh 3\n", "gltf-import --mesh 3: no mesh 3")
+else
+  t.skip(5, "no gltf-import")
+end
+
 t.done_testing()
