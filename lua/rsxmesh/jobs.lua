@@ -131,9 +131,12 @@ end
 -- ---------------------------------------------------------- first process
 
 -- Inputs whose bundles add up to fewer bytes than this are not worth a
--- second process at the default -j: starting a worker (the host, the
--- module and the script) costs about what one process spends on this many
--- bytes of the lightest script's work (info, uv-selectors: make bench).
+-- second process at the default -j: on the sample (5 MB) the lightest
+-- scripts (info, uv-selectors) take 0.01 to 0.02 s in all, the order of
+-- what starting two workers costs (the host, the module and the script:
+-- about 0.01 s each), where the --scale 0.3 disc (75 MB) gives them 0.1 to
+-- 0.3 s to share (doc/performance.md, issue 22). A guess between the two,
+-- not a measured crossing point.
 jobs.SHARE_BYTES = 48 << 20
 
 -- The number of processes to use for these inputs: 1 unless the run asks
