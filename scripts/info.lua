@@ -6,6 +6,7 @@
 -- its word.
 
 local cli = require "rsxmesh.cli"
+local jobs = require "rsxmesh.jobs"
 local text = require "rsxmesh.text"
 local json = require "rsxmesh.json"
 local Run = require "rsxmesh.run"
@@ -168,7 +169,8 @@ end, { state = function() return { meshes, bundles } end,
        merge = function(t)
          meshes = meshes + t[1]
          for _, b in ipairs(t[2]) do bundles[#bundles + 1] = b end
-       end })
+       end,
+       share_bytes = jobs.LIGHT_SHARE_BYTES })
 
 if opts.json then
   cli.write_json({ bundles = #bundles > 0 and bundles or json_empty },

@@ -214,7 +214,8 @@ run:each(args, function(bundle, input)
   end
   total.bundles = total.bundles + 1
   total.meshes = total.meshes + #bundle
-end, { state = state, reset = reset, merge = merge })
+end, { state = state, reset = reset, merge = merge,
+       share_bytes = jobs.LIGHT_SHARE_BYTES })
 
 -- no bundle read (a folder without any): the failures say why, and an
 -- empty report would only hide them

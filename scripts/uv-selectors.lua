@@ -124,7 +124,8 @@ end, { state = function() return { combos, submeshes, records } end,
          jobs.add(combos, t[1])
          submeshes = submeshes + t[2]
          for _, r in ipairs(t[3]) do records[#records + 1] = r end
-       end })
+       end,
+       share_bytes = jobs.LIGHT_SHARE_BYTES })
 
 local list = {}
 for sel, n in pairs(combos) do list[#list + 1] = { sel = sel, n = n } end

@@ -124,7 +124,7 @@ end
 -- first process was run as, its arg[-1]); -j 1 runs one process
 local bash = io.popen("command -v bash"):read("l")
 if not bash then
-  t.skip(10, "no bash for the wrapper host")
+  t.skip(15, "no bash for the wrapper host")
 else
   local log, host = dir .. "/host.log", dir .. "/host"
   lib.write(host, "#!" .. bash .. "\necho \"$*\" >> " .. lib.quote(log)
@@ -153,6 +153,9 @@ else
       .. "and two workers for the 4 bundles")
     k, n = workers(case[1], "-j", "1", "in", table.unpack(case, 2))
     t.is_deeply({ n, k }, { 1, 0 }, case[1] .. " -j 1: one process")
+    k, n = workers(case[1], "in", table.unpack(case, 2))
+    t.is_deeply({ n, k }, { 1, 0 }, case[1] .. " without -j: one process "
+      .. "for these few kB")
   end
 end
 

@@ -138,6 +138,11 @@ end
 -- 0.3 s to share (doc/performance.md, issue 22). A guess between the two,
 -- not a measured crossing point.
 jobs.SHARE_BYTES = 48 << 20
+-- The same for the scripts that only read (survey, info, uv-selectors):
+-- on the --scale 0.3 disc they took 0.08 to 0.27 s at -j 1 and 0.09 to
+-- 0.35 s with two workers, at load 4 (doc/performance.md); on the --scale 1
+-- disc (251 MB) two workers gain.
+jobs.LIGHT_SHARE_BYTES = 128 << 20
 
 -- The number of processes to use for these inputs: 1 unless the run asks
 -- for more, the share does not say one_process and each input has an
@@ -249,8 +254,7 @@ function jobs.options()
         return v
       end,
       help = "worker processes sharing the bundles (default: the number"
-        .. " of processors, or one process for inputs under "
-        .. (jobs.SHARE_BYTES >> 20) .. " MiB; 1: none)" },
+        .. " of processors, or one process for small inputs; 1: none)" },
     { long = "worker", hidden = true },
   }
 end
