@@ -89,9 +89,7 @@ local function measure(pass, accs, total)
   return best, sum
 end
 
-local function shell_quote(s)
-  return "'" .. s:gsub("'", "'\\''") .. "'"
-end
+local shell_quote = require("rsxmesh.text").quote
 
 local clock0 = os.clock()
 build()

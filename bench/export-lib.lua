@@ -22,9 +22,7 @@ E.floor_program = builddir .. "/bench/export-floor"
 E.rusage_program = builddir .. "/bench/rusage"
 E.host = host
 
-local function q(s)
-  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
-end
+local q = require("rsxmesh.text").quote
 E.quote = q
 
 function E.say(name, ...)
@@ -288,7 +286,7 @@ function E.remove(dir)
 end
 
 -- 6232816 -> "6,232,816"
-E.count = cli.count
+E.count = require("rsxmesh.text").count
 
 function E.rate(n, seconds)
   return string.format("%.2f M", n / seconds / 1e6)

@@ -10,6 +10,9 @@
 -- _EXTRA_B. doc/scripts.md says what is written and why.
 
 local cli = require "rsxmesh.cli"
+local path = require "rsxmesh.path"
+local text = require "rsxmesh.text"
+local Run = require "rsxmesh.run"
 local gltf = require "rsxmesh.gltf"
 local jobs = require "rsxmesh.jobs"
 
@@ -28,32 +31,34 @@ local opts, inputs = cli.parse(arg, {
     { long = "copy-textures", help = "copy the textures beside the .gltf"
       .. " files and refer to the copies" },
     { long = "per-mesh", help = "one file per mesh: DIR/BUNDLE/MESH.gltf" },
-    { long = "mesh", arg = "PATTERN", check = cli.pattern,
-      help = "only meshes whose name matches the Lua pattern" },
+    { long = "mesh", arg = "NAME|NUMBER", list = true,
+      help = "only this mesh: its number in the bundle, or its exact name"
+        .. " (repeatable)" },
     { short = "v", long = "verbose",
       help = "say, mesh by mesh, what glTF could not take as stored" },
   },
+  check = function(opts)
+    if opts.glb and opts.copy_textures then
+      return "--copy-textures: a .glb holds its textures already (--glb)"
+    end
+  end,
 })
 
-if opts.glb and opts.copy_textures then
-  io.stderr:write("gltf-export: --copy-textures: a .glb holds its textures"
-    .. " already (--glb)\n")
-  os.exit(2, true)
-end
-
-local run = cli.run(opts)
+local run = Run.new(opts)
+run:output_folder(opts.out)
 local ext = opts.glb and ".glb" or ".gltf"
-local totals = { files = 0, meshes = 0, vertices = 0, triangles = 0,
-  bytes = 0 }
-local handled = {}
+local function new_totals()
+  return { files = 0, meshes = 0, vertices = 0, triangles = 0, bytes = 0 }
+end
+local totals, handled = new_totals(), {}
 local said = {}
 
 -- A note line on stderr, without counting a failure.
-local function say(text)
-  if said[text] then return end
-  said[text] = true
+local function say(note)
+  if said[note] then return end
+  said[note] = true
   run:clear()
-  io.stderr:write(run.name, ": ", text, "\n")
+  io.stderr:write(run.name, ": ", note, "\n")
 end
 
 
@@ -61,7 +66,7 @@ end
 -- the run has claimed the file (its folder made, a name two inputs would
 -- share refused).
 local function new_doc(name, bundle_dir, file, input)
-  local dir = cli.dirname(file)
+  local dir = path.dirname(file)
   return gltf.new{ name = name, bundle_dir = bundle_dir,
     out_dir = dir, file = file, glb = opts.glb,
     prepare = function() return run:claim(file, input.path) end,
@@ -73,14 +78,16 @@ local function new_doc(name, bundle_dir, file, input)
 end
 
 local function save(doc, input)
+  -- a .gltf has its .bin beside it when it has any bytes: two files
+  local files = (not opts.glb and doc.size > 0) and 2 or 1
   local ok, err = doc:save()
   if not ok then
     run:fail(input.path, err)
     return
   end
-  totals.files = totals.files + 1
+  totals.files = totals.files + files
   totals.bytes = totals.bytes + ok
-  for _, text in ipairs(doc.notes) do say(input.path .. ": " .. text) end
+  for _, note in ipairs(doc.notes) do say(input.path .. ": " .. note) end
 end
 
 -- Add mesh m to doc and account for what happened.
@@ -89,15 +96,15 @@ local function add(doc, m, input)
   local r = doc:add_mesh(m)
   for _, e in ipairs(r.errors) do
     -- the module's messages name the mesh already; the exporter's do not
-    local text = tostring(e)
-    if text:sub(1, #where + 2) ~= where .. ": " then
-      text = where .. ": " .. text
+    local message = tostring(e)
+    if message:sub(1, #where + 2) ~= where .. ": " then
+      message = where .. ": " .. message
     end
-    run:fail(input.path, text)
+    run:fail(input.path, message)
   end
   if opts.verbose then
-    for _, text in ipairs(r.notes) do
-      say(input.path .. ": " .. where .. ": " .. text)
+    for _, note in ipairs(r.notes) do
+      say(input.path .. ": " .. where .. ": " .. note)
     end
   end
   for kind, n in pairs(r.counts) do
@@ -112,37 +119,31 @@ local function add(doc, m, input)
 end
 
 run:each(inputs, function(bundle, input)
-  local bundle_dir = cli.dirname(input.path)
+  local bundle_dir = path.dirname(input.path)
+  local list = cli.selected_meshes(run, bundle, input, opts.mesh)
   if opts.per_mesh then
-    local dir = cli.join(opts.out, input.stem)
+    local dir = path.join(opts.out, input.stem)
     local used = {}
-    for k, m in bundle:meshes() do
-      run:progress(string.format("%s: mesh %d of %d", run.label, k,
-        #bundle))
-      if not opts.mesh or m.name:find(opts.mesh) then
-        local name = cli.mesh_file_name(m.name, k, used)
-        local doc <close> = new_doc(m.name, bundle_dir,
-          cli.join(dir, name .. ext), input)
-        if add(doc, m, input) then
-          save(doc, input)
-        else
-          used[name] = nil -- a mesh not written takes no name
-        end
+    for k, m in ipairs(list) do
+      run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
+      local name = cli.mesh_file_name(m.name, m.number, used)
+      local doc <close> = new_doc(m.name, bundle_dir,
+        path.join(dir, name .. ext), input)
+      if add(doc, m, input) then
+        save(doc, input)
+      else
+        used[name] = nil -- a mesh not written takes no name
       end
     end
   else
     local doc <close> = new_doc(input.stem:match("([^/]+)$"), bundle_dir,
-      cli.join(opts.out, input.stem .. ext), input)
+      path.join(opts.out, input.stem .. ext), input)
     -- every material of the bundle, in its order, used or not
     for _, mat in bundle:materials() do doc:material(mat) end
     local written = 0
-    for k, m in bundle:meshes() do
-      run:progress(string.format("%s: mesh %d of %d", run.label, k,
-        #bundle))
-      if (not opts.mesh or m.name:find(opts.mesh)) and add(doc, m, input)
-      then
-        written = written + 1
-      end
+    for k, m in ipairs(list) do
+      run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
+      if add(doc, m, input) then written = written + 1 end
     end
     -- a bundle none of whose meshes is wanted gives no file
     if written > 0 or (#bundle == 0 and not opts.mesh) then
@@ -150,6 +151,7 @@ run:each(inputs, function(bundle, input)
     end
   end
 end, { state = function() return { totals, handled } end,
+       reset = function() totals, handled = new_totals(), {} end,
        merge = function(t)
          jobs.add(totals, t[1])
          jobs.add(handled, t[2])
@@ -178,7 +180,7 @@ local KINDS = {
 local parts = {}
 for _, k in ipairs(KINDS) do
   local n = handled[k[1]]
-  if n and n > 0 then parts[#parts + 1] = cli.plural(n, k[2], k[3]) end
+  if n and n > 0 then parts[#parts + 1] = text.plural(n, k[2], k[3]) end
 end
 if #parts > 0 then
   run:clear()
@@ -187,7 +189,7 @@ if #parts > 0 then
 end
 
 run:finish(string.format("%s, %s, %s, %s, %s written in %s",
-  cli.plural(run.ok, "bundle"), cli.plural(totals.meshes, "mesh", "meshes"),
-  cli.plural(totals.vertices, "vertex", "vertices"),
-  cli.plural(totals.triangles, "triangle"),
-  cli.plural(totals.bytes, "byte"), cli.plural(totals.files, "file")))
+  text.plural(run.ok, "bundle"), text.plural(totals.meshes, "mesh", "meshes"),
+  text.plural(totals.vertices, "vertex", "vertices"),
+  text.plural(totals.triangles, "triangle"),
+  text.plural(totals.bytes, "byte"), text.plural(totals.files, "file")))

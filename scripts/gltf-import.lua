@@ -9,6 +9,8 @@
 -- base has it. doc/scripts.md says what comes from where.
 
 local cli = require "rsxmesh.cli"
+local text = require "rsxmesh.text"
+local Run = require "rsxmesh.run"
 local interrupt = require "rsxmesh.interrupt"
 local lfs = require "lfs"
 local rsxmesh = require "rsxmesh"
@@ -25,29 +27,29 @@ local opts, inputs = cli.parse(arg, {
       help = "the bundle the glTF was exported from" },
     { short = "o", long = "out", arg = "FILE", required = true,
       help = "write the new bundle to FILE (whole, or not at all)" },
-    { long = "mesh", arg = "NAME", list = true,
-      help = "import only the meshes of this name (repeatable); the"
-        .. " others stay as the base has them" },
+    { long = "mesh", arg = "NAME|NUMBER", list = true,
+      help = "import only this mesh of the base: its number, or its"
+        .. " name (repeatable); the others stay as the base has them" },
     { long = "report", help = "list on stdout, per mesh, what changed,"
       .. " what was derived and what was kept" },
   },
 })
 
 -- after the options: --help needs no lua-cjson
-local import = require "rsxmesh.gltf_import"
+-- a missing lua-cjson is an error of rsxmesh.need: said in one line
+local found, import = pcall(require, "rsxmesh.gltf_import")
+if not found then
+  io.stderr:write(tostring(import), "\n")
+  os.exit(1, true)
+end
 
-local run = cli.run(opts)
+local run = Run.new(opts)
 if #inputs > 1 then
   run:fail(inputs[2], "one glTF at a time (" .. #inputs .. " given)")
   run:finish("nothing written")
 end
 local input = inputs[1]
 
-local only
-if opts.mesh then
-  only = {}
-  for _, name in ipairs(opts.mesh) do only[name] = true end
-end
 
 -- The output must not be a file the import reads: a slip of -o onto the
 -- edited glTF or its .bin would replace the user's edit with the bundle.
@@ -71,6 +73,24 @@ local function main()
   if read then
     return nil, string.format("-o %s is %s, which this import reads: it"
       .. " would be replaced", opts.out, read)
+  end
+  -- --mesh as every script takes it (rsxmesh.cli): a number is the base's
+  -- mesh of that number, a name is matched in the glTF (the import says
+  -- when a name matches none)
+  local only
+  if opts.mesh then
+    only = {}
+    for _, name in ipairs(opts.mesh) do
+      local k = math.tointeger(tonumber(name))
+      if k then
+        local m = base:mesh(k)
+        if not m then
+          return nil, string.format("%s: no mesh %d", opts.base, k)
+        end
+        name = m.name
+      end
+      only[name] = true
+    end
   end
   local result
   result, err = import.bundle(file, base, { only = only,
@@ -128,6 +148,6 @@ local size = lfs.attributes(opts.out, "size") or 0
 run.ok = 1
 run:finish(string.format("%s: %s unchanged, %s changed (%s with derived"
   .. " data), %s copied; %s, %s written",
-  cli.plural(#result.meshes, "mesh", "meshes"), cli.count(counts.unchanged),
-  cli.count(counts.changed), cli.count(counts.derived),
-  cli.count(counts.other), opts.out, cli.plural(size, "byte")))
+  text.plural(#result.meshes, "mesh", "meshes"), text.count(counts.unchanged),
+  text.count(counts.changed), text.count(counts.derived),
+  text.count(counts.other), opts.out, text.plural(size, "byte")))

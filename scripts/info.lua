@@ -6,6 +6,10 @@
 -- its word.
 
 local cli = require "rsxmesh.cli"
+local jobs = require "rsxmesh.jobs"
+local text = require "rsxmesh.text"
+local json = require "rsxmesh.json"
+local Run = require "rsxmesh.run"
 
 local opts, args = cli.parse(arg, {
   name = "info",
@@ -16,14 +20,15 @@ local opts, args = cli.parse(arg, {
   options = {
     { long = "declaration",
       help = "add the RSX vertex declaration of each submesh" },
-    { long = "mesh", arg = "PATTERN", check = cli.pattern,
-      help = "only meshes whose name matches the Lua PATTERN" },
+    { long = "mesh", arg = "NAME|NUMBER", list = true,
+      help = "only this mesh: its number in the bundle, or its exact name"
+        .. " (repeatable)" },
     { long = "json", help = "one JSON document on stdout (its shape: "
       .. "doc/scripts.md)" },
   },
 })
 
-local run = cli.run(opts)
+local run = Run.new(opts)
 local meshes = 0
 local json_empty = require("rsxmesh.json").EMPTY
 
@@ -73,7 +78,7 @@ end
 
 local function submesh_json(s)
   local t = { number = s.index, selectors = s.selectors,
-    material = s.material and s.material.name or cli.NULL,
+    material = s.material and s.material.name or json.NULL,
     first_index = s.first_index, index_count = s.index_count,
     findings = findings_json(s.findings) }
   if opts.declaration then
@@ -81,7 +86,7 @@ local function submesh_json(s)
     for k, d in ipairs(s:declaration()) do
       t.declaration[k] = { reg = d.reg, kind = d.kind,
         logical_uv = d.logical_uv and d.logical_uv >= 0 and d.logical_uv
-          or cli.NULL,
+          or json.NULL,
         format_method = d.format_method, format_word = d.format_word,
         offset_method = d.offset_method, offset_word = d.offset_word }
     end
@@ -93,7 +98,7 @@ local function mesh_json(number, mesh)
   local subs = {}
   for i, s in mesh:submeshes() do subs[i] = submesh_json(s) end
   return { number = number, name = mesh.name, mask = mesh.mask,
-    mask_hex = cli.hex8(mesh.mask), vertices = mesh.vertex_count,
+    mask_hex = text.hex8(mesh.mask), vertices = mesh.vertex_count,
     mmp_stride = mesh.mmp_stride, mgp_stride = mesh.mgp_stride,
     findings = findings_json(mesh.findings),
     submeshes = #subs > 0 and subs or json_empty }
@@ -115,12 +120,11 @@ local RIGHT = { false, false, true, true, true, true, false }
 local bundles = {}
 
 run:each(args, function(bundle, input)
+  local selected = cli.selected_meshes(run, bundle, input, opts.mesh)
   if opts.json then
     local list = {}
-    for k, mesh in bundle:meshes() do
-      if not opts.mesh or mesh.name:find(opts.mesh) then
-        list[#list + 1] = mesh_json(k, mesh)
-      end
+    for _, mesh in ipairs(selected) do
+      list[#list + 1] = mesh_json(mesh.number, mesh)
     end
     bundles[#bundles + 1] = { path = input.path, size = bundle.size,
       mesh_count = #bundle, submesh_count = bundle.submesh_count,
@@ -130,14 +134,12 @@ run:each(args, function(bundle, input)
     return
   end
   local rows, list = {}, {}
-  for _, mesh in bundle:meshes() do
-    if not opts.mesh or mesh.name:find(opts.mesh) then
-      list[#list + 1] = mesh
-      rows[#rows + 1] = { mesh.name, cli.hex8(mesh.mask),
-        tostring(mesh.vertex_count), tostring(mesh.mmp_stride),
-        tostring(mesh.mgp_stride), tostring(mesh.submesh_count),
-        findings_text(mesh) }
-    end
+  for _, mesh in ipairs(selected) do
+    list[#list + 1] = mesh
+    rows[#rows + 1] = { mesh.name, text.hex8(mesh.mask),
+      tostring(mesh.vertex_count), tostring(mesh.mmp_stride),
+      tostring(mesh.mgp_stride), tostring(mesh.submesh_count),
+      findings_text(mesh) }
   end
   local width = {}
   for c, h in ipairs(HEADER) do width[c] = #h end
@@ -145,10 +147,10 @@ run:each(args, function(bundle, input)
     for c, v in ipairs(r) do width[c] = math.max(width[c], #v) end
   end
   local out = { string.format("%s: %s, %s, %s, %s\n", input.path,
-    cli.plural(#bundle, "mesh", "meshes"),
-    cli.plural(bundle.submesh_count, "submesh", "submeshes"),
-    cli.plural(bundle.material_count, "material"),
-    cli.plural(bundle.size, "byte")) }
+    text.plural(#bundle, "mesh", "meshes"),
+    text.plural(bundle.submesh_count, "submesh", "submeshes"),
+    text.plural(bundle.material_count, "material"),
+    text.plural(bundle.size, "byte")) }
   for r = 0, #rows do
     local cells = {}
     for c, v in ipairs(rows[r] or HEADER) do
@@ -163,14 +165,16 @@ run:each(args, function(bundle, input)
   io.write(table.concat(out))
   meshes = meshes + #list
 end, { state = function() return { meshes, bundles } end,
+       reset = function() meshes, bundles = 0, {} end,
        merge = function(t)
          meshes = meshes + t[1]
          for _, b in ipairs(t[2]) do bundles[#bundles + 1] = b end
-       end })
+       end,
+       share_bytes = jobs.LIGHT_SHARE_BYTES })
 
 if opts.json then
   cli.write_json({ bundles = #bundles > 0 and bundles or json_empty },
     JSON_ORDER)
 end
-run:finish(cli.plural(run.ok, "bundle") .. ", "
-  .. cli.plural(meshes, "mesh", "meshes"))
+run:finish(text.plural(run.ok, "bundle") .. ", "
+  .. text.plural(meshes, "mesh", "meshes"))

@@ -5,8 +5,10 @@
 -- selector bytes), V flipped because the note's V axis is top-origin and
 -- OBJ's is bottom-origin.
 
-local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
+local text = require "rsxmesh.text"
+local path = require "rsxmesh.path"
+local Run = require "rsxmesh.run"
 local jobs = require "rsxmesh.jobs"
 local interrupt = require "rsxmesh.interrupt"
 local output = require "rsxmesh.output"
@@ -22,8 +24,9 @@ local opts, args = cli.parse(arg, {
       help = "write the files into DIR (created if missing)" },
     { long = "uv", arg = "N", check = cli.integer(0, 3), default = 0,
       help = "the logical UV (0-3) written as vt (default 0)" },
-    { long = "mesh", arg = "PATTERN", check = cli.pattern,
-      help = "only meshes whose name matches the Lua PATTERN" },
+    { long = "mesh", arg = "NAME|NUMBER", list = true,
+      help = "only this mesh: its number in the bundle, or its exact name"
+        .. " (repeatable)" },
     { long = "colours",
       help = "write vertex colours as 'v x y z r g b'" },
     { long = "per-mesh",
@@ -42,8 +45,12 @@ local opts, args = cli.parse(arg, {
 local FLIP_V = { scale = { 1, -1 }, offset = { 0, 1 } }
 local NO_MATERIAL = "(none)"
 
-local run = cli.run(opts)
-local total = { meshes = 0, vertices = 0, triangles = 0, bytes = 0 }
+local run = Run.new(opts)
+run:output_folder(opts.out)
+local function new_total()
+  return { meshes = 0, vertices = 0, triangles = 0, bytes = 0 }
+end
+local total = new_total()
 
 -- OBJ and MTL names are single tokens.
 local function token(name)
@@ -81,7 +88,8 @@ end
 -- as they are written) and, when an index lies past the vertices, each
 -- submesh's triangles. A table, or nil and the first message.
 local function mesh_parts(mesh)
-  local parts, err = { uv = {} }, nil
+  local parts = { uv = {} }
+  local err
   parts.position, err = mesh:attribute("position")
   if not parts.position then return nil, err end
   if mesh:has("normal") then
@@ -124,10 +132,10 @@ local function mesh_obj(f, mesh, base, names, used)
   local bytes = 0
   -- a failed write raises the system's reason alone (no position): the
   -- caller names the file
-  local function put(text)
-    local ok, why = f:write(text)
+  local function put(s)
+    local ok, why = f:write(s)
     if not ok then error(why, 0) end
-    bytes = bytes + #text
+    bytes = bytes + #s
   end
   local function block(written, why)
     if not written then error(why, 0) end
@@ -178,13 +186,13 @@ end
 -- `from`: relative to the MTL, to the texture where it is or (with
 -- --copy-textures) to its copy beside the MTL.
 local function texture_ref(tex, from, to, input)
-  local file = cli.join(from, tex)
+  local file = path.join(from, tex)
   if opts.copy_textures then
     local copy, err = run:copy_texture(file, tex, to)
     if copy then return copy end
     run:fail(input.path, err)
   end
-  return cli.relative(file, to)
+  return path.relative(file, to)
 end
 
 -- The MTL text: the bundle's materials (only those in `only`, when given),
@@ -192,7 +200,7 @@ end
 -- made relative to the folder of the MTL.
 local function mtl_text(bundle, names, only, none, mtl_path, input)
   local out = { "# from " .. bundle.name .. " by rsxmesh obj-export\n" }
-  local from, to = cli.dirname(bundle.path), cli.dirname(mtl_path)
+  local from, to = path.dirname(bundle.path), path.dirname(mtl_path)
   for i, mat in bundle:materials() do
     if not only or only[names[i]] then
       out[#out + 1] = "\nnewmtl " .. names[i] .. "\nKd 1 1 1\n"
@@ -213,11 +221,11 @@ end
 -- not at all (rsxmesh.output): fn(f, put) writes it, to f or with
 -- put(text), which counts the bytes. A failure raises, naming the file
 -- and the reason; the input reports it.
-local function create(path, input, fn)
-  local claimed, cerr = run:claim(path, input.path)
+local function create(file, input, fn)
+  local claimed, cerr = run:claim(file, input.path)
   if not claimed then error(cerr, 0) end
   local bytes = 0
-  local ok, err = output.write(path, function(f)
+  local ok, err = output.write(file, function(f)
     local function put(s)
       local written, why = f:write(s)
       if not written then error(why, 0) end
@@ -233,12 +241,12 @@ local function create(path, input, fn)
 end
 
 -- Write the meshes of list into one OBJ at path, with its MTL beside it.
-local function export(bundle, input, list, path, names, all_materials)
-  local stem = path:gsub("%.obj$", "")
+local function export(bundle, input, list, file, names, all_materials)
+  local stem = file:gsub("%.obj$", "")
   local mtl = stem .. ".mtl"
   local used = {}
   local done = { meshes = 0, vertices = 0, triangles = 0, bytes = 0 }
-  create(path, input, function(f, put)
+  create(file, input, function(f, put)
     put("# from " .. bundle.name .. " by rsxmesh obj-export\n"
       .. "mtllib " .. (mtl:match("([^/]+)$")) .. "\n")
     local base = { v = 0, vt = 0, vn = 0 }
@@ -264,30 +272,25 @@ end
 
 run:each(args, function(bundle, input)
   local names = material_names(bundle)
-  local list, number = {}, {}
-  for k, mesh in bundle:meshes() do
-    if not opts.mesh or mesh.name:find(opts.mesh) then
-      list[#list + 1] = mesh
-      number[mesh] = k
-    end
-  end
-  if opts.mesh and #list == 0 then return end
+  local list = cli.selected_meshes(run, bundle, input, opts.mesh)
+  if opts.mesh and #list == 0 then return end -- each --mesh said so
   if not opts.per_mesh then
-    return export(bundle, input, list, cli.join(opts.out, input.stem
+    return export(bundle, input, list, path.join(opts.out, input.stem
       .. ".obj"), names, true)
   end
   local taken = {}
   for _, mesh in ipairs(list) do
-    local name = cli.mesh_file_name(mesh.name, number[mesh], taken)
+    local name = cli.mesh_file_name(mesh.name, mesh.number, taken)
     export(bundle, input, { mesh },
-      cli.join(cli.join(opts.out, input.stem), name .. ".obj"), names)
+      path.join(path.join(opts.out, input.stem), name .. ".obj"), names)
   end
 end, { state = function() return total end,
+       reset = function() total = new_total() end,
        merge = function(t) jobs.add(total, t) end,
        -- two bundles' textures of one name are one copy: refused in order
        one_process = opts.copy_textures })
 
 run:finish(string.format("%s, %s, %s, %s, %s written",
-  cli.plural(run.ok, "bundle"), cli.plural(total.meshes, "mesh", "meshes"),
-  cli.plural(total.vertices, "vertex", "vertices"),
-  cli.plural(total.triangles, "triangle"), cli.plural(total.bytes, "byte")))
+  text.plural(run.ok, "bundle"), text.plural(total.meshes, "mesh", "meshes"),
+  text.plural(total.vertices, "vertex", "vertices"),
+  text.plural(total.triangles, "triangle"), text.plural(total.bytes, "byte")))

@@ -7,6 +7,9 @@
 
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
+local text = require "rsxmesh.text"
+local path = require "rsxmesh.path"
+local Run = require "rsxmesh.run"
 local font = require "rsxmesh.font"
 local interrupt = require "rsxmesh.interrupt"
 local lfs = require "lfs"
@@ -162,7 +165,8 @@ else
   camera = { view = opts.view or "iso", up = opts.up, ortho = opts.ortho }
 end
 
-local run = cli.run(opts)
+local run = Run.new(opts)
+if not single then run:output_folder(opts.out) end
 local total = { images = 0, meshes = 0, triangles = 0 }
 local reported = {}
 local textures = {} -- each texture file read once a run
@@ -178,6 +182,9 @@ local function warn_missing(info)
   end
 end
 
+-- the triangles drawn for the image in progress: counted once it is saved
+local drawn = 0
+
 -- legend: combination -> number, shared by the calls of one image, so
 -- that a combination has one colour in every cell of a sheet.
 local function render(meshes, w, h, legend)
@@ -186,15 +193,18 @@ local function render(meshes, w, h, legend)
     filter = opts.filter, cull = opts.cull, background = opts.background,
     textures = textures, legend = legend }
   warn_missing(info)
-  total.triangles = total.triangles + info.triangles
+  drawn = drawn + info.triangles
   return img, info
 end
 
-local function save(img, file, input)
+-- Save an image of meshes meshes: they are counted once it is written.
+local function save(img, file, input, meshes)
   local ok, err = run:claim(file, input.path)
   if ok then ok, err = img:save(file) end
   if not ok then error(err, 0) end -- the input's failure, no position
   total.images = total.images + 1
+  total.meshes = total.meshes + meshes
+  total.triangles = total.triangles + drawn
 end
 
 -- Print the selectors legend: which colour each combination got, by
@@ -210,7 +220,7 @@ end
 -- finding and how many.
 local function report_skipped(input, count, message)
   if count > 0 then
-    run:fail(input.path, message .. " (" .. cli.plural(count, "submesh",
+    run:fail(input.path, message .. " (" .. text.plural(count, "submesh",
       "submeshes") .. " not drawn)")
   end
 end
@@ -238,7 +248,6 @@ local function sheet(list, input)
     for _, e in ipairs(info.legend) do entries[e.number] = e end
     skipped = skipped + info.skipped
     message = message or info.skip_message
-    total.meshes = total.meshes + 1
   end
   report_skipped(input, skipped, message)
   print_legend(input, entries)
@@ -246,23 +255,23 @@ local function sheet(list, input)
 end
 
 run:each(args, function(bundle, input)
+  drawn = 0
   -- a --mesh naming none: not the image asked for, so none is written
   local list, unknown = cli.selected_meshes(run, bundle, input, opts.mesh)
   if #list == 0 or unknown > 0 then return end
-  local file = single and opts.out or cli.join(opts.out, input.stem
+  local file = single and opts.out or path.join(opts.out, input.stem
     .. ".png")
   if opts.sheet then
-    return save(sheet(list, input), file, input)
+    return save(sheet(list, input), file, input, #list)
   end
   run:progress(run.label)
   local img, info = render(opts.mesh and list or bundle, width, height)
-  total.meshes = total.meshes + #list
   report_skipped(input, info.skipped, info.skip_message)
   print_legend(input, info.legend)
-  save(img, file, input)
+  save(img, file, input, #list)
 end)
 
 run:finish(string.format("%s, %s, %s, %s written",
-  cli.plural(run.ok, "bundle"), cli.plural(total.meshes, "mesh", "meshes"),
-  cli.plural(total.triangles, "triangle"),
-  cli.plural(total.images, "image")))
+  text.plural(run.ok, "bundle"), text.plural(total.meshes, "mesh", "meshes"),
+  text.plural(total.triangles, "triangle"),
+  text.plural(total.images, "image")))

@@ -7,6 +7,9 @@
 
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
+local text = require "rsxmesh.text"
+local json = require "rsxmesh.json"
+local Run = require "rsxmesh.run"
 local jobs = require "rsxmesh.jobs"
 
 local opts, args = cli.parse(arg, {
@@ -30,18 +33,26 @@ local LETTER = { colour = "C", tangent_a = "A", tangent_b = "B", uv0 = "U0",
 local WITH_OFFSET = { extra_a = true, extra_b = true, s32k2 = true,
   half4 = true }
 
-local run = cli.run(opts)
-local fmt, count, plural = rsxmesh.fmt, cli.count, cli.plural
+local run = Run.new(opts)
+local fmt, count, plural = rsxmesh.fmt, text.count, text.plural
 
-local total = { bundles = 0, meshes = 0, submeshes = 0, vertices = 0,
-  packed = 0, undecoded = 0 }
-local masks = {}      -- mask -> meshes
-local strides = {}    -- stride findings: { file, mesh, stream, ... }
-local findings = {}   -- every finding: { file, where, code, message }
-local combos, combo_count = {}, 0 -- selectors -> submeshes
-local bytes = {}      -- selector byte -> true
-local lengths = {}    -- kind -> { count, zero, off, max_dev, max_len }
-local ranges = {}     -- kind -> { meshes, vertices, min = {}, max = {} }
+local total         -- bundles, meshes, submeshes, vertices, packed, ...
+local masks         -- mask -> meshes
+local strides       -- stride findings: { file, mesh, stream, ... }
+local findings      -- every finding: { file, where, code, message }
+local combos, combo_count -- selectors -> submeshes
+local bytes         -- selector byte -> true
+local lengths       -- kind -> { count, zero, off, max_dev, max_len }
+local ranges        -- kind -> { meshes, vertices, min = {}, max = {} }
+
+-- Empty statistics (a worker of -j starts each bundle from these).
+local function reset()
+  total = { bundles = 0, meshes = 0, submeshes = 0, vertices = 0,
+    packed = 0, undecoded = 0 }
+  masks, strides, findings, combos, combo_count = {}, {}, {}, {}, 0
+  bytes, lengths, ranges = {}, {}, {}
+end
+reset()
 
 -- Vector lengths of a CMP accessor, measured in C by acc:lengths: zero
 -- vectors, nonzero ones off unit by more than the tolerance, the largest
@@ -165,7 +176,7 @@ local function survey_mesh(file, mesh)
     finding(file, where, f, mesh)
     local stream = STRIDE_FINDING[f.code]
     if stream then
-      strides[#strides + 1] = { file, where, cli.hex8(mesh.mask), stream,
+      strides[#strides + 1] = { file, where, text.hex8(mesh.mask), stream,
         stream == "MMP" and mesh.mmp_stride or mesh.mgp_stride,
         stream == "MMP" and mesh.format.mmp_stride or mesh.format.mgp_stride,
         mesh = mesh.number, name = mesh.name, mask = mesh.mask }
@@ -203,7 +214,12 @@ run:each(args, function(bundle, input)
   end
   total.bundles = total.bundles + 1
   total.meshes = total.meshes + #bundle
-end, { state = state, merge = merge })
+end, { state = state, reset = reset, merge = merge,
+       share_bytes = jobs.LIGHT_SHARE_BYTES })
+
+-- no bundle read (a folder without any): the failures say why, and an
+-- empty report would only hide them
+if total.bundles == 0 then run:finish("no bundle read") end
 
 -- ------------------------------------------------------------------ --json
 
@@ -222,7 +238,7 @@ local function combo_list()
   end)
 end
 
-local NULL, EMPTY = cli.NULL, require("rsxmesh.json").EMPTY
+local NULL, EMPTY = json.NULL, require("rsxmesh.json").EMPTY
 local function list_or_empty(t) return #t > 0 and t or EMPTY end
 
 local function lengths_json(kind)
@@ -251,7 +267,7 @@ local function survey_json()
     for k, kind in ipairs(f:order()) do
       mgp[k] = { kind = kind, offset = f:info(kind).offset }
     end
-    doc.layouts[#doc.layouts + 1] = { mask = mask, mask_hex = cli.hex8(mask),
+    doc.layouts[#doc.layouts + 1] = { mask = mask, mask_hex = text.hex8(mask),
       meshes = masks[mask], mmp_stride = f.mmp_stride,
       mgp_stride = f.mgp_stride, mgp = list_or_empty(mgp) }
   end
@@ -356,7 +372,7 @@ for _, mask in ipairs(sorted_keys(masks)) do
     order[#order + 1] = LETTER[kind] .. (WITH_OFFSET[kind]
       and " (" .. f:info(kind).offset .. ")" or "")
   end
-  row({ cli.hex8(mask), count(masks[mask]), f.mgp_stride,
+  row({ text.hex8(mask), count(masks[mask]), f.mgp_stride,
     #order > 0 and table.concat(order, ", ") or "none" })
 end
 
@@ -489,7 +505,7 @@ for _, e in ipairs({ { "A", xa }, { "B", yb } }) do
   if r and r.min then
     local m = {}
     for _, mask in ipairs(sorted_keys(r.masks)) do
-      m[#m + 1] = cli.hex8(mask)
+      m[#m + 1] = text.hex8(mask)
     end
     say("Extra ", e[1], ": ", plural(r.meshes, "mesh", "meshes"), " (mask ",
       table.concat(m, ", "), "), ", plural(r.vertices, "vertex", "vertices"),

@@ -9,7 +9,10 @@
 -- are the note's exactly; smaller scales keep its proportions.
 
 local cli = require "rsxmesh.cli"
-local lfs = require "lfs"
+local text = require "rsxmesh.text"
+local Run = require "rsxmesh.run"
+local path = require "rsxmesh.path"
+local jobs = require "rsxmesh.jobs"
 local plan_mod = require "rsxmesh.synth.plan"
 local level = require "rsxmesh.synth.level"
 
@@ -69,6 +72,7 @@ local opts = cli.parse(arg, {
       default = 2, help = "processes to share the levels (default 2)" },
     { long = "no-textures", help = "do not copy the textures" },
     { short = "q", long = "quiet", help = "no progress and no summary" },
+    { long = "worker", hidden = true }, -- a worker of -j (rsxmesh.jobs)
   },
   details = "Every mesh is a recognisable shape (boxes, buildings, "
     .. "cylinders, terrain,\nroads, trees, glow cards) with normals that "
@@ -77,7 +81,7 @@ local opts = cli.parse(arg, {
     .. "0x95591C40.",
 })
 
-local run = cli.run(opts)
+local run = Run.new(opts)
 if opts.quiet then run.tty = false end
 
 local plan, perr = plan_mod.make{ scale = opts.scale, seed = opts.seed }
@@ -86,64 +90,53 @@ if not plan then
   run:finish("nothing written")
 end
 
-local ok, err = cli.mkdirs(opts.out)
+local ok, err = path.mkdirs(opts.out)
 if not ok then
   run:fail(opts.out, err)
   run:finish("nothing written")
 end
 
--- the textures ship beside this script
-local here = cli.dirname(arg[0])
 local TEXDIR = "textures"
-if not opts.no_textures then
-  ok, err = cli.mkdirs(cli.join(opts.out, TEXDIR))
-  if not ok then
-    run:fail(opts.out, err)
-    run:finish("nothing written")
-  end
-  for _, name in ipairs(level.TEXTURES) do
-    local src = cli.join(cli.join(here, TEXDIR), name .. ".png")
-    local dst = cli.join(cli.join(opts.out, TEXDIR), name .. ".png")
-    -- whole or not at all, as every output (rsxmesh.output)
-    local copied, cerr = require("rsxmesh.output").copy(src, dst)
-    if not copied then run:fail(dst, cerr) end
-  end
+
+-- Level l of the plan, the i-th of n: its counts, or nil and a message.
+local function make_level(l, i, n)
+  local name = plan.levels[l].name
+  return level.write(plan, l, opts.out, TEXDIR, function(done, count)
+    run:progress(string.format("synth: %s (%d/%d): %d/%d meshes", name, i,
+      n, done, count))
+  end)
 end
 
--- the levels, shared between processes: this one makes the first share,
--- the others run this script again with --levels
 local chosen = opts.levels
 if not chosen then
   chosen = {}
   for l = 1, #plan.levels do chosen[l] = l end
 end
-local shares = { chosen }
-if opts.jobs > 1 and #chosen > 1 then
-  local sub = { levels = {} }
-  for i, l in ipairs(chosen) do sub.levels[i] = plan.levels[l] end
-  shares = plan_mod.split(sub, math.min(opts.jobs, #chosen))
-  for _, share in ipairs(shares) do
-    for i, j in ipairs(share) do share[i] = chosen[j] end
-  end
+
+if opts.worker then
+  -- a worker of the pool below: a level number per line
+  jobs.serve("synth", function(line)
+    local l = math.tointeger(tonumber(line))
+    local st, werr = make_level(l, 1, 1)
+    return jobs.dump({ st = st, err = werr })
+  end)
 end
 
-local function quote(s)
-  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
-end
-
-local children = {}
-for p = 2, #shares do
-  local host = arg[-1]
-  for i = -2, -100, -1 do
-    if arg[i] == nil then break end
-    host = arg[i]
+-- the textures ship beside this script
+local here = path.dirname(arg[0])
+if not opts.no_textures then
+  ok, err = path.mkdirs(path.join(opts.out, TEXDIR))
+  if not ok then
+    run:fail(opts.out, err)
+    run:finish("nothing written")
   end
-  local cmd = { quote(host), quote(arg[0]), "-o", quote(opts.out),
-    "--scale", string.format("%.17g", opts.scale), "--seed", opts.seed,
-    "--levels", table.concat(shares[p], ","), "--jobs", "1",
-    "--no-textures", "--quiet" }
-  children[#children + 1] = { pipe = assert(io.popen(table.concat(cmd, " "),
-    "r")), levels = shares[p] }
+  for _, name in ipairs(level.TEXTURES) do
+    local src = path.join(path.join(here, TEXDIR), name .. ".png")
+    local dst = path.join(path.join(opts.out, TEXDIR), name .. ".png")
+    -- whole or not at all, as every output (rsxmesh.output)
+    local copied, cerr = require("rsxmesh.output").copy(src, dst)
+    if not copied then run:fail(dst, cerr) end
+  end
 end
 
 local total = { levels = 0, meshes = 0, submeshes = 0, vertices = 0,
@@ -156,36 +149,33 @@ local function add(st)
   total.bytes = total.bytes + st.bytes
 end
 
-for i, l in ipairs(shares[1]) do
-  local name = plan.levels[l].name
-  local st, werr = level.write(plan, l, opts.out, TEXDIR,
-    function(done, count)
-      run:progress(string.format("synth: %s (%d/%d): %d/%d meshes", name,
-        i, #shares[1], done, count))
-    end)
-  if st then add(st) else run:fail(name .. ".rsxb", werr) end
-end
-
--- the other processes' levels: counted from the plan and the files
-for _, c in ipairs(children) do
-  run:progress("synth: waiting for the other processes")
-  c.pipe:read("a")
-  local cok, how, code = c.pipe:close()
-  for _, l in ipairs(c.levels) do
-    local lv = plan.levels[l]
-    local path = cli.join(opts.out, lv.name .. ".rsxb")
-    local size = lfs.attributes(path, "size")
-    if cok and size then
-      local st = { meshes = #lv.meshes, submeshes = 0,
-                   vertices = lv.vertices, bytes = size }
-      for _, id in ipairs(lv.meshes) do
-        st.submeshes = st.submeshes + plan.meshes[id].k
-      end
-      add(st)
+-- the levels, shared between worker processes (rsxmesh.jobs), the largest
+-- first, or made here one after another
+local n = math.min(opts.jobs, #chosen)
+if n > 1 then
+  local list = {}
+  for k, l in ipairs(chosen) do
+    list[k] = { line = tostring(l), size = plan.levels[l].vertices }
+  end
+  jobs.each(n, list, function(k, out, errs, report, status, done)
+    local name = plan.levels[chosen[k]].name .. ".rsxb"
+    local r = report and jobs.load(report, "=" .. name)
+    run:clear()
+    io.stdout:write(out)
+    io.stderr:write(errs)
+    if r and r.st then
+      add(r.st)
     else
-      run:fail(path, string.format("the process making it failed (%s %s)",
-        tostring(how), tostring(code)))
+      run:fail(name, r and r.err or string.format(
+        "the worker process failed (exit status %d)", status))
     end
+    run:progress(string.format("synth: %d of %d levels done (%d processes)",
+      done, #chosen, n))
+  end)
+else
+  for i, l in ipairs(chosen) do
+    local st, werr = make_level(l, i, #chosen)
+    if st then add(st) else run:fail(plan.levels[l].name .. ".rsxb", werr) end
   end
 end
 
@@ -193,8 +183,8 @@ if opts.quiet then
   os.exit(run.failed > 0 and 1 or 0, true)
 end
 run:finish(string.format("%s, %s, %s, %s, %.1f MB in %s (scale %g, "
-  .. "seed %d)", cli.plural(total.levels, "bundle"),
-  cli.plural(total.meshes, "mesh", "meshes"),
-  cli.plural(total.submeshes, "submesh", "submeshes"),
-  cli.plural(total.vertices, "vertex", "vertices"), total.bytes / 1e6,
+  .. "seed %d)", text.plural(total.levels, "bundle"),
+  text.plural(total.meshes, "mesh", "meshes"),
+  text.plural(total.submeshes, "submesh", "submeshes"),
+  text.plural(total.vertices, "vertex", "vertices"), total.bytes / 1e6,
   opts.out, opts.scale, opts.seed))

@@ -7,6 +7,9 @@
 
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
+local text = require "rsxmesh.text"
+local path = require "rsxmesh.path"
+local Run = require "rsxmesh.run"
 local interrupt = require "rsxmesh.interrupt"
 
 local spec = {
@@ -32,7 +35,8 @@ local spec = {
 local opts, args = cli.parse(arg, spec)
 
 local EDGE = { 255, 230, 0 }
-local run = cli.run(opts)
+local run = Run.new(opts)
+run:output_folder(opts.out)
 local total = { meshes = 0, images = 0, triangles = 0 }
 local textures, reported = {}, {}
 
@@ -42,7 +46,7 @@ local function texture(bundle, s)
   local mat = s.material
   local rel = mat and mat.base_colour
   if not rel then return nil end
-  local file = cli.join(cli.dirname(bundle.path), rel)
+  local file = path.join(path.dirname(bundle.path), rel)
   if textures[file] == nil then
     local img, err = rsxmesh.read_png(file)
     textures[file] = img or false
@@ -147,11 +151,11 @@ run:each(args, function(bundle, input)
             if img:sub(1, #where) ~= where then img = where .. img end
             run:fail(input.path, img)
           elseif img then
-            local file = cli.join(cli.join(opts.out, input.stem),
+            local file = path.join(path.join(opts.out, input.stem),
               string.format("%s-s%d-uv%d-set%d.png", stem, j, i, set))
-            local ok, err = run:claim(file, input.path)
-            if ok then ok, err = img:save(file) end
-            if not ok then error(err, 0) end -- no script position
+            local saved, err = run:claim(file, input.path)
+            if saved then saved, err = img:save(file) end
+            if not saved then error(err, 0) end -- no script position
             total.images = total.images + 1
             total.triangles = total.triangles + n
           end
@@ -163,6 +167,6 @@ run:each(args, function(bundle, input)
 end)
 
 run:finish(string.format("%s, %s, %s, %s written",
-  cli.plural(run.ok, "bundle"), cli.plural(total.meshes, "mesh", "meshes"),
-  cli.plural(total.triangles, "triangle"),
-  cli.plural(total.images, "layout")))
+  text.plural(run.ok, "bundle"), text.plural(total.meshes, "mesh", "meshes"),
+  text.plural(total.triangles, "triangle"),
+  text.plural(total.images, "layout")))

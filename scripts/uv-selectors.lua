@@ -6,6 +6,9 @@
 -- then the distinct combinations, commonest first.
 
 local cli = require "rsxmesh.cli"
+local text = require "rsxmesh.text"
+local json = require "rsxmesh.json"
+local Run = require "rsxmesh.run"
 local jobs = require "rsxmesh.jobs"
 
 local opts, args = cli.parse(arg, {
@@ -22,14 +25,14 @@ local opts, args = cli.parse(arg, {
     { long = "json", help = "one JSON document on stdout (its shape: "
       .. "doc/scripts.md)" },
   },
+  check = function(opts)
+    if opts.tsv and opts.json then
+      return "--tsv and --json exclude each other"
+    end
+  end,
 })
 
-if opts.tsv and opts.json then
-  io.stderr:write("uv-selectors: --tsv and --json exclude each other\n")
-  os.exit(2, true)
-end
-
-local run = cli.run(opts)
+local run = Run.new(opts)
 local combos, submeshes = {}, 0
 local records = {} -- --json: a record per submesh
 
@@ -90,10 +93,10 @@ end
 -- when absent.
 local function submesh_json(path, number, mesh, i, s)
   local uv = {}
-  for k = 0, 3 do uv[k + 1] = s:uv_set(k) or cli.NULL end
+  for k = 0, 3 do uv[k + 1] = s:uv_set(k) or json.NULL end
   return { bundle = path, mesh = mesh.name, mesh_number = number,
     submesh = i, selectors = s.selectors, uv = uv,
-    base_colour = s.material and s.material.base_colour or cli.NULL }
+    base_colour = s.material and s.material.base_colour or json.NULL }
 end
 
 run:each(args, function(bundle, input)
@@ -116,11 +119,13 @@ run:each(args, function(bundle, input)
     io.write(input.path, "\n", columns(rows), "\n")
   end
 end, { state = function() return { combos, submeshes, records } end,
+       reset = function() combos, submeshes, records = {}, 0, {} end,
        merge = function(t)
          jobs.add(combos, t[1])
          submeshes = submeshes + t[2]
          for _, r in ipairs(t[3]) do records[#records + 1] = r end
-       end })
+       end,
+       share_bytes = jobs.LIGHT_SHARE_BYTES })
 
 local list = {}
 for sel, n in pairs(combos) do list[#list + 1] = { sel = sel, n = n } end
@@ -139,14 +144,14 @@ if opts.json then
     "base_colour" })
 elseif not opts.tsv then
   io.write(string.format("%s over %s, commonest first:\n",
-    cli.plural(#list, "distinct combination"),
-    cli.plural(submeshes, "submesh", "submeshes")))
+    text.plural(#list, "distinct combination"),
+    text.plural(submeshes, "submesh", "submeshes")))
   for _, c in ipairs(list) do
-    io.write("  ", c.sel, " (", cli.plural(c.n, "submesh", "submeshes"),
+    io.write("  ", c.sel, " (", text.plural(c.n, "submesh", "submeshes"),
       ")\n")
   end
 end
 
-run:finish(string.format("%s, %s, %s", cli.plural(run.ok, "bundle"),
-  cli.plural(submeshes, "submesh", "submeshes"),
-  cli.plural(#list, "combination")))
+run:finish(string.format("%s, %s, %s", text.plural(run.ok, "bundle"),
+  text.plural(submeshes, "submesh", "submeshes"),
+  text.plural(#list, "combination")))

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int rsx_write_all(int fd, const void *data, size_t n)
@@ -25,6 +26,19 @@ int rsx_write_all(int fd, const void *data, size_t n)
   return 0;
 }
 
+/* Six hex digits that differ between processes and between attempts:
+** the process id, a counter and the clock, mixed (not secret: O_EXCL
+** settles a clash). */
+static unsigned long temporary_number(int attempt)
+{
+  static unsigned long counter;
+  unsigned long x = (unsigned long)getpid() * 2654435761UL
+    ^ (unsigned long)time(NULL) * 40503UL ^ (++counter + (unsigned)attempt)
+    * 2246822519UL;
+  x ^= x >> 15;
+  return x & 0xFFFFFFUL;
+}
+
 int rsx_save_file(const char *path, int (*fill)(int fd, void *ctx),
                   void *ctx, rsx_error *err)
 {
@@ -34,14 +48,15 @@ int rsx_save_file(const char *path, int (*fill)(int fd, void *ctx),
 
   if (path == NULL) return rsx_fail(err, "save: no path");
   /* a new name beside path, so the rename stays in one file system and a
-  ** failed write never leaves a half file under path. O_EXCL with the
-  ** process id and a counter avoids both a race and mkstemp's 0600 mode */
-  tmp_size = strlen(path) + 40;
+  ** failed write never leaves a half file under path: NAME.part-XXXXXX,
+  ** six hex digits, the rule rsxmesh.output follows too. O_EXCL with a
+  ** new number on a clash avoids both a race and mkstemp's 0600 mode */
+  tmp_size = strlen(path) + sizeof ".part-XXXXXX";
   tmp = malloc(tmp_size);
   if (tmp == NULL) return rsx_fail(err, "%s: out of memory", path);
   for (attempt = 0; attempt < 100 && fd < 0; attempt++) {
-    snprintf(tmp, tmp_size, "%s.tmp-%ld-%d", path, (long)getpid(),
-             attempt);
+    snprintf(tmp, tmp_size, "%s.part-%06lx", path,
+             temporary_number(attempt));
     fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
     if (fd < 0 && errno != EEXIST) break;
   }

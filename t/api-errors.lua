@@ -344,6 +344,7 @@ do
     material = bb:material(1), format = rsxmesh.format(0x00080005),
     accessor = mm:attribute("position"), record = mm:record(),
     writer = rsxmesh.writer(), image = rsxmesh.image(2, 2),
+    pool = rsxmesh.pool({ "sh" }, 1),
   }
   local takes_none = {
     ["bundle:meshes"] = true, ["bundle:materials"] = true,
@@ -361,6 +362,9 @@ do
     ["mesh:triangle_bytes"] = true, ["submesh:triangle_bytes"] = true,
     ["mesh:index_bytes"] = true, ["mesh:unit_normals"] = true,
     ["mesh:tangent_frames"] = true,
+    -- a pool with no job: next gives nil; stop takes any flag
+    ["pool:next"] = true, ["pool:done"] = true, ["pool:stop"] = true,
+    ["pool:close"] = true,
   }
   local wrong = coroutine.create(print) -- no method takes a thread
   local calls, seen = {}, {}

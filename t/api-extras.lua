@@ -40,14 +40,14 @@ t.ok(waited >= 0.3 and waited < 20,
 t.ok(cpu < waited, string.format("clock: more than os.clock's %.3f s", cpu))
 
 -- The run summary of every script: Run:seconds, and the line of finish.
-local run = cli.run("timed")
+local run = require("rsxmesh.run").new("timed")
 assert(os.execute("sleep 0.3"))
 local s = run:seconds()
 t.ok(s >= 0.3 and s < 20, "Run:seconds counts a child's 0.3 s: " .. s)
 
 local dir = lib.tmpdir()
 local status, out, err = lib.rsxmesh(dir, "-e", 'local cli = require '
-  .. '"rsxmesh.cli"; local run = cli.run("timed"); '
+  .. '"rsxmesh.cli"; local run = require("rsxmesh.run").new("timed"); '
   .. 'assert(os.execute("sleep 0.3")); run:finish("nothing done")')
 t.is(status, 0, "finish: exit status 0")
 t.is(out, "", "finish: nothing on stdout")

@@ -39,13 +39,15 @@ t.is(path.relative("/d/out/a.png", "/d/out"), "a.png", "relative: inside")
 t.is(path.relative("/d/a.png", "/d/out/x"), "../../a.png",
   "relative: up two")
 
--- the cli names are the same functions
-t.is(cli.join, path.join, "cli.join is path.join")
-t.is(cli.relative, path.relative, "cli.relative is path.relative")
-t.is(cli.plural, text.plural, "cli.plural is text.plural")
-
 -- text
 t.is(text.count(2387), "2,387", "count")
+do
+  local nasty = "it's a \"dir\" with $HOME, `x`, \\ and '' in it"
+  local p = io.popen("printf '%s' " .. text.quote(nasty))
+  t.is(p:read("a"), nasty, "quote: one word for sh, whatever is in it")
+  p:close()
+  t.is(text.quote("a'b"), "'a'\\''b'", "quote: ' as '\\''")
+end
 t.is(text.count(-1234567), "-1,234,567", "count: negative")
 t.is(text.count(999), "999", "count: no separator")
 t.is(text.plural(1, "mesh", "meshes"), "1 mesh", "plural: one")
@@ -192,12 +194,8 @@ t.is_deeply({ output.copy(scratch, scratch .. "/e.txt") },
 t.is_deeply(names(), { "a.txt", "c.txt" }, "copy: nothing else written")
 t.ok(output.temporary("x") ~= output.temporary("x"),
   "temporary: a name of its own each time")
-t.ok(cli.interrupted("a.lua:3: interrupted!"), "cli.interrupted: yes")
-t.ok(not cli.interrupted("not interrupted! at all"), "cli.interrupted: no")
 
 -- rsxmesh.interrupt: a protected call keeps every error but Control-C's
-t.ok(interrupt.is("a.lua:3: interrupted!"), "interrupt.is: yes")
-t.ok(not interrupt.is("not interrupted! at all"), "interrupt.is: no")
 t.ok(not interrupt.is({}), "interrupt.is: not a string, no")
 t.is_deeply(table.pack(interrupt.pcall(function(a, b) return a + b, nil, 7
   end, 2, 3)), { true, 5, nil, 7, n = 4 },

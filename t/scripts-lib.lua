@@ -43,9 +43,7 @@ function lib.write(path, s)
   assert(f:close())
 end
 
-local function quote(s)
-  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
-end
+local quote = require("rsxmesh.text").quote
 lib.quote = quote
 
 -- A fresh scratch folder, removed by lib.cleanup().

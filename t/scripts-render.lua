@@ -216,13 +216,15 @@ status = lib.rsxmesh(dir, "render", "in/Q.rsxb", "-o", "x.jpg/", "--size",
 t.ok(status == 0 and lfs.attributes(dir .. "/x.jpg/Q.png"),
   "-o x.jpg/: a folder")
 
--- An output that cannot be made fails the input in the user's terms, with
--- no script position (it was 'scripts/render.lua:191: q.png: exists ...')
+-- An output folder that cannot be made is said once, in the user's terms,
+-- with no script position (it was 'scripts/render.lua:191: q.png: exists
+-- ...'), and nothing is written
 status, _, err = lib.rsxmesh(dir, "render", "in/Q.rsxb", "in/M.rsxb", "-o",
   "q.png/x")
 t.is(status, 1, "-o below a file: exit 1")
-t.like(err, "^render: in/Q%.rsxb: q%.png: exists and is not a folder\n",
-  "... the input and the reason, without a script position")
+t.like(err, "^render: q%.png/x: q%.png: exists and is not a folder\n"
+  .. "render: nothing written in ",
+  "... the folder and the reason, once, without a script position")
 
 -- ---------------------------------------------------------- uv-layout
 
@@ -304,8 +306,9 @@ t.like(err, "^uv%-layout: bad/U%.rsxb: mesh 2: submesh 1: index at "
   .. "position 3 is 8, not below the vertex count 4\n",
   "uv-layout: the submesh named once, as the core names it")
 status, _, err = lib.rsxmesh(dir, "uv-layout", "in/Q.rsxb", "-o", "q.png")
-t.like(err, "^uv%-layout: in/Q%.rsxb: q%.png: exists and is not a folder\n",
-  "uv-layout: an output folder that is a file, without a script position")
+t.like(err, "^uv%-layout: q%.png: exists and is not a folder\nuv%-layout: "
+  .. "nothing written in ", "uv-layout: an output folder that is a file, "
+  .. "once, without a script position")
 
 lib.cleanup()
 t.done_testing()

@@ -91,8 +91,10 @@ t.like(err, "^uv%-selectors: 2 bundles, 7 submeshes, 4 combinations in ",
   "--json: the summary on stderr")
 status, out, err = lib.rsxmesh(dir, "uv-selectors", "--json", "--tsv", "in")
 t.is(status, 2, "--json with --tsv: a usage error")
-t.is(err, "uv-selectors: --tsv and --json exclude each other\n",
-  "--json with --tsv: says why")
+t.is(err, "uv-selectors: --tsv and --json exclude each other\n"
+  .. "Usage: rsxmesh uv-selectors [options] BUNDLE|FOLDER...\n"
+  .. "Try 'rsxmesh uv-selectors --help' for more.\n",
+  "--json with --tsv: says why, as every usage error does")
 
 -- a truncated bundle among good ones
 lib.write(dir .. "/in/B.rsxb", lib.read(dir .. "/in/A.rsxb"):sub(1, 64))

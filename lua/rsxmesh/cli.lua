@@ -1,7 +1,8 @@
--- rsxmesh/cli.lua - what every standard script shares: options, inputs, runs
+-- rsxmesh/cli.lua - what every standard script shares: options and inputs
 --
 --   local cli = require "rsxmesh.cli"
---   local opts, inputs = cli.parse(arg, {
+--   local Run = require "rsxmesh.run"
+--   local spec = {
 --     name = "info",
 --     usage = "rsxmesh info [options] BUNDLE|FOLDER...",
 --     about = "One line per mesh.",
@@ -11,35 +12,33 @@
 --       { long = "uv", arg = "N", check = cli.integer(0, 3), default = 0 },
 --       { long = "mesh", arg = "NAME", list = true }, -- opts.mesh: a list
 --     },
---   })
---   local run = cli.run(opts)
---   run:each(inputs, function(bundle, input) ... end)
---   run:finish("12 meshes")  -- summary on stderr; exit 1 if anything failed
+--     -- options that exclude each other: a message, or nil
+--     check = function(opts) ... end,
+--   }
+--   local opts, inputs = cli.parse(arg, spec)
+--   local run = Run.new(opts)          -- rsxmesh.run
 --
 -- A script whose spec says jobs = true takes -j N, and shares its bundles
 -- between worker processes when run:each is given a share (rsxmesh.jobs).
 --
--- A usage error exits 2, --help exits 0. An input that cannot be opened or
--- processed costs one line on stderr and exit status 1 at the end; the
--- other inputs are still processed.
+-- A usage error exits 2 (cli.usage_error, the one way every script reports
+-- one), --help exits 0: this module and rsxmesh.run are the scripts' own,
+-- and end the program as a script would; the modules under them never do.
 
-local rsxmesh = require "rsxmesh"
-
-local lfs = require "rsxmesh.need" ("lfs", "LuaFileSystem",
+-- A missing package is an error (rsxmesh.need); a standard script says it
+-- in one line and exits 1.
+local found, lfs = pcall(require "rsxmesh.need", "lfs", "LuaFileSystem",
   "lua-filesystem", "rsxmesh")
+if not found then
+  io.stderr:write(tostring(lfs), "\n")
+  os.exit(1, true)
+end
 local json = require "rsxmesh.json"
-local output = require "rsxmesh.output"
 local path = require "rsxmesh.path"
-local text = require "rsxmesh.text"
 local jobs = require "rsxmesh.jobs"
 local interrupt = require "rsxmesh.interrupt"
 
 local cli = {}
-
--- ------------------------------------------------------------- formatting
-
--- cli.count, cli.plural and cli.hex8 are rsxmesh.text's (text.lua).
-cli.count, cli.plural, cli.hex8 = text.count, text.plural, text.hex8
 
 -- ---------------------------------------------------------------- options
 
@@ -56,14 +55,6 @@ function cli.integer(lo, hi)
   end
 end
 
-function cli.pattern(s)
-  local ok, err = interrupt.pcall(string.find, "", s)
-  if not ok then
-    return nil, "expects a Lua pattern, not '" .. s .. "' ("
-      .. tostring(err):gsub("^.-:%d+: ", "") .. ")"
-  end
-  return s
-end
 
 -- "obj-export" from arg[0] ("/usr/share/rsxmesh/scripts/obj-export.lua").
 local function opt_script_name(args)
@@ -111,38 +102,31 @@ local function opt_help_text(spec)
   return table.concat(lines, "\n") .. "\n"
 end
 
--- What runs the script again: its name when the host found it by name
--- (on the path of standard scripts the host keeps in the registry), else
--- its file as given (rsxmesh extra-w.lua).
-local function opt_script_command(args, name)
-  local found = args and args[0]
-  local scripts = debug.getregistry()["rsxmesh.path"]
-  if found == nil or (scripts and package.searchpath(name, scripts) == found)
-  then
-    return "rsxmesh " .. name
-  end
-  return "rsxmesh " .. found
+-- The command that shows a script's --help: a standard script by its name
+-- (its spec names it), another by the file it was run as.
+local function help_command(spec, args)
+  if spec.standard then return "rsxmesh " .. spec.name end
+  return "rsxmesh " .. (args and args[0] or spec.name)
 end
 
-local function opt_usage_error(spec, message)
+-- A usage error, the one way every script reports one (during cli.parse or
+-- after it, such as options that exclude each other): the message, the
+-- usage and where to read more on stderr; exit status 2.
+function cli.usage_error(spec, message)
   io.stderr:write(spec.name, ": ", message, "\n",
     "Usage: ", spec.usage, "\n",
-    "Try '", spec.command or "rsxmesh " .. spec.name,
-    " --help' for more.\n")
+    "Try '", spec.help_command or help_command(spec), " --help' for more.\n")
   os.exit(2, true)
 end
-
--- A usage error found after cli.parse (options that exclude each other):
--- the message and the usage on stderr, exit 2.
-cli.usage_error = opt_usage_error
 
 -- Parse args (the script's `arg`) against spec. Returns the options, keyed
 -- by long name with '-' as '_' (per-mesh -> opts.per_mesh; a flag is true
 -- or nil), and the positional arguments. opts._name is the script's name.
 -- Exits 0 after --help, 2 on a usage error.
 function cli.parse(args, spec)
+  spec.standard = spec.name ~= nil
   spec.name = spec.name or opt_script_name(args)
-  spec.command = spec.command or opt_script_command(args, spec.name)
+  spec.help_command = help_command(spec, args)
   spec.options = spec.options or {}
   if spec.jobs then
     for _, o in ipairs(jobs.options()) do
@@ -168,7 +152,7 @@ function cli.parse(args, spec)
     else
       local key, inline = a:match("^(%-%-[^=]+)=(.*)$")
       local o = by_name[key or a]
-      if not o then opt_usage_error(spec, "unknown option '" .. a .. "'") end
+      if not o then cli.usage_error(spec, "unknown option '" .. a .. "'") end
       local value = true
       if o.arg then
         value = inline
@@ -177,18 +161,18 @@ function cli.parse(args, spec)
           value = args[i]
         end
         if value == nil then
-          opt_usage_error(spec, "option '" .. (key or a) .. "' needs a "
+          cli.usage_error(spec, "option '" .. (key or a) .. "' needs a "
             .. o.arg)
         end
         if o.check then
           local v, why = o.check(value)
           if v == nil then
-            opt_usage_error(spec, "option '--" .. o.long .. "' " .. why)
+            cli.usage_error(spec, "option '--" .. o.long .. "' " .. why)
           end
           value = v
         end
       elseif inline then
-        opt_usage_error(spec, "option '" .. key .. "' takes no value")
+        cli.usage_error(spec, "option '" .. key .. "' takes no value")
       end
       local k = o.long:gsub("-", "_")
       if o.list then
@@ -206,23 +190,20 @@ function cli.parse(args, spec)
     local k = o.long:gsub("-", "_")
     if opts[k] == nil then
       if o.required then
-        opt_usage_error(spec, "option '--" .. o.long .. "' is required")
+        cli.usage_error(spec, "option '--" .. o.long .. "' is required")
       end
       opts[k] = o.default
     end
   end
   if #positional < (spec.inputs or 1) then
-    opt_usage_error(spec, "no input given")
+    cli.usage_error(spec, "no input given")
+  end
+  if spec.check then
+    local why = spec.check(opts, positional)
+    if why then cli.usage_error(spec, why) end
   end
   return opts, positional
 end
-
--- ------------------------------------------------------------------ paths
-
--- cli.join, cli.dirname, cli.absolute, cli.relative and cli.mkdirs are
--- rsxmesh.path's (path.lua), for the scripts written against cli.
-cli.join, cli.dirname, cli.absolute = path.join, path.dirname, path.absolute
-cli.relative, cli.mkdirs = path.relative, path.mkdirs
 
 -- ----------------------------------------------------------------- inputs
 
@@ -338,194 +319,6 @@ function cli.selected_meshes(run, bundle, input, names)
     run:fail(input.path, "no mesh " .. name)
   end
   return list, #unknown
-end
-
--- -------------------------------------------------------------------- run
-
-local Run = {}
-Run.__index = Run
-
--- A run of a script over its inputs: counts, failures, progress, timing.
-function cli.run(opts)
-  -- A run leaves short-lived objects behind every mesh (accessors, tables
-  -- of results) while what it gathers lives to the end: Lua's generational
-  -- collector spends less time walking the long-lived ones (gltf-export of
-  -- the whole disc: 10 to 20 % less processor time, obj-export a little).
-  collectgarbage("generational")
-  local name = type(opts) == "table" and opts._name or opts
-  return setmetatable({
-    name = name or "rsxmesh",
-    opts = type(opts) == "table" and opts or {},
-    ok = 0, failed = 0,
-    started = rsxmesh.clock(),
-    tty = rsxmesh.isatty(io.stderr),
-    shown = false, last = -1,
-    outputs = {}, -- output path -> the input that wrote it
-    copies = {},  -- absolute path of a texture copy -> its source
-  }, Run)
-end
-
--- Claim an output file for an input: its folder is made, and a path that
--- an earlier input of this run wrote is refused, so that two inputs of the
--- same name cannot overwrite each other. true, or nil and a message.
-function Run:claim(file, input)
-  local earlier = self.outputs[file]
-  if earlier then
-    return nil, file .. ": also the output of " .. earlier
-      .. "; give inputs with distinct names"
-  end
-  local ok, err = path.mkdirs(path.dirname(file))
-  if not ok then return nil, err end
-  self.outputs[file] = input
-  return true
-end
-
--- Copy the texture file src (named texture by its material) beside an
--- output in folder dir (rsxmesh.output.texture_path says where), once per
--- run; a copy that another source already made there is refused. The
--- copy's path relative to dir, or nil and a message.
-function Run:copy_texture(src, texture, dir)
-  local rel = output.texture_path(texture)
-  local dest = path.join(dir, rel)
-  local key, from = path.absolute(dest), path.absolute(src)
-  local earlier = self.copies[key]
-  if earlier == from then return rel end
-  if earlier then
-    return nil, dest .. ": also the copy of " .. earlier
-  end
-  local ok, err = path.mkdirs(path.dirname(dest))
-  if ok then ok, err = output.copy(src, dest) end
-  if not ok then return nil, err end
-  self.copies[key] = from
-  return rel
-end
-
--- One line on stderr about a problem with file; counts the failure. The
--- message names the file once, by the path given, whether or not it
--- already starts with it (the module's messages do).
-function Run:fail(file, message)
-  message = tostring(message)
-  if message:sub(1, #file + 1) ~= file .. ":" then
-    message = file .. ": " .. message
-  end
-  self:clear()
-  io.stderr:write(self.name, ": ", message, "\n")
-  self.failed = self.failed + 1
-end
-
--- A progress line, shown (at most ten times a second) only on a terminal.
-function Run:progress(text)
-  if not self.tty then return end
-  local now = rsxmesh.clock()
-  if now - self.last < 0.1 then return end
-  self.last = now
-  io.stderr:write("\r\27[K", text)
-  self.shown = true
-end
-
-function Run:clear()
-  if self.shown then
-    io.stderr:write("\r\27[K")
-    self.shown = false
-  end
-end
-
--- True when message is the host's interrupt (SIGINT raises "interrupted!"
--- at the next Lua instruction, as lua.c does): rsxmesh.interrupt's is.
-cli.interrupted = interrupt.is
-
--- Control-C stops the run, not just the input in progress (named by
--- what, if any): what was being written is gone already (rsxmesh.output),
--- what was written is whole. Exit status 130, as a shell gives.
-function Run:interrupted(what)
-  self:clear()
-  io.stderr:write(self.name, ": ", what and what .. ": " or "",
-    "interrupted\n")
-  io.stdout:flush()
-  os.exit(130, true)
-end
-
--- Open input k of inputs and call fn(bundle, input); the bundle is closed
--- after. An input that cannot be opened, or whose fn raises an error, is
--- reported and counted.
-function Run:each_input(inputs, k, fn)
-  local input = inputs[k]
-  self.label = string.format("[%d/%d] %s", k, #inputs, input.path)
-  self:progress(self.label)
-  local bundle, err = rsxmesh.open(input.path)
-  if not bundle then
-    self:fail(input.path, err)
-    return
-  end
-  local before = self.failed
-  local ok, msg = xpcall(fn, function(e)
-    return type(e) == "string" and e or tostring(e)
-  end, bundle, input)
-  bundle:close()
-  if not ok and cli.interrupted(msg) then
-    self:interrupted(input.path)
-  elseif not ok then
-    self:fail(input.path, msg)
-  elseif self.failed == before then
-    self.ok = self.ok + 1
-  end
-end
-
--- Open each input and call fn(bundle, input), as each_input does; the run
--- goes on after a failure. run.label names the input in progress
--- ("[3/15] disc/CHARLIE.rsxb"). With a share ({ state =, merge = }, see
--- rsxmesh.jobs) and -j N, worker processes take the bundles, and this
--- process replays their output in order and merges their states.
-function Run:each(args, fn, share)
-  -- an interrupt anywhere here (between inputs, or in the first process
-  -- of -j) stops the run as one within an input does
-  local inputs, k, n = {}, 0, 1
-  local ok, err = interrupt.protect(function()
-    local failures
-    inputs, failures = cli.expand(args)
-    if share and self.opts.worker then
-      local from = jobs.worker_start()
-      if inputs[self.opts.worker] then
-        k = self.opts.worker
-        self:each_input(inputs, k, fn)
-      end
-      jobs.worker_finish(self, share, from) -- exits
-    end
-    for _, f in ipairs(failures) do self:fail(f.path, f.message) end
-    n = share and jobs.count(self, inputs, share) or 1
-    if n > 1 then return jobs.run(self, inputs, share, n) end
-    for i in ipairs(inputs) do
-      k = i
-      self:each_input(inputs, i, fn)
-    end
-  end)
-  if not ok and cli.interrupted(err) then
-    -- with -j, the workers had the inputs in progress
-    self:interrupted(n == 1 and inputs[k] and inputs[k].path or nil)
-  elseif not ok then
-    error(err, 0)
-  end
-  return self
-end
-
--- The wall seconds since the run started: os.clock would count this
--- process's processor time only, not the time spent waiting for the disk
--- or for worker processes (synth -j).
-function Run:seconds()
-  return rsxmesh.clock() - self.started
-end
-
--- The summary line on stderr, then exit: 1 if anything failed, else 0.
-function Run:finish(summary)
-  self:clear()
-  local line = self.name .. ": " .. (summary or cli.plural(self.ok,
-    "bundle")) .. string.format(" in %.2f s", self:seconds())
-  if self.failed > 0 then
-    line = line .. "; " .. cli.plural(self.failed, "failure") .. " above"
-  end
-  io.stderr:write(line, "\n")
-  io.stdout:flush()
-  os.exit(self.failed > 0 and 1 or 0, true)
 end
 
 return cli

@@ -1,21 +1,22 @@
 -- rsxmesh/jobs.lua - a run's bundles shared between worker processes (-j)
 --
--- Used by rsxmesh.cli's run:each when a script passes a share:
+-- Used by rsxmesh.run's run:each when a script passes a share:
 --
 --   run:each(inputs, fn, { state = function() return totals end,
+--                          reset = function() totals = new() end,
 --                          merge = function(t) ... add t ... end })
 --
--- With -j N (N > 1) and more than one input, the script runs as N worker
--- processes at a time, one per bundle: the script itself again, with
--- --worker K (the K-th input of the same list) and --worker-state FILE.
--- A worker runs fn over its bundle alone, from empty totals, and writes
--- the share's state (the script's totals after that one bundle) to FILE;
--- its stdout and stderr go to files. The first process replays them in
--- the order of the inputs, whatever order the workers finish in, and
--- merges each state with share.merge: the output is the same whatever N.
--- A worker that dies counts as a failure of its bundle. The files (in a
--- folder under $TMPDIR) are removed however the run ends; after an
--- interrupt no new worker starts and the running ones are waited for.
+-- With -j N (N > 1) and more than one input, the first process starts a
+-- pool of N workers (rsxmesh.pool, in C): the script itself again, with
+-- --worker, each taking one input's number after another from its stdin,
+-- the largest bundles first. After each input a worker hands over the
+-- share's state (the script's totals for that input alone: the worker
+-- calls share.reset after share.state) and what it wrote; the first
+-- process replays them in the order of the inputs, whatever order the
+-- workers finish in, and merges each state with share.merge: the output
+-- is the same whatever N. A worker that dies counts as a failure of its
+-- input. After an interrupt no new input starts and the workers are
+-- waited for; nothing is left in $TMPDIR (pipes only).
 
 local rsxmesh = require "rsxmesh"
 local lfs = require "lfs"
@@ -91,207 +92,158 @@ end
 
 -- ---------------------------------------------------------------- worker
 
-local function write_file(file, bytes)
-  local f, err = io.open(file, "wb")
-  if not f then return nil, err end
-  local ok, werr = f:write(bytes)
-  local closed, cerr = f:close()
-  if not ok or not closed then return nil, werr or cerr end
-  return true
-end
-
--- Where stdout and stderr stood when the worker came to its bundle: what
--- the script wrote before (a header) is the first process's to write.
-function jobs.worker_start()
+-- A worker's loop (the script name run with --worker): ready once what the
+-- script wrote before is out (the first process writes its own), then for
+-- each job line from stdin, report(line)'s string goes back to the pool
+-- once stdout and stderr are flushed. Exits at the end of stdin.
+function jobs.serve(name, report)
+  if not rsxmesh.pool_worker() then
+    io.stderr:write(name, ": --worker is for the "
+      .. "processes of -j (rsxmesh.pool), not for a command line\n")
+    os.exit(2, true)
+  end
   io.stdout:flush()
   io.stderr:flush()
-  return { out = io.stdout:seek("cur") or 0, err = io.stderr:seek("cur") or 0 }
-end
-
--- The end of a worker: its counts and the share's state to the state file,
--- then exit (what the script does after run:each is the first process's).
-function jobs.worker_finish(run, share, from)
-  local state = { ok = run.ok, failed = run.failed, from = from,
-    state = share.state() }
-  local ok, err = write_file(run.opts.worker_state, jobs.dump(state))
-  io.stdout:flush()
-  if not ok then
-    io.stderr:write(run.name, ": ", tostring(err), "\n")
-    os.exit(1, true)
+  rsxmesh.pool_report("")
+  for line in io.stdin:lines() do
+    local bytes = report(line)
+    io.stdout:flush()
+    io.stderr:flush()
+    rsxmesh.pool_report(bytes)
   end
   os.exit(0, true)
 end
 
+-- jobs.serve for run:each's inputs: each line an input's number, run by
+-- run_input(k); its counts and the share's state go back, and the share
+-- starts afresh (share.reset).
+function jobs.serve_inputs(run, share, run_input)
+  jobs.serve(run.name, function(line)
+    local k = math.tointeger(tonumber(line))
+    run.ok, run.failed = 0, 0
+    if k then run_input(k) end
+    local state = { ok = run.ok, failed = run.failed, state = share.state() }
+    if share.reset then share.reset() end
+    return jobs.dump(state)
+  end)
+end
+
 -- ---------------------------------------------------------- first process
+
+-- Inputs whose bundles add up to fewer bytes than this are not worth a
+-- second process at the default -j: on the sample (5 MB) the lightest
+-- scripts (info, uv-selectors) take 0.01 to 0.02 s in all, the order of
+-- what starting two workers costs (the host, the module and the script:
+-- about 0.01 s each), where the --scale 0.3 disc (75 MB) gives them 0.1 to
+-- 0.3 s to share (doc/performance.md, issue 22). A guess between the two,
+-- not a measured crossing point.
+jobs.SHARE_BYTES = 48 << 20
+-- The same for the scripts that only read (survey, info, uv-selectors):
+-- on the --scale 0.3 disc they took 0.08 to 0.27 s at -j 1 and 0.09 to
+-- 0.35 s with two workers, at load 4 (doc/performance.md); on the --scale 1
+-- disc (251 MB) two workers gain.
+jobs.LIGHT_SHARE_BYTES = 128 << 20
 
 -- The number of processes to use for these inputs: 1 unless the run asks
 -- for more, the share does not say one_process and each input has an
 -- output name of its own. Two inputs of one name would claim the same
 -- output files (and, the scripts' one_process, two bundles' textures of
 -- one name the same copy): only one process can refuse the second in
--- order (run:claim, run:copy_texture).
+-- order (run:claim, run:copy_texture). At the default -j (no -j given),
+-- inputs too small to share (jobs.SHARE_BYTES, or the share's own
+-- share_bytes) run in one process too.
 function jobs.count(run, inputs, share)
-  local n = math.min(run.opts.jobs or 1, #inputs)
+  local given = run.opts.jobs
+  local n = math.min(given or rsxmesh.processors(), #inputs)
   if n < 2 or run.opts.worker or share.one_process then return 1 end
-  local seen = {}
+  local seen, bytes = {}, 0
   for _, input in ipairs(inputs) do
     if seen[input.stem] then return 1 end
     seen[input.stem] = true
+    bytes = bytes + (lfs.attributes(input.path, "size") or 0)
+  end
+  if not given and bytes < (share.share_bytes or jobs.SHARE_BYTES) then
+    return 1
   end
   return n
 end
 
-local function quote(s)
-  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
-end
-
--- The command that runs this script again: the host (the lowest index of
--- arg), the script, then the worker's options before the script's own.
-local function script_command(dir)
+-- The command that runs this script again as a worker: the host (the
+-- lowest index of arg), the script, --worker, then the script's own
+-- arguments.
+local function worker_command()
   local host = arg[-1]
   for i = -2, -100, -1 do
     if arg[i] == nil then break end
     host = arg[i]
   end
-  local cmd = { quote(host), quote(arg[0]), "--worker", '"$k"',
-    "--worker-state", quote(dir) .. '/"$k".state' }
-  for i = 1, #arg do cmd[#cmd + 1] = quote(arg[i]) end
-  return table.concat(cmd, " ")
+  local cmd = { host, arg[0], "--worker" }
+  for i = 1, #arg do cmd[#cmd + 1] = arg[i] end
+  return cmd
 end
 
-local function read_file(file, from)
-  local f = io.open(file, "rb")
-  if not f then return "" end
-  if from and from > 0 then f:seek("set", from) end
-  local bytes = f:read("a") or ""
-  f:close()
-  return bytes
+-- Run jobs (a list of { line =, size = }) in n workers, this script again
+-- (jobs.serve), the largest first; done(k, out, err, report, status) for
+-- each in the order of the list (rsxmesh.pool's p:next). After an
+-- interrupt (raised again here) no new job starts, and the workers are
+-- waited for.
+function jobs.each(n, list, done)
+  local pool = rsxmesh.pool(worker_command(), n)
+  local ok, err = interrupt.protect(function()
+    for _, job in ipairs(list) do pool:add(job.line, job.size) end
+    while true do
+      local k, out, errs, report, status = pool:next()
+      if k == nil then break end
+      if k then done(k, out, errs, report, status, pool:done()) end
+      -- false: a signal; an interrupt is raised at the next instruction
+    end
+  end)
+  -- no second SIGINT for the workers: a Control-C reached them with this
+  -- process (one process group), and a second one would kill a worker in
+  -- the middle of removing its temporary (the host, as lua.c, handles one
+  -- and leaves the next to the system); those it did not reach finish
+  -- their input
+  pool:stop(false)
+  pool:close()
+  if not ok then error(err, 0) end
 end
 
--- Replay worker k's output and merge its state; a worker that died, or
--- left no state, is a failure of its input.
-local function replay(run, share, dir, k, input, status)
-  local base = dir .. "/" .. k
-  local state = jobs.load(read_file(base .. ".state"), base .. ".state")
-  local from = state and state.from or {}
-  local out = read_file(base .. ".out", from.out)
-  local err = read_file(base .. ".err", from.err)
+-- Replay input k's output and merge its state; a worker that died, or
+-- left a state that does not load, is a failure of its input.
+local function replay(run, share, input, out, err, report, status)
+  local state = report and jobs.load(report, "=" .. input.path .. ".state")
   run:clear()
   io.stdout:write(out)
   io.stdout:flush()
   io.stderr:write(err)
-  if status ~= 0 or not state then
+  if not state then
     run:fail(input.path, string.format("the worker process failed (exit "
-      .. "status %s)", tostring(status)))
+      .. "status %d)", status))
   else
     run.ok = run.ok + state.ok
     run.failed = run.failed + state.failed
     share.merge(state.state)
   end
-  for _, ext in ipairs{ ".state", ".out", ".err" } do
-    os.remove(base .. ext)
-  end
-end
-
--- rsxmesh.interrupt's protect, under the name scripts have used.
-jobs.protect = interrupt.protect
-
--- A new folder for the run's files, under $TMPDIR as mktemp makes it.
-local function temporary_folder()
-  local tmp = os.getenv("TMPDIR")
-  if not tmp or tmp == "" then tmp = "/tmp" end
-  local p = assert(io.popen("mktemp -d "
-    .. quote(tmp .. "/rsxmesh-jobs.XXXXXX") .. " 2>&1"))
-  local line = p:read("a"):gsub("\n$", "")
-  if not p:close() then
-    error("jobs: cannot make a temporary folder: " .. line, 0)
-  end
-  return line
-end
-
--- Start the workers and replay them as they finish. work keeps the folder
--- and the pipe, for ending_workers.
-local function running_workers(run, inputs, share, n, work)
-  work.dir = temporary_folder()
-  local dir = work.dir
-  local order = {}
-  for k, input in ipairs(inputs) do
-    order[k] = { k = k, size = lfs.attributes(input.path, "size") or 0 }
-  end
-  table.sort(order, function(a, b)
-    if a.size ~= b.size then return a.size > b.size end
-    return a.k < b.k
-  end)
-  local list = {}
-  for i, o in ipairs(order) do list[i] = o.k end
-  assert(write_file(dir .. "/order", table.concat(list, "\n") .. "\n"))
-  -- after an interrupt no new worker starts (the stop file)
-  assert(write_file(dir .. "/worker.sh", "k=$1\n[ -e " .. quote(dir)
-    .. "/stop ] && exit 0\n" .. script_command(dir)
-    .. " > " .. quote(dir) .. '/"$k".out 2> ' .. quote(dir)
-    .. '/"$k".err < /dev/null\necho "$k $?"\n'))
-  -- xargs and the shells between ignore SIGINT, so that they wait for
-  -- the workers, which take it (the host catches it again)
-  work.pipe = assert(io.popen("trap '' INT; exec xargs -P " .. n
-    .. " -n 1 sh " .. quote(dir .. "/worker.sh") .. " < "
-    .. quote(dir .. "/order"), "r"))
-  local status, next_k, done = {}, 1, 0
-  for line in work.pipe:lines() do
-    local k, code = line:match("^(%d+) (%d+)$")
-    if k then
-      status[tonumber(k)] = tonumber(code)
-      done = done + 1
-      run:progress(string.format("%s: %d of %d bundles done (%d processes)",
-        run.name, done, #inputs, n))
-      while status[next_k] do
-        replay(run, share, dir, next_k, inputs[next_k], status[next_k])
-        next_k = next_k + 1
-      end
-    end
-  end
-  local pipe = work.pipe
-  work.pipe = nil
-  pipe:close()
-  for k = next_k, #inputs do
-    replay(run, share, dir, k, inputs[k], status[k] or "none")
-  end
-end
-
--- After the workers, whichever way running_workers ended: when it failed
--- (an interrupt), no new worker starts and those running are waited for;
--- then the run's files go.
-local function ending_workers(work, failed)
-  if work.pipe then
-    if failed then write_file(work.dir .. "/stop", "") end
-    repeat until not work.pipe:read("l")
-    work.pipe:close()
-  end
-  if work.dir then
-    for name in lfs.dir(work.dir) do
-      if name ~= "." and name ~= ".." then
-        os.remove(work.dir .. "/" .. name)
-      end
-    end
-    lfs.rmdir(work.dir)
-  end
 end
 
 -- Run the inputs in n worker processes, the largest bundles first, and
--- replay them in order. An error (an interrupt) is raised again once the
--- workers have ended and the temporary files are gone.
+-- replay them in order.
 function jobs.run(run, inputs, share, n)
-  local work = {}
-  local ok, err = interrupt.protect(running_workers, run, inputs, share, n,
-    work)
-  local ended, why = interrupt.protect(ending_workers, work, not ok)
-  if not ok then error(err, 0) end
-  if not ended then error(why, 0) end
+  local list = {}
+  for k, input in ipairs(inputs) do
+    list[k] = { line = tostring(k),
+      size = lfs.attributes(input.path, "size") or 0 }
+  end
+  jobs.each(n, list, function(k, out, err, report, status, done)
+    replay(run, share, inputs[k], out, err, report, status)
+    run:progress(string.format("%s: %d of %d bundles done (%d processes)",
+      run.name, done, #inputs, n))
+  end)
 end
 
 -- The -j option every script that shares its bundles takes, and the
 -- worker's own (not shown by --help).
 function jobs.options()
-  local n = rsxmesh.processors()
   return {
     { short = "j", long = "jobs", arg = "N",
       check = function(s)
@@ -300,12 +252,10 @@ function jobs.options()
           return nil, "expects an integer in 1..256, not '" .. s .. "'"
         end
         return v
-      end, default = n,
-      help = "worker processes, a bundle each (default: the number of"
-        .. " processors; 1: none)" },
-    { long = "worker", arg = "K", hidden = true,
-      check = function(s) return math.tointeger(tonumber(s)) end },
-    { long = "worker-state", arg = "FILE", hidden = true },
+      end,
+      help = "worker processes sharing the bundles (default: the number"
+        .. " of processors, or one process for small inputs; 1: none)" },
+    { long = "worker", hidden = true },
   }
 end
 

@@ -7,6 +7,7 @@
 --   ok, err = output.copy("in/tex/brick.png", "out/tex/brick.png")
 --
 -- A file is written under a temporary name beside it (NAME.part-XXXXXX,
+-- six hex digits, the one rule the core's files follow too: src/save.c;
 -- the same folder, so that the rename cannot cross file systems) and
 -- renamed to NAME only once it is written and closed. An interrupt, a full
 -- disk or any other error leaves no file of that name half-written, and no

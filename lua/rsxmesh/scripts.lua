@@ -10,8 +10,12 @@
 -- shows what runs.
 
 local interrupt = require "rsxmesh.interrupt"
-local lfs = require "rsxmesh.need" ("lfs", "LuaFileSystem",
-  "lua-filesystem", "rsxmesh")
+-- the host uses this module before any script runs: a missing package is
+-- said in a line (rsxmesh.need's error is an object, which the host would
+-- not print)
+local found, lfs = pcall(require "rsxmesh.need", "lfs", "LuaFileSystem",
+  "lua-filesystem")
+if not found then error(tostring(lfs), 0) end
 
 local scripts = {}
 

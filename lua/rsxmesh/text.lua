@@ -25,4 +25,11 @@ function text.hex8(n)
   return string.format("%08x", n)
 end
 
+-- s as one word of a POSIX shell command: in single quotes, each ' as
+-- '\'' (for the tests' and benchmarks' commands; the scripts start no
+-- shell: rsxmesh.pool takes its command as a list).
+function text.quote(s)
+  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+
 return text

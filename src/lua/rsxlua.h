@@ -28,6 +28,7 @@
 #define RSXLUA_RECORD "rsxmesh.record"
 #define RSXLUA_WRITER "rsxmesh.writer"
 #define RSXLUA_IMAGE "rsxmesh.image"
+#define RSXLUA_POOL "rsxmesh.pool"
 
 /* A bundle: NULL once closed (it starts closed, as liolib's newprefile,
 ** so a memory error before the file is read leaves a valid object).
@@ -357,6 +358,7 @@ void rsxlua_open_record(lua_State *L);
 void rsxlua_open_writer(lua_State *L);
 void rsxlua_open_image(lua_State *L);
 void rsxlua_open_render(lua_State *L);
+void rsxlua_open_pool(lua_State *L);
 
 /* ----------------------------------------------------------- image.c */
 

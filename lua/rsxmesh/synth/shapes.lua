@@ -580,7 +580,7 @@ local function glow_layout(n, k)
 end
 M.glow_layout = glow_layout
 
-function glow.build(m, p, k, rng, count)
+function glow.build(m, _, k, rng, count)
   local sizes = glow_layout(count, k)
   m.C = {}
   local C = m.C

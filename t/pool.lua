@@ -1,0 +1,233 @@
+-- pool.lua - rsxmesh.pool (src/pool.c) with workers written in sh, so that
+-- what each one does is plain: the jobs come back in the order added, each
+-- with what its worker wrote for it and its report; the largest start
+-- first; what a worker writes before it is ready is dropped; a worker that
+-- dies fails its job alone and another takes the rest; stop ends them all.
+local t = require "tap"
+local rsxmesh = require "rsxmesh"
+
+-- A worker in sh: ready, then for each job line "K": stdout "out K", stderr
+-- "err K", report "done K by PID"; the job "die" kills the worker, "sleep"
+-- waits first. $log records the order jobs started in.
+local function worker(log)
+  return { "sh", "-c", [[
+echo header
+echo header-err >&2
+printf '0\n' >&3
+while read -r k; do
+  echo "$k" >>"$1"
+  case $k in
+    die) echo "dying" >&2; kill -9 $$ ;;
+    sleep*) sleep 0.2 ;;
+  esac
+  echo "out $k"
+  echo "err $k" >&2
+  r="done $k by $$"
+  printf '%s\n%s' "${#r}" "$r" >&3
+done
+]], "worker", log }
+end
+
+local log = os.tmpname()
+
+-- run(jobs, n): { number, out, err, report, status } per job, in order
+local function run(jobs, n)
+  local p = rsxmesh.pool(worker(log), n)
+  for _, j in ipairs(jobs) do p:add(j[1], j[2]) end
+  local got = {}
+  while true do
+    local k, out, err, report, status = p:next()
+    if k == nil then break end
+    if k then
+      got[#got + 1] = { k, out, err, report and report:gsub(" by %d+$", ""),
+        status }
+    end
+  end
+  t.is(p:done(), #jobs, "p:done() counts every job")
+  p:close()
+  return got
+end
+
+local function started()
+  local f = assert(io.open(log))
+  local list = {}
+  for line in f:lines() do list[#list + 1] = line end
+  f:close()
+  os.remove(log)
+  return list
+end
+
+-- one worker: the start order is by size, the result order by number
+local got = run({ { "a", 1 }, { "b", 30 }, { "c", 20 }, { "d", 30 } }, 1)
+t.is_deeply(started(), { "b", "d", "c", "a" },
+  "one worker: the largest job first, ties in the order added")
+t.is_deeply(got, {
+  { 1, "out a\n", "err a\n", "done a", 0 },
+  { 2, "out b\n", "err b\n", "done b", 0 },
+  { 3, "out c\n", "err c\n", "done c", 0 },
+  { 4, "out d\n", "err d\n", "done d", 0 },
+}, "the jobs in the order added, each with its own output and report; the "
+  .. "header before the first report is dropped")
+
+-- two workers, the first job slow: still returned first
+local jobs = { { "sleep1", 0 } }
+for i = 2, 9 do jobs[i] = { "j" .. i, 0 } end
+got = run(jobs, 2)
+started()
+local order, ok = {}, true
+for i, g in ipairs(got) do
+  order[i] = g[1]
+  ok = ok and g[2] == "out " .. jobs[i][1] .. "\n"
+    and g[4] == "done " .. jobs[i][1]
+end
+t.is(table.concat(order, " "), "1 2 3 4 5 6 7 8 9",
+  "two workers, the first job slowest: returned in order")
+t.ok(ok, "each job's output and report are its own")
+
+-- a worker that dies: that job fails with its status, the rest are done
+got = run({ { "a", 3 }, { "die", 2 }, { "c", 1 } }, 1)
+started()
+t.is_deeply(got[2], { 2, "", "dying\n", nil, 128 + 9 },
+  "a worker killed by signal 9: its job has no report, status 137, and "
+  .. "what it wrote for the job")
+t.is_deeply({ got[1][4], got[3][4] }, { "done a", "done c" },
+  "the jobs before and after it are done (another worker took the rest)")
+
+-- more workers than jobs; no job at all
+got = run({ { "x", 0 } }, 4)
+started()
+t.is(#got, 1, "four workers, one job")
+local p = rsxmesh.pool(worker(log), 2)
+t.is(p:next(), nil, "no job: p:next() gives nil at once")
+t.like(tostring(p), "^rsxmesh%.pool", "__tostring")
+p:close()
+t.error_like(function() p:next() end, "pool:next: pool is closed",
+  "a closed pool says so")
+
+-- stop: a worker busy on a long job is interrupted (SIGINT), an idle one
+-- sees its stdin end; both are waited for
+p = rsxmesh.pool({ "sh", "-c", [[
+trap 'exit 130' INT
+printf '0\n' >&3
+while read -r k; do
+  [ "$k" = long ] && { sleep 5 >/dev/null 2>&1 3>&- & wait; }
+  printf '0\n' >&3
+done
+]] }, 2)
+p:add("quick")
+p:add("long")
+local before = rsxmesh.clock()
+t.is(p:next(), 1, "the quick job is done")
+t.is(p:stop(true), 2, "stop: two workers were running")
+t.ok(rsxmesh.clock() - before < 10, "stop ended the long job early")
+p:close()
+
+-- stop while a worker writes more than a pipe holds to stderr, then to
+-- stdout: its pipes are read together, so that it never waits on a full
+-- one (reading stdout to its end first would wait for ever)
+p = rsxmesh.pool({ "sh", "-c", [[
+printf '0\n' >&3
+while read -r k; do
+  if [ "$k" = big ]; then
+    i=0; while [ $i -lt 8000 ]; do echo "err line $i" >&2; i=$((i + 1)); done
+    i=0; while [ $i -lt 8000 ]; do echo "out line $i"; i=$((i + 1)); done
+  fi
+  printf '0\n' >&3
+done
+]] }, 2)
+p:add("quick")
+p:add("big")
+t.is(p:next(), 1, "the quick job is done while the big one writes")
+t.is(p:stop(), 2, "stop: both workers waited for, the writer's pipes read")
+p:close()
+
+-- a worker that ends before it is ready would fail again: an error that
+-- says what it wrote
+p = rsxmesh.pool({ "sh", "-c", "echo 'no rsxmesh here' >&2; exit 3" }, 2)
+p:add("a")
+t.error_like(function() p:next() end,
+  "cannot start sh: it ended before it was ready %(exit status 3%): no "
+    .. "rsxmesh here",
+  "a worker that ends before it is ready: an error, with its stderr")
+p:close()
+
+-- a worker's channel is read as bytes it must prove: a report without a
+-- size is an error; a size larger than what follows allocates nothing
+-- and, at the worker's end, fails its job
+p = rsxmesh.pool({ "sh", "-c", "printf '0\\n' >&3; read -r k; "
+  .. "printf 'junk\\n' >&3" }, 1)
+p:add("a")
+t.error_like(function() p:next() end, "a worker's report has no size",
+  "a report that does not start with its size: an error")
+p:close()
+p = rsxmesh.pool({ "sh", "-c", "printf '0\\n' >&3; read -r k; "
+  .. "printf '999999999999999\\nshort' >&3; exit 5" }, 1)
+p:add("a")
+local k, _, _, report, status = p:next()
+t.is_deeply({ k, report, status }, { 1, nil, 5 },
+  "a report cut short by the worker's end: the job failed, status 5")
+p:close()
+
+-- a fixed-seed random pass: random job counts, sizes and worker counts,
+-- some jobs writing more than a pipe holds; every job comes back in order
+-- with its own output
+math.randomseed(22)
+for round = 1, 6 do
+  local n, jobs = math.random(1, 4), {}
+  for i = 1, math.random(0, 12) do
+    jobs[i] = { "j" .. i .. "-" .. math.random(0, 3), math.random(0, 5) }
+  end
+  p = rsxmesh.pool({ "sh", "-c", [[
+printf '0\n' >&3
+while read -r k; do
+  case $k in *-3) i=0; while [ $i -lt 5000 ]; do
+    echo "$k line $i"; i=$((i + 1)); done ;; *) echo "$k" ;; esac
+  echo "err $k" >&2
+  printf '%s\n%s' "${#k}" "$k" >&3
+done
+]] }, n)
+  for _, j in ipairs(jobs) do p:add(j[1], j[2]) end
+  local good, count = true, 0
+  while true do
+    local k, out, err, report = p:next()
+    if k == nil then break end
+    if k then
+      count = count + 1
+      local name = jobs[k][1]
+      local want = name .. "\n"
+      if name:find("%-3$") then
+        local lines = {}
+        for i = 0, 4999 do lines[#lines + 1] = name .. " line " .. i end
+        want = table.concat(lines, "\n") .. "\n"
+      end
+      good = good and k == count and out == want
+        and err == "err " .. name .. "\n" and report == name
+    end
+  end
+  p:close()
+  t.ok(good and count == #jobs, string.format("random round %d: %d jobs, "
+    .. "%d workers: each in order, with its own output", round, #jobs, n))
+end
+
+-- argument checks
+t.error_like(function() rsxmesh.pool({}, 1) end, "empty command",
+  "an empty command is refused")
+t.error_like(function() rsxmesh.pool({ "sh" }, 0) end,
+  "workers 0 out of range 1..256", "0 workers are refused")
+t.error_like(function() rsxmesh.pool({ "sh", 1 }, 1) end,
+  "command word 2 is a number", "a command word that is not a string")
+p = rsxmesh.pool({ "sh" }, 1)
+t.error_like(function() p:add("a\nb") end, "a job line with a newline",
+  "a job line with a newline is refused")
+p:close()
+p = rsxmesh.pool({ "rsxmesh-no-such-program" }, 1)
+p:add("a")
+t.error_like(function() p:next() end,
+  "cannot start rsxmesh%-no%-such%-program",
+  "a program that cannot start is an error naming it")
+p:close()
+t.is(rsxmesh.pool_worker(), false, "this process is not a pool's worker")
+t.error_like(function() rsxmesh.pool_report("x") end, "not a worker",
+  "pool_report outside a worker is an error")
+
+t.done_testing()
