@@ -219,6 +219,16 @@ GEN["rsxmesh.indices"] = function()
   return { pick{ 2, 4, 3 }, numbers(random(0, 9)), pick{ nil, 0, 1,
            math.mininteger, math.maxinteger, -5 } }
 end
+-- The pool's commands are harmless programs (true, a missing one); its
+-- workers count is drawn around the limits. pool_report is called outside
+-- a worker (no RSXMESH_POOL_CHANNEL), so it must refuse cleanly.
+GEN["rsxmesh.pool"] = function()
+  return { pick{ { "true" }, {}, { 1, 2 }, "true", { "true", any(1) },
+                 { "rsxmesh-no-such-program" } },
+           pick{ 0, 1, 2, 256, 257, -1, math.mininteger, math.maxinteger } }
+end
+GEN["rsxmesh.pool_report"] = function() return { any() } end
+GEN["rsxmesh.pool_worker"] = function() return {} end
 GEN["rsxmesh.json_text"] = function()
   local doc = { a = numbers(3), b = { c = "x", d = { 1, 2, any(1) } },
                 [pick{ "k1", "k2" }] = any(1), n = any(1) }

@@ -181,7 +181,7 @@ is "$(tail -n 1 "$tmp/hint")" "Try 'rsxmesh extra-w.lua --help' for more." \
 (LUA_CPATH_5_4=/nonexistent/?.so; export LUA_CPATH_5_4
  run info no-such.rsxb; echo "$status"; echo "$err") >"$tmp/nolfs"
 is "$(head -n 1 "$tmp/nolfs")" 1 "no LuaFileSystem: exit status 1"
-want="rsxmesh: LuaFileSystem is missing (Debian: apt-get install"
+want="$RSXMESH: LuaFileSystem is missing (Debian: apt-get install"
 is "$(tail -n +2 "$tmp/nolfs")" "$want lua-filesystem)" \
   "... says so, and the Debian package"
 
