@@ -19,6 +19,7 @@ static void (*const parts[])(lua_State *L) = {
   rsxlua_open_writer,
   rsxlua_open_image,
   rsxlua_open_render,
+  rsxlua_open_scan,
   NULL
 };
 
