@@ -360,7 +360,6 @@ static void ix_close(scan_state *s, scan_ixrun *x)
     f.primitive = (f.restarts > 0 || steps * 10 > count * 6)
                     ? RSX_STRIP : RSX_TRIANGLES;
     scan_add(s, &f);
-
   }
   x->first_linked = -1;
 }
@@ -727,6 +726,27 @@ static void ix_links(const uint32_t *v, size_t n, uint32_t restart,
   }
 }
 
+/* The largest value (restarts aside) of values from..to-1 of run f. */
+static int ix_max(scan_source *src, const rsx_scan_found *f, uint64_t from,
+                  uint64_t to, uint32_t *out)
+{
+  uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu, top = 0;
+  uint8_t buf[4096];
+  while (from < to) {
+    size_t want = (size_t)((to - from) * f->size < sizeof buf
+                             ? (to - from) * f->size : sizeof buf), k;
+    if (src_read(src, f->offset + from * f->size, buf, want, NULL) != 0)
+      return -1;
+    for (k = 0; k + f->size <= want; k += f->size) {
+      uint32_t v = f->size == 2 ? rsx_be16(buf + k) : rsx_be32(buf + k);
+      if (v != restart && v > top) top = v;
+    }
+    from += want / f->size;
+  }
+  *out = top;
+  return 0;
+}
+
 static int ix_verify(scan_state *s, rsx_scan_found *f)
 {
   uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
@@ -765,8 +785,28 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
     }
   }
   if (!found || last <= first) return 0;
+  /* a value of other bytes may still link by chance at an end: those far
+  ** above the interior's largest go */
+  {
+    uint64_t e = (last - first) / 4 < IX_END / 2 ? (last - first) / 4
+                                                 : IX_END / 2;
+    uint32_t inner = 0;
+    if (e > 0 && ix_max(s->src, f, first + e, last - e, &inner) == 0) {
+      uint64_t limit = 2 * (uint64_t)inner + 64, q;
+      uint32_t v;
+      for (q = first; q < first + e; q++)
+        if (ix_read(s->src, f, q, 1, &v) == 0 && v != restart &&
+            v > limit)
+          first = q + 1;
+      for (q = last; q > last - e; q--)
+        if (ix_read(s->src, f, q - 1, 1, &v) == 0 && v != restart &&
+            v > limit)
+          last = q - 1;
+    }
+  }
+  if (last <= first) return 0;
   /* the largest value and the distinct ones, over what is left */
-  seen = calloc((f->size == 2 ? 0x10000u : IX_U32_LIMIT) / 8, 1);
+  seen = calloc((size_t)f->vertices / 8 + 1, 1);
   if (seen == NULL) return 0;
   at = first;
   while (at < last) {
@@ -776,7 +816,7 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
       break;
     for (k = 0; k + f->size <= want; k += f->size) {
       uint32_t v = f->size == 2 ? rsx_be16(buf + k) : rsx_be32(buf + k);
-      if (v == restart) continue;
+      if (v == restart || v >= f->vertices) continue;
       if (v > top) top = v;
       if (!(seen[v / 8] & (1u << (v % 8)))) {
         seen[v / 8] |= (uint8_t)(1u << (v % 8));
@@ -899,6 +939,122 @@ static void lookup_free(scan_lookup *lk)
   free(lk->words);
 }
 
+/* Records of other bytes that pass by chance, at a run's ends, that the
+** counts in records and index buffers cut off. */
+#define SCAN_STRAY_MAX 4
+
+/* How well n is known as a vertex count: an unused record holds it, an
+** unused index buffer fits it (one point each). */
+static int count_known(const scan_lookup *lk, const unsigned char *used,
+                       uint32_t n)
+{
+  size_t j;
+  int known = 0;
+  for (j = key_find(lk->meta, lk->nmeta, n);
+       j < lk->nmeta && lk->meta[j].key == n; j++)
+    if (!used[lk->meta[j].at]) {
+      known++;
+      break;
+    }
+  for (j = key_find(lk->ix, lk->nix, n);
+       j < lk->nix && lk->ix[j].key == n; j++)
+    if (!used[lk->ix[j].at]) {
+      known++;
+      break;
+    }
+  return known;
+}
+
+static double mmp_gap(scan_source *src, uint64_t a, uint64_t b)
+{
+  uint8_t pa[12], pb[12];
+  double d = 0;
+  int k;
+  if (src_read(src, a, pa, 12, NULL) != 0 ||
+      src_read(src, b, pb, 12, NULL) != 0)
+    return 0;
+  for (k = 0; k < 3; k++) {
+    double x = (double)rsx_f32(pa + 4 * k) - (double)rsx_f32(pb + 4 * k);
+    d += x * x;
+  }
+  return d;
+}
+
+/* Cut d records off an MMP run at the end where the positions jump
+** between the d-th record and the next (strays lie anywhere; a mesh's
+** next vertex is near), and count its normals and bounds again. */
+static void mmp_trim(scan_state *s, rsx_scan_found *f, uint32_t d)
+{
+  uint8_t buf[4096];
+  uint64_t at, end;
+  uint64_t end0 = f->offset + f->bytes;
+  if (d + 1 >= f->vertices) return;
+  /* where the strays meet the mesh, the positions jump */
+  if (mmp_gap(s->src, f->offset + 16 * (uint64_t)(d - 1),
+              f->offset + 16 * (uint64_t)d) >
+      mmp_gap(s->src, end0 - 16 * (uint64_t)(d + 1),
+              end0 - 16 * (uint64_t)d))
+    f->offset += 16 * (uint64_t)d;
+  f->bytes -= 16 * (uint64_t)d;
+  f->vertices -= d;
+  f->unit = f->zero = 0;
+  bounds_reset(f->lo, f->hi);
+  for (at = f->offset, end = f->offset + f->bytes; at < end;) {
+    size_t want = end - at < sizeof buf ? (size_t)(end - at) : sizeof buf, q;
+    if (src_read(s->src, at, buf, want, NULL) != 0) break;
+    for (q = 0; q + 16 <= want; q += 16) {
+      unsigned c = scan_classify(rsx_be32(buf + q + 12));
+      f->unit += (c & C_U) != 0;
+      f->zero += (c & C_Z) != 0;
+      bounds_add(f->lo, f->hi, buf + q);
+    }
+    at += want;
+  }
+}
+
+/* How far apart two MGP records of f are: their first UVs, and their
+** B vectors (1 - the cosine); a mesh's neighbouring vertices are close. */
+static double mgp_gap(scan_source *src, const rsx_scan_found *f,
+                      uint64_t a, uint64_t b)
+{
+  rsx_format fm;
+  uint8_t ra[64], rb[64];
+  float ua[3], ub[3];
+  double d = 0;
+  rsx_format_init(&fm, f->mask);
+  if (f->stride > sizeof ra || src_read(src, a, ra, f->stride, NULL) != 0 ||
+      src_read(src, b, rb, f->stride, NULL) != 0)
+    return 0;
+  if (fm.offset[RSX_UV0] >= 0) {
+    rsx_decode_value(fm.attr[RSX_UV0], ra + fm.offset[RSX_UV0], ua);
+    rsx_decode_value(fm.attr[RSX_UV0], rb + fm.offset[RSX_UV0], ub);
+    d += ((double)ua[0] - ub[0]) * ((double)ua[0] - ub[0]) +
+         ((double)ua[1] - ub[1]) * ((double)ua[1] - ub[1]);
+  }
+  if (fm.offset[RSX_TANGENT_B] >= 0) {
+    rsx_decode_value(fm.attr[RSX_TANGENT_B], ra + fm.offset[RSX_TANGENT_B],
+                     ua);
+    rsx_decode_value(fm.attr[RSX_TANGENT_B], rb + fm.offset[RSX_TANGENT_B],
+                     ub);
+    d += 1 - ((double)ua[0] * ub[0] + (double)ua[1] * ub[1] +
+              (double)ua[2] * ub[2]);
+  }
+  return d;
+}
+
+/* Cut d records off an MGP run, likewise. */
+static void mgp_trim(scan_state *s, rsx_scan_found *f, uint32_t d)
+{
+  uint64_t st = f->stride, end0 = f->offset + f->bytes;
+  if (d + 1 >= f->vertices) return;
+  if (mgp_gap(s->src, f, f->offset + st * (d - 1), f->offset + st * d) >
+      mgp_gap(s->src, f, end0 - st * (d + 1), end0 - st * d))
+    f->offset += st * d;
+  f->vertices -= d;
+  f->bytes = (uint64_t)f->vertices * st;
+  f->unit = f->unit > d ? f->unit - d : 0;
+}
+
 /* Each MMP run is a mesh. Its parts, each taken once, in file order:
 ** - a metadata record holding its vertex count, one holding an index
 **   buffer's count as well first (the buffer is then that one);
@@ -930,6 +1086,19 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
     rsx_format f;
 
     if (mmp->kind != RSX_SCAN_MMP || drop[i] || used[i]) continue;
+    /* a stray record at a run's end: no record holds the count and no
+    ** index buffer fits it, but one or two fewer they do */
+    {
+      int known = count_known(&lk, used, n);
+      uint32_t d;
+      for (d = 1; d <= SCAN_STRAY_MAX && n - d >= s->opt->min_vertices &&
+                  known < 2; d++)
+        if (count_known(&lk, used, n - d) > known) {
+          mmp_trim(s, &s->cand[i], d);
+          n = mmp->vertices;
+          break;
+        }
+    }
     {
       /* the records that hold the vertex count, best first: one that
       ** holds the MMP's bounds (a bounding box), the count of an index
@@ -997,6 +1166,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
     rsx_format_init(&f, mask);
     if (mgp < 0 && f.mgp_stride > 0) {
       uint64_t key = ((uint64_t)mask << 32) | n;
+      uint32_t d;
       for (j = key_find(lk.mgp, lk.nmgp, key);
            j < lk.nmgp && lk.mgp[j].key == key; j++) {
         size_t at = lk.mgp[j].at;
@@ -1004,6 +1174,17 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
         if (mgp < 0 || (s->cand[at].offset % 16 == 0 &&
                         s->cand[mgp].offset % 16 != 0))
           mgp = (long)at;
+      }
+      /* or one with a stray record or two at an end */
+      for (d = 1; mgp < 0 && d <= SCAN_STRAY_MAX; d++) {
+        key = ((uint64_t)mask << 32) | (n + d);
+        for (j = key_find(lk.mgp, lk.nmgp, key);
+             j < lk.nmgp && lk.mgp[j].key == key; j++)
+          if (!used[lk.mgp[j].at]) {
+            mgp = (long)lk.mgp[j].at;
+            mgp_trim(s, &s->cand[mgp], d);
+            break;
+          }
       }
     }
     score = 1 + (ix >= 0) + (meta >= 0) +

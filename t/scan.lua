@@ -170,7 +170,7 @@ local nmasks = 0
 for _ in pairs(masks) do nmasks = nmasks + 1 end
 t.is(nmasks, 16, "the sample's meshes have every mask of the note")
 
-for seed = 1, 3 do
+for seed = 1, 8 do
   local bytes, truth = lib.container{ seed = seed, meshes = meshes }
   local r = assert(scan(bytes))
   local at = {}
