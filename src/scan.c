@@ -412,9 +412,11 @@ static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
           far = d;
     }
   }
+  /* a strip's next vertex lies one or two from the one two back (a row
+  ** of a grid, a zigzag), a list's seldom does */
   if (k >= 2) {
-    uint32_t t = v - x->ring[(k - 2) % IX_RING] + 1;
-    if (t == 0 || t == 2) x->steps++;
+    uint32_t t = v - x->ring[(k - 2) % IX_RING] + 2;
+    if (t <= 4 && t != 2) x->steps++;
   }
   x->ring[k % IX_RING] = v;
   x->k = k + 1;
@@ -1232,12 +1234,30 @@ done:
       free(meshes);
       s->nomem = 1;
     } else {
+      size_t *moved = map;   /* reused: the old place -> the new */
       for (i = 0; i < s->ncand; i++) {
         map[i] = (size_t)-1;
         if (drop[i]) continue;
         map[i] = nf;
         found[nf++] = s->cand[i];
       }
+      /* a stray cut off may have moved a run's start: in order again,
+      ** each finding carrying its place before (in in_mesh) */
+      for (i = 0; i < nf; i++) found[i].in_mesh = (int)i;
+      if (nf > 1) qsort(found, nf, sizeof *found, found_order);
+      {
+        size_t *inverse = malloc((nf + 1) * sizeof *inverse);
+        if (inverse == NULL) {
+          s->nomem = 1;
+          nf = 0;
+        } else {
+          for (i = 0; i < nf; i++) inverse[found[i].in_mesh] = i;
+          for (i = 0; i < s->ncand; i++)
+            if (moved[i] != (size_t)-1) moved[i] = inverse[moved[i]];
+          free(inverse);
+        }
+      }
+      for (i = 0; i < nf; i++) found[i].in_mesh = -1;
       for (i = 0; i < nm; i++) {
         long *parts[4];
         int p;
@@ -1268,7 +1288,9 @@ static int found_order(const void *a, const void *b)
 {
   const rsx_scan_found *x = a, *y = b;
   if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
-  return x->kind - y->kind;
+  if (x->kind != y->kind) return x->kind - y->kind;
+  /* the place before, when sorting again: the order is fixed */
+  return (x->in_mesh > y->in_mesh) - (x->in_mesh < y->in_mesh);
 }
 
 static int scan_source_run(scan_source *src, const rsx_scan_options *o,
