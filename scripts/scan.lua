@@ -189,7 +189,8 @@ local function manifest_entry(file, r, k, m)
   local q = string.format
   local lines = {
     q("  -- confidence %.2f: %s", m.confidence, m.why),
-    q("  { file = %q, name = %q,", file, q("%s_%d", name, k)),
+    q("  { file = %q, name = %q,", path.relative(path.absolute(file),
+      path.absolute(path.dirname(opts.manifest))), q("%s_%d", name, k)),
     meta and q("    meta = %q,", q("0x%x", meta.offset))
       or q("    mask = 0x%08x,", m.mask),
     q("    mmp = %q, vertices = %d,", q("0x%x", mmp.offset), m.vertices),
@@ -204,10 +205,19 @@ local function manifest_entry(file, r, k, m)
     lines[#lines + 1] = q("    indices = { offset = %q, count = %d, "
       .. "size = %d, primitive = %q },", q("0x%x", ix.offset), count,
       ix.size, ix.primitive)
-  else
-    lines[#lines + 1] = "    -- no index buffer was found: give one"
   end
   lines[#lines + 1] = "  },"
+  -- an entry that lacks a part pack needs stays in a comment, saying what
+  -- to give, so that pack takes the rest as they are
+  local missing = not ix and "indices = { offset =, count =, size =, "
+    .. "primitive = }" or (not mgp and rsxmesh.format(m.mask).mgp_stride > 0
+    and "mgp = OFFSET") or nil
+  if missing then
+    lines[1] = lines[1] .. "\n  -- give " .. missing .. ", then take this "
+      .. "entry out of its comment"
+    lines[2] = "  --[[" .. lines[2]:sub(3)
+    lines[#lines] = "  },]]"
+  end
   return table.concat(lines, "\n")
 end
 
@@ -232,8 +242,10 @@ local ok, err = interrupt.protect(function()
       else
         print_text(file, r)
       end
-      for i, m in ipairs(r.meshes) do
-        entries[#entries + 1] = manifest_entry(file, r, i, m)
+      if opts.manifest then
+        for i, m in ipairs(r.meshes) do
+          entries[#entries + 1] = manifest_entry(file, r, i, m)
+        end
       end
       local good = true
       if opts.extract then
