@@ -125,7 +125,8 @@ typedef struct scan_layout {
   uint32_t mask;             /* MGP: the mask */
   unsigned words;            /* stride / 4 */
   unsigned char need[MAX_WORDS]; /* classes every word must have */
-  int soft;                  /* the word whose zero makes a record soft */
+  int soft;                  /* the normal or B: a record is hard when it
+                             ** is unit, soft when it is zero */
 } scan_layout;
 
 typedef struct scan_run {
@@ -301,12 +302,16 @@ static void scan_record(scan_state *s, scan_detector *d, uint64_t off,
   unsigned j;
   int soft;
 
-  if (!complete || (l->soft >= 0 &&
-                    (cls[l->soft] & l->need[l->soft]) != l->need[l->soft]))
-    goto fail;
+  if (!complete) goto fail;
+  /* a hard record needs its normal (or B) unit: most words are not, and
+  ** a zero one only matters to a run under way */
+  if (!(cls[l->soft] & C_U)) {
+    if (!(cls[l->soft] & C_Z)) goto fail;
+    if (!r->active) return;
+  }
   for (j = 0; j < l->words; j++)
     if ((cls[j] & l->need[j]) != l->need[j]) goto fail;
-  soft = l->soft >= 0 && (cls[l->soft] & C_Z) != 0;
+  soft = (cls[l->soft] & C_Z) != 0;
   if (soft) {
     if (!r->active) return;
     r->soft_pending++;
