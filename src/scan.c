@@ -990,10 +990,10 @@ static double mmp_gap(scan_source *src, uint64_t a, uint64_t b)
 /* Cut d records off an MMP run at the end where the positions jump
 ** between the d-th record and the next (strays lie anywhere; a mesh's
 ** next vertex is near), and count its normals and bounds again. */
+static void mmp_recount(scan_state *s, rsx_scan_found *f);
+
 static void mmp_trim(scan_state *s, rsx_scan_found *f, uint32_t d)
 {
-  uint8_t buf[4096];
-  uint64_t at, end;
   uint64_t end0 = f->offset + f->bytes;
   if (d + 1 >= f->vertices) return;
   /* where the strays meet the mesh, the positions jump */
@@ -1004,6 +1004,15 @@ static void mmp_trim(scan_state *s, rsx_scan_found *f, uint32_t d)
     f->offset += 16 * (uint64_t)d;
   f->bytes -= 16 * (uint64_t)d;
   f->vertices -= d;
+  mmp_recount(s, f);
+}
+
+/* Count an MMP run's unit and zero normals and its bounds again, from the
+** file. */
+static void mmp_recount(scan_state *s, rsx_scan_found *f)
+{
+  uint8_t buf[4096];
+  uint64_t at, end;
   f->unit = f->zero = 0;
   bounds_reset(f->lo, f->hi);
   for (at = f->offset, end = f->offset + f->bytes; at < end;) {
@@ -1060,6 +1069,126 @@ static void mgp_trim(scan_state *s, rsx_scan_found *f, uint32_t d)
   f->vertices -= d;
   f->bytes = (uint64_t)f->vertices * st;
   f->unit = f->unit > d ? f->unit - d : 0;
+}
+
+/* Streams of one kind back to back form one run. The metadata records
+** tell where to cut it: in the file's order (or its reverse) their vertex
+** counts, at one place in the record, add up to the run's length. A run
+** whose length a record holds, or an index buffer fits, is one mesh and
+** stays whole. For an MGP run, the records of its mask alone. */
+#define SPLIT_MAX 4096   /* records tried in a row */
+
+static int split_run(scan_state *s, size_t at, const uint32_t *words,
+                     const size_t *metas, size_t nmeta)
+{
+  rsx_scan_found *f = &s->cand[at];
+  uint32_t n = f->vertices;
+  size_t w, j, k, dir;
+  for (w = 0; w < META_WORDS; w++)
+    for (dir = 0; dir < 2; dir++)
+      for (j = 0; j < nmeta; j++) {
+        uint64_t sum = 0;
+        size_t pieces = 0;
+        for (k = j; k < nmeta && k < j + SPLIT_MAX && sum < n; k++) {
+          size_t m = dir ? metas[nmeta - 1 - k] : metas[k];
+          uint32_t c = words[m * META_WORDS + w];
+          if (c < s->opt->min_vertices) break;
+          sum += c;
+          pieces++;
+        }
+        if (sum != n || pieces < 2) continue;
+        /* cut: the first piece stays in f, the others are added */
+        {
+          rsx_scan_found whole = *f, piece;
+          uint64_t off = whole.offset;
+          size_t q;
+          for (q = j; q < j + pieces; q++) {
+            size_t m = dir ? metas[nmeta - 1 - q] : metas[q];
+            uint32_t c = words[m * META_WORDS + w];
+            piece = whole;
+            piece.offset = off;
+            piece.vertices = c;
+            piece.bytes = (uint64_t)c * whole.stride;
+            piece.unit = c;    /* an MGP's B vectors: counted as a whole */
+            piece.zero = 0;
+            if (piece.kind == RSX_SCAN_MMP) mmp_recount(s, &piece);
+            if (q == j) s->cand[at] = piece;
+            else scan_add(s, &piece);
+            f = &s->cand[at];  /* scan_add may move the array */
+            off += piece.bytes;
+          }
+        }
+        return 1;
+      }
+  return 0;
+}
+
+static int scan_split(scan_state *s, unsigned char **dropp)
+{
+  unsigned char *drop = *dropp;
+  size_t i, n = 0, nmeta = 0, ncand;
+  uint32_t *words;
+  size_t *metas;
+  int changed = 0;
+
+  /* the dropped ones go first, so that new ones can follow */
+  for (i = 0; i < s->ncand; i++)
+    if (!drop[i]) s->cand[n++] = s->cand[i];
+  s->ncand = n;
+  memset(drop, 0, n + 1);
+  words = calloc((n + 1) * META_WORDS, sizeof *words);
+  metas = malloc((n + 1) * sizeof *metas);
+  if (words == NULL || metas == NULL) {
+    free(words);
+    free(metas);
+    return -1;
+  }
+  for (i = 0; i < n; i++) {
+    uint8_t rec[RSX_MASK_OFFSET];
+    size_t k;
+    if (s->cand[i].kind != RSX_SCAN_META ||
+        src_read(s->src, s->cand[i].offset, rec, sizeof rec, NULL) != 0)
+      continue;
+    for (k = 0; k < META_WORDS; k++)
+      words[i * META_WORDS + k] = rsx_be32(rec + 4 * k);
+    metas[nmeta++] = i;
+  }
+  ncand = n;
+  for (i = 0; i < ncand && nmeta > 1; i++) {
+    const rsx_scan_found *f = &s->cand[i];
+    size_t k, held = 0, sel = 0;
+    size_t *own;
+    if (f->kind != RSX_SCAN_MMP && f->kind != RSX_SCAN_MGP) continue;
+    for (k = 0; k < nmeta && !held; k++) {
+      size_t q;
+      for (q = 0; q < META_WORDS; q++)
+        if (words[metas[k] * META_WORDS + q] == f->vertices) held = 1;
+    }
+    for (k = 0; k < ncand && !held; k++)
+      if (s->cand[k].kind == RSX_SCAN_INDICES &&
+          s->cand[k].vertices == f->vertices)
+        held = 1;
+    if (held) continue;
+    own = malloc(nmeta * sizeof *own);
+    if (own == NULL) break;
+    for (k = 0; k < nmeta; k++)
+      if (f->kind == RSX_SCAN_MMP || s->cand[metas[k]].mask == f->mask)
+        own[sel++] = metas[k];
+    changed |= split_run(s, i, words, own, sel);
+    free(own);
+  }
+  free(words);
+  free(metas);
+  if (s->nomem) return -1;
+  if (changed) {
+    unsigned char *d = realloc(drop, s->ncand + 1);
+    if (d == NULL) return -1;
+    memset(d, 0, s->ncand + 1);
+    *dropp = d;
+    if (s->ncand > 1)
+      qsort(s->cand, s->ncand, sizeof *s->cand, found_order);
+  }
+  return 0;
 }
 
 /* Each MMP run is a mesh. Its parts, each taken once, in file order:
@@ -1345,7 +1474,8 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
     goto done;
   }
   scan_resolve(&s, drop);
-  scan_assemble(&s, out, drop);
+  if (scan_split(&s, &drop) != 0) s.nomem = 1;
+  else scan_assemble(&s, out, drop);
   if (s.nomem) {
     rsx_scan_free(out);
     rc = rsx_fail(err, "%s: out of memory for the findings", src->name);

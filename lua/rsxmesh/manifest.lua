@@ -309,7 +309,12 @@ M.STEPS = 10000000  -- instructions a manifest's chunk may run
 
 function M.read(file)
   local chunk, err = loadfile(file, "t", {})
-  if not chunk then return nil, err end
+  if not chunk then
+    err = tostring(err)
+    -- a syntax error names the file already, a binary chunk does not
+    if err:sub(1, #file) ~= file then err = file .. ": " .. err end
+    return nil, err
+  end
   -- data, not a program: a chunk that runs on is stopped
   local co = coroutine.create(chunk)
   debug.sethook(co, function() error("runs too long to be data", 0) end,
