@@ -7,12 +7,18 @@
 ** kept for the records that straddle the next) and classifies every 4-byte
 ** word once: a float in a position's range, a unit or shorter CMP vector,
 ** a pair of half floats in the UVs' range, zero. Each layout (the MMP, the
-** MGP of each mask) keeps one run per phase of its stride: a run grows by
-** records that pass, tolerates a few whose normal (or B) is zero, and ends
-** at one that fails. Index buffers are followed as a sequence of u16 and
-** one of u32 values: real ones keep coming back to vertices met a few
-** values before, random small numbers do not. The layout rules are the
-** format table's (rsx_format_init); the unit test is RSX_UNIT_TOLERANCE.
+** MGP of each mask with tangent frames) keeps one run per phase of its
+** stride: a run grows by records that pass, tolerates a few whose normal
+** (or B) is zero, and ends at one that fails. Index buffers are followed
+** as a sequence of u16 and one of u32 values: real ones keep coming back
+** to vertices met a few values before, random small numbers do not. The
+** layout rules are the format table's (rsx_format_init); the unit test is
+** RSX_UNIT_TOLERANCE.
+**
+** After the pass (bounded by the findings, not the file): look-alikes
+** resolved (scan_resolve), index runs trimmed to their dense ends
+** (ix_verify), runs of streams back to back cut by the records' counts
+** (scan_split), meshes assembled and strays cut off (scan_assemble).
 */
 #define _POSIX_C_SOURCE 200809L /* pread */
 
