@@ -20,6 +20,7 @@ static void (*const parts[])(lua_State *L) = {
   rsxlua_open_image,
   rsxlua_open_render,
   rsxlua_open_pool,
+  rsxlua_open_scan,
   NULL
 };
 

@@ -359,6 +359,7 @@ void rsxlua_open_writer(lua_State *L);
 void rsxlua_open_image(lua_State *L);
 void rsxlua_open_render(lua_State *L);
 void rsxlua_open_pool(lua_State *L);
+void rsxlua_open_scan(lua_State *L);
 
 /* ----------------------------------------------------------- image.c */
 

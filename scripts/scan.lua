@@ -1,0 +1,283 @@
+-- scan.lua - find mesh streams, index buffers and metadata records in
+-- files of unknown layout (rsxmesh.scan), and the meshes they make
+--
+--   rsxmesh scan FILE... [--json] [--min-vertices N] [--extract -o DIR]
+--                        [--manifest OUT.lua]
+--
+-- Offsets are bytes from the file's start, in hex in the text. --extract
+-- writes the assembled meshes as RSXB, one bundle per input (DIR/NAME.rsxb);
+-- --manifest writes what was found as a manifest for rsxmesh pack.
+
+local rsxmesh = require "rsxmesh"
+local cli = require "rsxmesh.cli"
+local output = require "rsxmesh.output"
+local path = require "rsxmesh.path"
+local interrupt = require "rsxmesh.interrupt"
+
+local opts, args = cli.parse(arg, {
+  name = "scan",
+  usage = "rsxmesh scan [options] FILE...",
+  about = "Find MMP and MGP vertex streams, index buffers and metadata "
+    .. "records\nin files of unknown layout by the research note's "
+    .. "signatures, and the\nmeshes they make, with byte offsets from each "
+    .. "file's start.",
+  options = {
+    { long = "json", help = "one JSON document on stdout (its shape: "
+      .. "doc/scripts.md)" },
+    { long = "min-vertices", arg = "N", check = cli.integer(1, 0x7FFFFFFF),
+      default = 24, help = "shorter runs are not reported (default 24)" },
+    { long = "extract", help = "write the meshes found as RSXB, one bundle "
+      .. "per input, in the folder of -o" },
+    { short = "o", long = "out", arg = "DIR", help = "the folder --extract "
+      .. "writes to (created if missing)" },
+    { long = "manifest", arg = "OUT.lua", help = "write a manifest of the "
+      .. "meshes found, for rsxmesh pack" },
+  },
+})
+if opts.extract and not opts.out then
+  cli.usage_error({ name = "scan", usage = "rsxmesh scan [options] FILE..." },
+    "--extract needs -o DIR")
+end
+
+local run = cli.run(opts)
+local plural = cli.plural
+
+-- ------------------------------------------------------------- reading
+
+local function read_at(f, offset, n)
+  assert(f:seek("set", offset))
+  local s = f:read(n)
+  if not s or #s ~= n then
+    error(string.format("offset 0x%x: %d bytes cannot be read", offset, n), 0)
+  end
+  return s
+end
+
+-- A mesh's parts, by the findings' numbers.
+local function parts(r, m)
+  return m.meta and r.found[m.meta], r.found[m.mmp],
+    m.mgp and r.found[m.mgp], m.indices and r.found[m.indices]
+end
+
+-- The table writer:mesh takes for mesh k of scan r of file f. Without a
+-- record, one of 0x90 zero bytes carries the mask; the submesh record
+-- (0x40 bytes, selectors ff ff ff ff: the default UV sets) is made up, as
+-- the file's are unknown. A list's values are cut to whole triangles.
+local function mesh_table(f, r, k, m, name)
+  local meta, mmp, mgp, ix = parts(r, m)
+  local rec = meta and read_at(f, meta.offset, 0x90) or
+    string.rep("\0", 0x8C) .. string.pack(">I4", m.mask)
+  local count = ix.count
+  if ix.primitive == "triangles" then count = count - count % 3 end
+  local t = {
+    name = string.format("%s_%d", name, k),
+    meta = rec, vertex_count = m.vertices,
+    mmp = read_at(f, mmp.offset, 16 * m.vertices), mmp_stride = 16,
+    indices = read_at(f, ix.offset, count * ix.size),
+    index_size = ix.size, primitive = ix.primitive,
+    submeshes = { {
+      record = string.rep("\0", 0x38) .. "\255\255\255\255\0\0\0\0",
+      first_index = 0, index_count = count } },
+  }
+  if mgp then
+    t.mgp = read_at(f, mgp.offset, mgp.stride * m.vertices)
+    t.mgp_stride = mgp.stride
+  end
+  return t
+end
+
+-- --extract: the meshes with an index buffer, and with their MGP when
+-- their mask has one, as DIR/NAME.rsxb. Returns the meshes written.
+local function extract(file, r)
+  local name = path.basename(file):gsub("%.[^.]*$", "")
+  local dest = path.join(opts.out, name .. ".rsxb")
+  local ok, err = run:claim(dest, file)
+  if not ok then return nil, err end
+  local w <close> = rsxmesh.writer()
+  local f <close> = assert(io.open(file, "rb"))
+  local n = 0
+  for k, m in ipairs(r.meshes) do
+    local needs_mgp = rsxmesh.format(m.mask).mgp_stride > 0
+    if m.indices and (m.mgp or not needs_mgp) then
+      local added, merr = w:mesh(mesh_table(f, r, k, m, name))
+      if not added then return nil, merr end
+      n = n + 1
+    end
+  end
+  ok, err = w:save(dest)
+  if not ok then return nil, err end
+  return n
+end
+
+-- ----------------------------------------------------------------- text
+
+local function hex(n) return string.format("0x%08x", n) end
+
+local function g(x) return rsxmesh.fmt(x) end
+
+local function describe(f)
+  if f.kind == "mmp" then
+    return string.format("%d vertices, stride 16, unit normals %.1f %%, "
+      .. "bounds (%s, %s, %s) .. (%s, %s, %s)", f.vertices,
+      100 * f.unit_share, g(f.bounds.min[1]), g(f.bounds.min[2]),
+      g(f.bounds.min[3]), g(f.bounds.max[1]), g(f.bounds.max[2]),
+      g(f.bounds.max[3]))
+  elseif f.kind == "mgp" then
+    return string.format("%d vertices, stride %d, mask %s", f.vertices,
+      f.stride, hex(f.mask))
+  elseif f.kind == "indices" then
+    return string.format("%d values, %d-byte %s%s, fits %d vertices",
+      f.count, f.size, f.primitive == "strip" and "strip" or "list",
+      f.restarts > 0 and string.format(" (%d restarts)", f.restarts) or "",
+      f.vertices)
+  end
+  return "mask " .. hex(f.mask)
+end
+
+local function print_text(file, r)
+  io.write(string.format("%s: %s bytes, %s, %s\n", file, r.size,
+    plural(#r.found, "finding"), plural(#r.meshes, "mesh", "meshes")))
+  for _, f in ipairs(r.found) do
+    io.write(string.format("  %-7s  %s  %s%s\n", f.kind, hex(f.offset),
+      describe(f), f.mesh and ("  [mesh " .. f.mesh .. "]") or ""))
+  end
+  for k, m in ipairs(r.meshes) do
+    local meta, mmp, mgp, ix = parts(r, m)
+    io.write(string.format("  mesh %d: %d vertices, mask %s, confidence "
+      .. "%.2f: record %s, mmp %s, mgp %s, indices %s (%s)\n", k,
+      m.vertices, hex(m.mask), m.confidence,
+      meta and hex(meta.offset) or "-", hex(mmp.offset),
+      mgp and hex(mgp.offset) or "-", ix and hex(ix.offset) or "-", m.why))
+  end
+end
+
+-- ----------------------------------------------------------------- JSON
+
+-- A finding as issue 20 shapes it: kind, offset, then what its kind has.
+local function json_found(f)
+  local o = { kind = f.kind, offset = f.offset, bytes = f.bytes }
+  if f.kind == "mmp" or f.kind == "mgp" then
+    o.vertices, o.stride = f.vertices, f.stride
+    o.unit_share = f.unit_share
+    if f.kind == "mmp" then
+      o.zero_normals = f.zero_normals
+      o.bounds = f.bounds
+    end
+  end
+  if f.kind == "indices" then
+    o.count, o.size, o.primitive = f.count, f.size, f.primitive
+    o.restarts, o.vertices = f.restarts, f.vertices
+  end
+  if f.kind == "meta" or f.kind == "mgp" then o.mask = f.mask end
+  return o
+end
+
+local function json_mesh(r, m)
+  local meta, mmp, mgp, ix = parts(r, m)
+  return { vertices = m.vertices, mask = m.mask,
+    confidence = m.confidence, why = m.why,
+    meta = meta and meta.offset or cli.NULL, mmp = mmp.offset,
+    mgp = mgp and mgp.offset or cli.NULL,
+    indices = ix and ix.offset or cli.NULL }
+end
+
+-- ------------------------------------------------------------- manifest
+
+local function manifest_entry(file, r, k, m)
+  local meta, mmp, mgp, ix = parts(r, m)
+  local name = path.basename(file):gsub("%.[^.]*$", "")
+  local q = string.format
+  local lines = {
+    q("  -- confidence %.2f: %s", m.confidence, m.why),
+    q("  { file = %q, name = %q,", path.relative(path.absolute(file),
+      path.absolute(path.dirname(opts.manifest))), q("%s_%d", name, k)),
+    meta and q("    meta = %q,", q("0x%x", meta.offset))
+      or q("    mask = 0x%08x,", m.mask),
+    q("    mmp = %q, vertices = %d,", q("0x%x", mmp.offset), m.vertices),
+  }
+  if mgp then
+    lines[#lines + 1] = q("    mgp = %q, mgp_stride = %d,",
+      q("0x%x", mgp.offset), mgp.stride)
+  end
+  if ix then
+    local count = ix.count
+    if ix.primitive == "triangles" then count = count - count % 3 end
+    lines[#lines + 1] = q("    indices = { offset = %q, count = %d, "
+      .. "size = %d, primitive = %q },", q("0x%x", ix.offset), count,
+      ix.size, ix.primitive)
+  end
+  lines[#lines + 1] = "  },"
+  -- an entry that lacks a part pack needs stays in a comment, saying what
+  -- to give, so that pack takes the rest as they are
+  local missing = not ix and "indices = { offset =, count =, size =, "
+    .. "primitive = }" or (not mgp and rsxmesh.format(m.mask).mgp_stride > 0
+    and "mgp = OFFSET") or nil
+  if missing then
+    lines[1] = lines[1] .. "\n  -- give " .. missing .. ", then take this "
+      .. "entry out of its comment"
+    lines[2] = "  --[[" .. lines[2]:sub(3)
+    lines[#lines] = "  },]]"
+  end
+  return table.concat(lines, "\n")
+end
+
+-- ----------------------------------------------------------------- main
+
+local files, entries, extracted = {}, {}, 0
+local scanned = 0
+local ok, err = interrupt.protect(function()
+  for k, file in ipairs(args) do
+    run.label = string.format("[%d/%d] %s", k, #args, file)
+    run:progress(run.label)
+    local r, serr = rsxmesh.scan(file, { min_vertices = opts.min_vertices })
+    if not r then
+      run:fail(file, serr)
+    else
+      scanned = scanned + 1
+      if opts.json then
+        local doc = { path = file, size = r.size, found = {}, meshes = {} }
+        for i, f in ipairs(r.found) do doc.found[i] = json_found(f) end
+        for i, m in ipairs(r.meshes) do doc.meshes[i] = json_mesh(r, m) end
+        files[#files + 1] = doc
+      else
+        print_text(file, r)
+      end
+      if opts.manifest then
+        for i, m in ipairs(r.meshes) do
+          entries[#entries + 1] = manifest_entry(file, r, i, m)
+        end
+      end
+      local good = true
+      if opts.extract then
+        local n, xerr = extract(file, r)
+        if not n then
+          run:fail(file, xerr)
+          good = false
+        else
+          extracted = extracted + n
+        end
+      end
+      if good then run.ok = run.ok + 1 end
+    end
+  end
+end)
+if not ok and cli.interrupted(err) then run:interrupted()
+elseif not ok then error(err, 0) end
+
+if opts.json then
+  cli.write_json({ files = files }, { "files", "path", "size", "found",
+    "meshes", "kind", "offset", "bytes", "vertices", "stride", "count",
+    "size", "mask" })
+end
+if opts.manifest then
+  local mok, merr = output.write(opts.manifest, function(f)
+    return f:write("-- rsxmesh scan's manifest: correct it, then run\n",
+      "-- rsxmesh pack ", path.basename(opts.manifest), " -o OUT.rsxb\n",
+      "return {\n", table.concat(entries, "\n"),
+      #entries > 0 and "\n" or "", "}\n")
+  end)
+  if not mok then run:fail(opts.manifest, merr) end
+end
+run:finish(plural(scanned, "file") .. " scanned" ..
+  (opts.extract and ", " .. plural(extracted, "mesh", "meshes")
+    .. " extracted" or ""))

@@ -1,0 +1,168 @@
+/*
+** scan.c - rsxmesh.scan: the core's scanner (src/scan.c) from Lua, its
+** findings as plain tables (offsets 0-based as in hex dumps, the findings
+** and meshes numbered from 1).
+*/
+#include "rsxlua.h"
+#include "../scan.h"
+
+#include <string.h>
+
+#define FNAME "rsxmesh.scan"
+
+static void set_int(lua_State *L, const char *key, lua_Integer v)
+{
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, key);
+}
+
+static void set_num(lua_State *L, const char *key, lua_Number v)
+{
+  lua_pushnumber(L, v);
+  lua_setfield(L, -2, key);
+}
+
+static void push_vec3(lua_State *L, const float v[3])
+{
+  int i;
+  lua_createtable(L, 3, 0);
+  for (i = 0; i < 3; i++) {
+    lua_pushnumber(L, (lua_Number)v[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+static void push_found(lua_State *L, const rsx_scan_found *f)
+{
+  lua_createtable(L, 0, 12);
+  lua_pushstring(L, rsx_scan_kind_name(f->kind));
+  lua_setfield(L, -2, "kind");
+  set_int(L, "offset", (lua_Integer)f->offset);
+  set_int(L, "bytes", (lua_Integer)f->bytes);
+  switch (f->kind) {
+  case RSX_SCAN_MMP:
+  case RSX_SCAN_MGP:
+    set_int(L, "vertices", f->vertices);
+    set_int(L, "stride", f->stride);
+    if (f->kind == RSX_SCAN_MGP) {
+      set_int(L, "mask", f->mask);
+      set_num(L, "unit_share", (double)f->unit / f->vertices);
+    } else {
+      set_num(L, "unit_share", (double)f->unit / f->vertices);
+      set_int(L, "zero_normals", f->zero);
+      lua_createtable(L, 0, 2);
+      push_vec3(L, f->lo);
+      lua_setfield(L, -2, "min");
+      push_vec3(L, f->hi);
+      lua_setfield(L, -2, "max");
+      lua_setfield(L, -2, "bounds");
+    }
+    break;
+  case RSX_SCAN_INDICES:
+    set_int(L, "count", f->count);
+    set_int(L, "size", f->size);
+    lua_pushstring(L, f->primitive == RSX_STRIP ? "strip" : "triangles");
+    lua_setfield(L, -2, "primitive");
+    set_int(L, "restarts", f->restarts);
+    set_int(L, "vertices", f->vertices);
+    set_num(L, "locality", f->locality);
+    break;
+  default:
+    set_int(L, "mask", f->mask);
+    break;
+  }
+  if (f->in_mesh >= 0) set_int(L, "mesh", f->in_mesh + 1);
+}
+
+static void push_mesh(lua_State *L, const rsx_scan_mesh *m)
+{
+  lua_createtable(L, 0, 8);
+  if (m->meta >= 0) set_int(L, "meta", m->meta + 1);
+  if (m->mmp >= 0) set_int(L, "mmp", m->mmp + 1);
+  if (m->mgp >= 0) set_int(L, "mgp", m->mgp + 1);
+  if (m->indices >= 0) set_int(L, "indices", m->indices + 1);
+  set_int(L, "mask", m->mask);
+  set_int(L, "vertices", m->vertices);
+  set_num(L, "confidence", m->confidence);
+  lua_pushstring(L, m->why);
+  lua_setfield(L, -2, "why");
+}
+
+static const char *const scan_keys[] = {"min_vertices", "bytes", "chunk",
+                                        NULL};
+
+/* rsxmesh.scan(path [, opts]) or rsxmesh.scan(bytes, {bytes = true}) */
+static int l_scan(lua_State *L)
+{
+  size_t len;
+  const char *s = rsxlua_checklstring(L, 1, &len, FNAME);
+  rsx_scan_options o;
+  rsx_scan r;
+  rsx_error err;
+  int from_bytes = 0, rc;
+  size_t i;
+
+  rsx_scan_options_init(&o);
+  if (!lua_isnoneornil(L, 2)) {
+    rsxlua_checktype(L, 2, LUA_TTABLE, FNAME);
+    rsxlua_check_keys(L, 2, scan_keys, NULL, NULL, FNAME, "option");
+    if (lua_getfield(L, 2, "min_vertices") != LUA_TNIL) {
+      lua_Integer n = rsxlua_checkinteger(L, -1, FNAME);
+      if (n < 1 || n > 0x7FFFFFFF)
+        luaL_error(L, FNAME ": min_vertices %I out of range 1..2147483647",
+                   n);
+      o.min_vertices = (uint32_t)n;
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 2, "chunk") != LUA_TNIL) {
+      lua_Integer n = rsxlua_checkinteger(L, -1, FNAME);
+      if (n < 4096 || n > (1 << 30))
+        luaL_error(L, FNAME ": chunk %I out of range 4096..1073741824", n);
+      o.chunk = (size_t)n;
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "bytes");
+    from_bytes = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  if (!from_bytes && strlen(s) != len)
+    return rsxlua_fail(L, FNAME ": the path holds a NUL byte");
+  if (from_bytes)
+    rc = rsx_scan_memory(s, len, "(string)", &o, &r, &err);
+  else
+    rc = rsx_scan_file(s, &o, &r, &err);
+  if (rc != 0) return rsxlua_fail(L, err.text);
+
+  lua_createtable(L, 0, 5);
+  if (!from_bytes) {
+    lua_pushvalue(L, 1);
+    lua_setfield(L, -2, "path");
+  }
+  set_int(L, "size", (lua_Integer)r.size);
+  lua_createtable(L, (int)(r.found_count < 1000000 ? r.found_count : 0), 0);
+  for (i = 0; i < r.found_count; i++) {
+    push_found(L, &r.found[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_setfield(L, -2, "found");
+  lua_createtable(L, (int)(r.mesh_count < 1000000 ? r.mesh_count : 0), 0);
+  for (i = 0; i < r.mesh_count; i++) {
+    push_mesh(L, &r.meshes[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_setfield(L, -2, "meshes");
+  set_int(L, "dropped", (lua_Integer)r.dropped);
+  set_int(L, "buffer_bytes", (lua_Integer)r.buffer_bytes);
+  rsx_scan_free(&r);
+  return 1;
+}
+
+static const luaL_Reg scan_funcs[] = {
+  {"scan", l_scan},
+  {NULL, NULL}
+};
+
+void rsxlua_open_scan(lua_State *L)
+{
+  luaL_setfuncs(L, scan_funcs, 0);
+}

@@ -1,0 +1,1588 @@
+/*
+** scan.c - finding MMP and MGP streams, index buffers and metadata records
+** in a file of unknown layout, by the research note's signatures, and
+** assembling meshes from them.
+**
+** One pass reads the file a chunk at a time (the last bytes of a chunk are
+** kept for the records that straddle the next) and classifies every 4-byte
+** word once: a float in a position's range, a unit or shorter CMP vector,
+** a pair of half floats in the UVs' range, zero. Each layout (the MMP, the
+** MGP of each mask with tangent frames) keeps one run per phase of its
+** stride: a run grows by records that pass, tolerates a few whose normal
+** (or B) is zero, and ends at one that fails. Index buffers are followed
+** as a sequence of u16 and one of u32 values: real ones keep coming back
+** to vertices met a few values before, random small numbers do not. The
+** layout rules are the format table's (rsx_format_init); the unit test is
+** RSX_UNIT_TOLERANCE.
+**
+** After the pass (bounded by the findings, not the file): look-alikes
+** resolved (scan_resolve), index runs trimmed to their dense ends
+** (ix_verify), runs of streams back to back cut by the records' counts
+** (scan_split), meshes assembled and strays cut off (scan_assemble).
+*/
+#define _POSIX_C_SOURCE 200809L /* pread */
+
+#include "scan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ limits */
+
+#define SCAN_CHUNK_DEFAULT ((size_t)1 << 20)
+#define SCAN_OVERLAP 64          /* >= the longest record (40) */
+#define SCAN_SOFT_MAX 3          /* zero normals (or B) in a row a run keeps:
+                                 ** more, and zero padding joins two streams */
+#define SCAN_CANDIDATES_MAX 1000000 /* kept candidates: a hostile file full
+                                    ** of look-alikes cannot take more */
+#define IX_WINDOW 6              /* a value links to one this far back */
+#define IX_NEAR 2                /* ... when within this of it */
+#define IX_GAP 12                /* values without a link end a buffer */
+#define IX_RING 64
+#define IX_RECENT 16             /* values whose links are counted */
+#define IX_U32_LIMIT 0x01000000u /* u32 indices above this are not */
+
+/* the 16 masks of the note's layout table */
+static const uint32_t scan_masks[] = {
+  0x00080005, 0x00080007, 0x00080025, 0x00080027, 0x0008003d, 0x0008003f,
+  0x00080065, 0x00080067, 0x0008007d, 0x000800e5, 0x000800fd, 0x000800ff,
+  0x000801e5, 0x000801fd, 0x000801ff, 0x000807fd
+};
+#define SCAN_MASK_COUNT (sizeof scan_masks / sizeof scan_masks[0])
+
+static int scan_known_mask(uint32_t w)
+{
+  size_t i;
+  if ((w & 0xFFFFF000u) != 0x00080000u) return 0;
+  for (i = 0; i < SCAN_MASK_COUNT; i++)
+    if (scan_masks[i] == w) return 1;
+  return 0;
+}
+
+/* ----------------------------------------------------- word classes */
+
+enum {
+  C_F = 1 << 0,   /* a finite float below 2^20 in magnitude */
+  C_UZ = 1 << 1,  /* a unit CMP vector, or zero */
+  C_Z = 1 << 2,   /* zero */
+  C_S = 1 << 3,   /* a CMP vector no longer than unit (zero included) */
+  C_H = 1 << 4,   /* two finite half floats within +-1024 */
+  C_HW0 = 1 << 5, /* C_H and the second half is +-0 */
+  C_U = 1 << 6    /* a unit CMP vector */
+};
+
+/* Squared CMP lengths in units of (1/32767)^2, from the note's scales
+** (x, y times 32, z times 64): the unit shell of RSX_UNIT_TOLERANCE. */
+static int64_t scan_unit_lo, scan_unit_hi;
+
+static void scan_init_limits(void)
+{
+  double full = 32767.0 * 32767.0;
+  scan_unit_lo = (int64_t)ceil((1 - RSX_UNIT_TOLERANCE) *
+                               (1 - RSX_UNIT_TOLERANCE) * full);
+  scan_unit_hi = (int64_t)floor((1 + RSX_UNIT_TOLERANCE) *
+                                (1 + RSX_UNIT_TOLERANCE) * full);
+}
+
+static int scan_half_ok(uint32_t h)
+{
+  /* 0x6400 is 1024; everything above, infinities and NaNs included */
+  return (h & 0x7FFFu) <= 0x6400u;
+}
+
+static unsigned scan_classify(uint32_t w)
+{
+  unsigned c = 0;
+  int32_t x, y, z;
+  int64_t len2;
+
+  if (((w >> 23) & 0xFFu) < 127u + 20u) c |= C_F;
+  if (w == 0) return c | C_UZ | C_Z | C_S | C_H | C_HW0;
+  /* sign-extend the 11:11:10 fields as rsx_cmp does */
+  x = (int32_t)((w & 0x7FFu) ^ 0x400u) - 0x400;
+  y = (int32_t)(((w >> 11) & 0x7FFu) ^ 0x400u) - 0x400;
+  z = (int32_t)(((w >> 22) & 0x3FFu) ^ 0x200u) - 0x200;
+  len2 = 1024 * ((int64_t)x * x + (int64_t)y * y) + 4096 * (int64_t)z * z;
+  if (len2 <= scan_unit_hi) {
+    c |= C_S;
+    if (len2 >= scan_unit_lo) c |= C_U | C_UZ;
+  }
+  if (scan_half_ok(w >> 16) && scan_half_ok(w & 0xFFFFu)) {
+    c |= C_H;
+    if ((w & 0x7FFFu) == 0) c |= C_HW0;
+  }
+  return c;
+}
+
+/* --------------------------------------------------------- layouts */
+
+#define MAX_WORDS 10
+
+/* One layout to look for: its record as the classes each word needs. */
+typedef struct scan_layout {
+  int kind;                  /* RSX_SCAN_MMP or RSX_SCAN_MGP */
+  uint32_t mask;             /* MGP: the mask */
+  unsigned words;            /* stride / 4 */
+  unsigned char need[MAX_WORDS]; /* classes every word must have */
+  int soft;                  /* the normal or B: a record is hard when it
+                             ** is unit, soft when it is zero */
+} scan_layout;
+
+typedef struct scan_run {
+  int active;
+  uint64_t start, end;       /* end: after the last hard record */
+  uint32_t hard, soft_in, soft_pending;
+  float lo[3], hi[3], plo[3], phi[3];
+} scan_run;
+
+typedef struct scan_detector {
+  scan_layout lay;
+  scan_run *runs;            /* one per phase */
+  unsigned phase;            /* of the word at hand: its index mod words */
+} scan_detector;
+
+/* The MMP, then every MGP layout of the table but colour-only (whose
+** bytes can be anything, so nothing can find it). */
+static int scan_make_layouts(scan_layout *out)
+{
+  int n = 0;
+  size_t i;
+  scan_layout *l = &out[n++];
+  memset(l, 0, sizeof *l);
+  l->kind = RSX_SCAN_MMP;
+  l->words = 4;
+  l->need[0] = l->need[1] = l->need[2] = C_F;
+  l->need[3] = C_UZ;
+  l->soft = 3;
+  for (i = 0; i < SCAN_MASK_COUNT; i++) {
+    rsx_format f;
+    int kinds[RSX_KIND_COUNT], nk, k, have_b = 0;
+    rsx_format_init(&f, scan_masks[i]);
+    if (f.mgp_stride == 0) continue;
+    nk = rsx_format_mgp_order(&f, kinds);
+    l = &out[n];
+    memset(l, 0, sizeof *l);
+    l->kind = RSX_SCAN_MGP;
+    l->mask = f.mask;
+    l->words = f.mgp_stride / 4;
+    for (k = 0; k < nk; k++) {
+      int w = f.offset[kinds[k]] / 4;
+      switch (kinds[k]) {
+      case RSX_TANGENT_A: l->need[w] = C_S; break;
+      case RSX_TANGENT_B: l->need[w] = C_UZ; l->soft = w; have_b = 1; break;
+      case RSX_EXTRA_B:   /* x, y, z and a w of zero */
+        l->need[w] = C_H;
+        l->need[w + 1] = C_HW0;
+        break;
+      case RSX_COLOUR: break;  /* any bytes */
+      default:           /* UVs, extra A: half floats */
+        l->need[w] = C_H;
+        if (f.attr[kinds[k]]->size == 8) l->need[w + 1] = C_H;
+        break;
+      }
+    }
+    /* Without tangent frames an MGP is half floats (and colour bytes)
+    ** alone, which arrays of half floats, small integers and zeros pass
+    ** as well: not looked for (doc/finding-meshes.md). */
+    if (!have_b) continue;
+    n++;
+  }
+  return n;
+}
+
+/* ------------------------------------------------------ index buffers */
+
+typedef struct scan_ixrun {
+  int size;                  /* 2 or 4 */
+  int active;
+  uint64_t first_off;        /* offset of value 0 */
+  uint64_t k;                /* values seen */
+  uint32_t ring[IX_RING];
+  int64_t first_linked, last_linked;
+  uint32_t maxc;             /* over first_linked..last_linked */
+  uint32_t recent;           /* a bit per recent value: did it link? */
+  uint64_t links, restarts, steps;          /* running totals */
+  uint64_t links0, restarts0, steps0;       /* at the first link */
+  uint64_t links1, restarts1, steps1;       /* at the last link */
+} scan_ixrun;
+
+/* ---------------------------------------------------------- the scan */
+
+typedef struct scan_source {
+  const char *name;
+  int fd;
+  const uint8_t *mem;
+  uint64_t size;
+} scan_source;
+
+typedef struct scan_state {
+  const rsx_scan_options *opt;
+  scan_source *src;
+  rsx_error *err;
+  int layout_count;
+  scan_detector det[SCAN_MASK_COUNT + 1];
+  scan_ixrun ix16, ix32;
+  rsx_scan_found *cand;      /* candidates for the findings */
+  size_t ncand, capcand;
+  uint64_t dropped;
+  int nomem;
+} scan_state;
+
+static void scan_add(scan_state *s, const rsx_scan_found *f)
+{
+  if (s->ncand >= SCAN_CANDIDATES_MAX) {
+    s->dropped++;
+    return;
+  }
+  if (s->ncand == s->capcand) {
+    size_t cap = s->capcand ? s->capcand * 2 : 64;
+    rsx_scan_found *c = realloc(s->cand, cap * sizeof *c);
+    if (c == NULL) { s->nomem = 1; return; }
+    s->cand = c;
+    s->capcand = cap;
+  }
+  s->cand[s->ncand] = *f;
+  s->cand[s->ncand].in_mesh = -1;
+  s->ncand++;
+}
+
+static void run_close(scan_state *s, const scan_layout *l, scan_run *r)
+{
+  uint32_t stride = l->words * 4;
+  uint64_t records;
+  if (!r->active) return;
+  r->active = 0;
+  records = (r->end - r->start) / stride;
+  if (records >= s->opt->min_vertices && records <= UINT32_MAX) {
+    rsx_scan_found f;
+    memset(&f, 0, sizeof f);
+    f.kind = l->kind;
+    f.offset = r->start;
+    f.bytes = r->end - r->start;
+    f.vertices = (uint32_t)records;
+    f.stride = stride;
+    f.mask = l->mask;
+    f.unit = r->hard;
+    f.zero = r->soft_in;
+    f.primitive = -1;
+    memcpy(f.lo, r->lo, sizeof f.lo);
+    memcpy(f.hi, r->hi, sizeof f.hi);
+    scan_add(s, &f);
+  }
+}
+
+static void bounds_add(float lo[3], float hi[3], const uint8_t *p)
+{
+  int i;
+  for (i = 0; i < 3; i++) {
+    float v = rsx_f32(p + 4 * i);
+    if (v < lo[i]) lo[i] = v;
+    if (v > hi[i]) hi[i] = v;
+  }
+}
+
+static void bounds_reset(float lo[3], float hi[3])
+{
+  int i;
+  for (i = 0; i < 3; i++) {
+    lo[i] = INFINITY;
+    hi[i] = -INFINITY;
+  }
+}
+
+/* One record of layout l at offset off (its bytes p, its words' classes
+** cls): fail, soft or hard, and the run of its phase follows. */
+static void scan_record(scan_state *s, scan_detector *d, uint64_t off,
+                        const uint8_t *p, const unsigned char *cls,
+                        int complete)
+{
+  const scan_layout *l = &d->lay;
+  scan_run *r = &d->runs[d->phase];
+  unsigned j;
+  int soft;
+
+  if (!complete) goto fail;
+  /* a hard record needs its normal (or B) unit: most words are not, and
+  ** a zero one only matters to a run under way */
+  if (!(cls[l->soft] & C_U)) {
+    if (!(cls[l->soft] & C_Z)) goto fail;
+    if (!r->active) return;
+  }
+  for (j = 0; j < l->words; j++)
+    if ((cls[j] & l->need[j]) != l->need[j]) goto fail;
+  soft = (cls[l->soft] & C_Z) != 0;
+  if (soft) {
+    if (!r->active) return;
+    r->soft_pending++;
+    if (l->kind == RSX_SCAN_MMP) bounds_add(r->plo, r->phi, p);
+    if (r->soft_pending > SCAN_SOFT_MAX) run_close(s, l, r);
+    return;
+  }
+  if (!r->active) {
+    r->active = 1;
+    r->start = off;
+    r->hard = r->soft_in = 0;
+    bounds_reset(r->lo, r->hi);
+  } else if (r->soft_pending) {
+    int i;
+    r->soft_in += r->soft_pending;
+    for (i = 0; i < 3; i++) {
+      if (r->plo[i] < r->lo[i]) r->lo[i] = r->plo[i];
+      if (r->phi[i] > r->hi[i]) r->hi[i] = r->phi[i];
+    }
+  }
+  r->soft_pending = 0;
+  bounds_reset(r->plo, r->phi);
+  r->hard++;
+  r->end = off + l->words * 4;
+  if (l->kind == RSX_SCAN_MMP) bounds_add(r->lo, r->hi, p);
+  return;
+fail:
+  if (r->active) run_close(s, l, r);
+}
+
+static void ix_close(scan_state *s, scan_ixrun *x)
+{
+  uint64_t count, links;
+  if (x->first_linked < 0) return;
+  count = (uint64_t)(x->last_linked - x->first_linked + 1);
+  links = x->links1 - x->links0;
+  if ((uint64_t)x->maxc + 1 >= s->opt->min_vertices && count >= 6 &&
+      count <= UINT32_MAX && links * 2 >= count &&
+      !(x->size == 2 && x->maxc >= 0xFFFFu)) {
+    rsx_scan_found f;
+    uint64_t steps = x->steps1 - x->steps0;
+    memset(&f, 0, sizeof f);
+    f.kind = RSX_SCAN_INDICES;
+    f.offset = x->first_off + (uint64_t)x->first_linked * x->size;
+    f.count = (uint32_t)count;
+    f.bytes = count * x->size;
+    f.size = (uint32_t)x->size;
+    f.vertices = x->maxc + 1;
+    f.restarts = (uint32_t)(x->restarts1 - x->restarts0);
+    f.locality = (double)links / (double)count;
+    f.primitive = (f.restarts > 0 || steps * 10 > count * 6)
+                    ? RSX_STRIP : RSX_TRIANGLES;
+    scan_add(s, &f);
+  }
+  x->first_linked = -1;
+}
+
+static int popcount16(uint32_t v)
+{
+  int n = 0;
+  for (; v; v &= v - 1) n++;
+  return n;
+}
+
+/* A restart in the ring: near no index of either size. */
+#define IX_SENTINEL 0x40000000u
+
+static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
+{
+  uint32_t restart = x->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+  uint64_t k;
+  int d, far = 0;
+
+  if (v == restart) {
+    if (x->active) {
+      x->ring[x->k % IX_RING] = IX_SENTINEL;
+      x->k++;
+      x->restarts++;
+    }
+    return;
+  }
+  if (x->size == 4 && v >= IX_U32_LIMIT) {
+    ix_close(s, x);
+    x->active = 0;
+    return;
+  }
+  if (!x->active) {
+    x->active = 1;
+    x->first_off = off;
+    x->k = 0;
+    x->first_linked = -1;
+  }
+  k = x->k;
+  /* near: |v - u| <= IX_NEAR, as one unsigned comparison */
+  if (k >= 1 && x->ring[(k - 1) % IX_RING] != v) {
+    if (k >= IX_WINDOW) {
+      for (d = 1; d <= IX_WINDOW; d++)
+        if (v - x->ring[(k - d) % IX_RING] + IX_NEAR <= 2u * IX_NEAR)
+          far = d;
+    } else {
+      for (d = 1; (uint64_t)d <= k; d++)
+        if (v - x->ring[(k - d) % IX_RING] + IX_NEAR <= 2u * IX_NEAR)
+          far = d;
+    }
+  }
+  /* a strip's next vertex lies one or two from the one two back (a row
+  ** of a grid, a zigzag), a list's seldom does */
+  if (k >= 2) {
+    uint32_t t = v - x->ring[(k - 2) % IX_RING] + 2;
+    if (t <= 4 && t != 2) x->steps++;
+  }
+  x->ring[k % IX_RING] = v;
+  x->k = k + 1;
+  if (far) {
+    uint64_t j, from;
+    x->links++;
+    if (x->first_linked < 0) {
+      x->first_linked = (int64_t)(k - (uint64_t)far);
+      x->maxc = 0;
+      from = (uint64_t)x->first_linked;
+      x->links0 = x->links - 1;
+      x->restarts0 = x->restarts;
+      x->steps0 = x->steps;
+    } else {
+      from = (uint64_t)x->last_linked + 1;
+    }
+    for (j = from; j <= k; j++) {
+      uint32_t u = x->ring[j % IX_RING];
+      if (u != IX_SENTINEL && u > x->maxc) x->maxc = u;
+    }
+    x->last_linked = (int64_t)k;
+    x->links1 = x->links;
+    x->restarts1 = x->restarts;
+    x->steps1 = x->steps;
+  } else if (x->first_linked >= 0 &&
+             k - (uint64_t)x->last_linked > IX_GAP) {
+    ix_close(s, x);
+  }
+  /* random small numbers link now and then: where fewer than a third of
+  ** the last IX_RECENT values link, a buffer has ended (or not begun) */
+  x->recent = (x->recent << 1 | (far != 0)) & ((1u << IX_RECENT) - 1);
+  if (x->first_linked >= 0 &&
+      k - (uint64_t)x->first_linked >= IX_RECENT &&
+      popcount16(x->recent) * 3 < IX_RECENT) {
+    /* a buffer may begin among the recent values: they start afresh */
+    uint32_t again[IX_RECENT];
+    uint64_t from = x->first_off + (k + 1 - IX_RECENT) * (uint64_t)x->size;
+    unsigned r;
+    ix_close(s, x);
+    for (r = 0; r < IX_RECENT; r++)
+      again[r] = x->ring[(k + 1 - IX_RECENT + r) % IX_RING];
+    x->active = 0;
+    x->recent = 0;
+    for (r = 0; r < IX_RECENT; r++)
+      ix_value(s, x, from + r * (uint64_t)x->size,
+               again[r] == IX_SENTINEL ? restart : again[r]);
+  }
+}
+
+static void scan_word(scan_state *s, uint64_t off, const uint8_t *p,
+                      const unsigned char *cls, size_t avail)
+{
+  int i;
+  uint32_t w = avail >= 4 ? rsx_be32(p) : 0;
+  for (i = 0; i < s->layout_count; i++) {
+    scan_detector *d = &s->det[i];
+    scan_record(s, d, off, p, cls, avail >= d->lay.words * 4u);
+    d->phase = d->phase + 1 == d->lay.words ? 0 : d->phase + 1;
+  }
+  if (avail >= 4) {
+    if (off >= RSX_MASK_OFFSET && scan_known_mask(w)) {
+      rsx_scan_found f;
+      memset(&f, 0, sizeof f);
+      f.kind = RSX_SCAN_META;
+      f.offset = off - RSX_MASK_OFFSET;
+      f.bytes = RSX_META_MIN;
+      f.mask = w;
+      f.primitive = -1;
+      scan_add(s, &f);
+    }
+    ix_value(s, &s->ix32, off, w);
+  }
+  if (avail >= 2) ix_value(s, &s->ix16, off, rsx_be16(p));
+  if (avail >= 4) ix_value(s, &s->ix16, off + 2, rsx_be16(p + 2));
+}
+
+/* --------------------------------------------------------- reading */
+
+static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
+                    rsx_error *err)
+{
+  size_t got = 0;
+  if (off > src->size || n > src->size - off)
+    return rsx_fail(err, "%s: offset 0x%llx: %zu bytes past the end "
+                    "(size %llu)", src->name, (unsigned long long)off, n,
+                    (unsigned long long)src->size);
+  if (src->mem != NULL) {
+    memcpy(buf, src->mem + off, n);
+    return 0;
+  }
+  while (got < n) {
+    ssize_t r = pread(src->fd, buf + got, n - got, (off_t)(off + got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0)
+      return rsx_fail(err, "%s: offset 0x%llx: %s", src->name,
+                      (unsigned long long)(off + got), strerror(errno));
+    if (r == 0)
+      return rsx_fail(err, "%s: offset 0x%llx: the file ended early "
+                      "(it shrank while being read)", src->name,
+                      (unsigned long long)(off + got));
+    got += (size_t)r;
+  }
+  return 0;
+}
+
+static int scan_pass(scan_state *s)
+{
+  size_t chunk = s->opt->chunk ? s->opt->chunk : SCAN_CHUNK_DEFAULT;
+  size_t cap, have = 0, i;
+  uint8_t *buf;
+  unsigned char *cls;
+  uint64_t base = 0, next_read = 0, pos = 0, size = s->src->size;
+  int rc = 0;
+
+  chunk = (chunk + 3) & ~(size_t)3;
+  if (chunk < 4096) chunk = 4096;
+  cap = chunk + SCAN_OVERLAP;
+  buf = malloc(cap + 8);
+  cls = calloc(cap / 4 + 2 + MAX_WORDS, 1);
+  if (buf == NULL || cls == NULL) {
+    free(buf);
+    free(cls);
+    return rsx_fail(s->err, "%s: out of memory for the read buffer",
+                    s->src->name);
+  }
+  while (pos < size) {
+    size_t n = chunk;
+    uint64_t limit;
+    if (n > size - next_read) n = (size_t)(size - next_read);
+    if (n > 0 && src_read(s->src, next_read, buf + have, n, s->err) != 0) {
+      rc = -1;
+      break;
+    }
+    have += n;
+    next_read += n;
+    memset(cls, 0, cap / 4 + 2 + MAX_WORDS);
+    for (i = 0; i + 4 <= have; i += 4)
+      cls[i / 4] = (unsigned char)scan_classify(rsx_be32(buf + i));
+    /* records that reach into the next chunk wait for it */
+    limit = next_read == size ? size : base + have - SCAN_OVERLAP;
+    for (; pos < limit; pos += 4) {
+      size_t at = (size_t)(pos - base);
+      scan_word(s, pos, buf + at, cls + at / 4, have - at);
+    }
+    if (s->nomem) {
+      rc = rsx_fail(s->err, "%s: out of memory for the findings",
+                    s->src->name);
+      break;
+    }
+    if (pos < size) {
+      size_t keep = (size_t)(pos - base);
+      memmove(buf, buf + keep, have - keep);
+      have -= keep;
+      base = pos;
+    }
+  }
+  free(buf);
+  free(cls);
+  return rc;
+}
+
+static void scan_flush(scan_state *s)
+{
+  int i;
+  unsigned ph;
+  for (i = 0; i < s->layout_count; i++)
+    for (ph = 0; ph < s->det[i].lay.words; ph++)
+      run_close(s, &s->det[i].lay, &s->det[i].runs[ph]);
+  ix_close(s, &s->ix16);
+  ix_close(s, &s->ix32);
+}
+
+/* ------------------------------------------------------- resolution */
+
+static uint64_t overlap_bytes(const rsx_scan_found *a,
+                              const rsx_scan_found *b)
+{
+  uint64_t lo = a->offset > b->offset ? a->offset : b->offset;
+  uint64_t ea = a->offset + a->bytes, eb = b->offset + b->bytes;
+  uint64_t hi = ea < eb ? ea : eb;
+  return hi > lo ? hi - lo : 0;
+}
+
+/* The masks metadata records carry, as bits of scan_masks' order. */
+static unsigned meta_masks(const scan_state *s)
+{
+  unsigned bits = 0;
+  size_t i, k;
+  for (i = 0; i < s->ncand; i++)
+    if (s->cand[i].kind == RSX_SCAN_META)
+      for (k = 0; k < SCAN_MASK_COUNT; k++)
+        if (scan_masks[k] == s->cand[i].mask) bits |= 1u << k;
+  return bits;
+}
+
+/* How well an MGP candidate's layout is supported: a metadata record with
+** its mask, a start aligned as vertex buffers are. */
+static int mgp_support(unsigned metas, const rsx_scan_found *f)
+{
+  size_t k;
+  int score = f->offset % 16 == 0 ? 2 : 0;
+  for (k = 0; k < SCAN_MASK_COUNT; k++)
+    if (scan_masks[k] == f->mask && (metas & (1u << k))) score += 4;
+  return score;
+}
+
+/* Of two overlapping candidates a and b, is a the one to drop?
+** Two MGP layouts can fit one stream: 0x3f read 4 bytes early is a 0x7d
+** stream (its colour being the last UV of the record before), 0xff one of
+** 0x1fd; the better supported stays. */
+static int drop_first(unsigned metas, const rsx_scan_found *a,
+                      const rsx_scan_found *b)
+{
+  uint64_t both = overlap_bytes(a, b);
+  /* a mask value inside a stream or index buffer (u16 indices 8 and 7
+  ** are 0x00080007) is not a record's */
+  if (a->kind == RSX_SCAN_META && b->kind != RSX_SCAN_META) {
+    uint64_t word = a->offset + RSX_MASK_OFFSET;
+    return word >= b->offset && word < b->offset + b->bytes;
+  }
+  if (both * 2 <= a->bytes) return 0;
+  if (a->kind == RSX_SCAN_MGP && b->kind == RSX_SCAN_MGP) {
+    int sa = mgp_support(metas, a), sb = mgp_support(metas, b);
+    return sb > sa || (sb == sa && (b->vertices > a->vertices ||
+                                    (b->vertices == a->vertices &&
+                                     b->offset < a->offset)));
+  }
+  /* an MGP of stride 16 read from its B vector on is an MMP with a unit
+  ** normal, and an MMP of simple positions read from its z on passes as
+  ** an MGP of stride 16: the two lie 4 to 12 bytes apart, and the one
+  ** aligned as vertex buffers are wins, the MGP (the stricter test) on a
+  ** tie */
+  if (a->kind == RSX_SCAN_MMP && b->kind == RSX_SCAN_MGP)
+    return !(a->offset % 16 == 0 && b->offset % 16 != 0);
+  if (a->kind == RSX_SCAN_MGP && b->kind == RSX_SCAN_MMP)
+    return a->offset % 16 != 0 && b->offset % 16 == 0;
+  /* UV half floats of neighbouring vertices link as indices do; a u32
+  ** buffer's zero high halves link to each other as u16 */
+  if (a->kind == RSX_SCAN_INDICES &&
+      (b->kind == RSX_SCAN_MMP || b->kind == RSX_SCAN_MGP))
+    return 1;
+  return a->kind == RSX_SCAN_INDICES && b->kind == RSX_SCAN_INDICES &&
+         a->size == 2 && b->size == 4;
+}
+
+static int ix_verify(scan_state *s, rsx_scan_found *f);
+static int found_order(const void *a, const void *b);
+
+static void scan_resolve(scan_state *s, unsigned char *drop)
+{
+  size_t i, j;
+  unsigned metas = meta_masks(s);
+  for (i = 0; i < s->ncand; i++)
+    if (s->cand[i].kind == RSX_SCAN_INDICES && !ix_verify(s, &s->cand[i]))
+      s->cand[i].kind = -1;    /* sorted out below */
+  if (s->ncand > 1) qsort(s->cand, s->ncand, sizeof *s->cand, found_order);
+  for (i = 0; i < s->ncand; i++) drop[i] = s->cand[i].kind < 0;
+  /* sorted by offset: those overlapping i and starting after it follow */
+  for (i = 0; i < s->ncand; i++) {
+    const rsx_scan_found *a = &s->cand[i];
+    for (j = i + 1; j < s->ncand && !drop[i] &&
+                    s->cand[j].offset < a->offset + a->bytes; j++) {
+      if (drop[j]) continue;
+      if (drop_first(metas, a, &s->cand[j])) drop[i] = 1;
+      else if (drop_first(metas, &s->cand[j], a)) drop[j] = 1;
+    }
+  }
+}
+
+/* An index run may take in values of the bytes on either side that happen
+** to link (random small numbers, text): its ends are moved in to where
+** links are dense, as in a buffer, and the vertex count it fits worked out
+** again over what is left. A run whose values reach higher than its count
+** (a buffer names each of its vertices at least once), or that holds
+** fewer distinct values than half the vertices it fits (text repeating a
+** few letters links as indices do), is no index buffer. */
+#define IX_END 96      /* values examined at either end */
+#define IX_DENSE 8     /* of these many values from an end ... */
+#define IX_DENSE_MIN 7 /* ... so many link */
+
+static int ix_read(scan_source *src, const rsx_scan_found *f, uint64_t from,
+                   size_t n, uint32_t *out)
+{
+  uint8_t buf[IX_END * 4];
+  size_t i;
+  if (src_read(src, f->offset + from * f->size, buf, n * f->size, NULL) != 0)
+    return -1;
+  for (i = 0; i < n; i++)
+    out[i] = f->size == 2 ? rsx_be16(buf + 2 * i) : rsx_be32(buf + 4 * i);
+  return 0;
+}
+
+/* back[i]: value i links to one of the IX_WINDOW before it; ahead[i]: one
+** of those after it links to it (as ix_value links, within v[0..n)) */
+static void ix_links(const uint32_t *v, size_t n, uint32_t restart,
+                     unsigned char *back, unsigned char *ahead)
+{
+  size_t i, d;
+  memset(back, 0, n);
+  memset(ahead, 0, n);
+  for (i = 1; i < n; i++) {
+    if (v[i] == restart || v[i] == v[i - 1]) continue;
+    for (d = 1; d <= IX_WINDOW && d <= i; d++)
+      if (v[i - d] != restart && v[i] - v[i - d] + IX_NEAR <= 2u * IX_NEAR)
+      {
+        back[i] = 1;
+        ahead[i - d] = 1;
+      }
+  }
+}
+
+/* The largest value (restarts aside) of values from..to-1 of run f. */
+static int ix_max(scan_source *src, const rsx_scan_found *f, uint64_t from,
+                  uint64_t to, uint32_t *out)
+{
+  uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu, top = 0;
+  uint8_t buf[4096];
+  while (from < to) {
+    size_t want = (size_t)((to - from) * f->size < sizeof buf
+                             ? (to - from) * f->size : sizeof buf), k;
+    if (src_read(src, f->offset + from * f->size, buf, want, NULL) != 0)
+      return -1;
+    for (k = 0; k + f->size <= want; k += f->size) {
+      uint32_t v = f->size == 2 ? rsx_be16(buf + k) : rsx_be32(buf + k);
+      if (v != restart && v > top) top = v;
+    }
+    from += want / f->size;
+  }
+  *out = top;
+  return 0;
+}
+
+static int ix_verify(scan_state *s, rsx_scan_found *f)
+{
+  uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+  uint32_t head[IX_END], tail[IX_END], top = 0;
+  unsigned char hb[IX_END], ha[IX_END], tb[IX_END], ta[IX_END];
+  uint64_t n = f->count, first = 0, last = 0, at, distinct = 0;
+  size_t h = n < IX_END ? (size_t)n : IX_END, i, k;
+  uint8_t *seen, buf[4096];
+  int found;
+
+  if (ix_read(s->src, f, 0, h, head) != 0 ||
+      ix_read(s->src, f, n - h, h, tail) != 0)
+    return 0;
+  ix_links(head, h, restart, hb, ha);
+  ix_links(tail, h, restart, tb, ta);
+  /* the first value that a later one links to, where links are dense;
+  ** the last that links to an earlier one, likewise (other bytes link
+  ** among themselves, " t" to " s" in text, but not into the buffer) */
+  found = 0;
+  for (i = 0; i < h && !found; i++) {
+    int c = 0;
+    for (k = i; k < h && k < i + IX_DENSE; k++) c += hb[k] | ha[k];
+    if (ha[i] && c >= IX_DENSE_MIN) {
+      first = i;
+      found = 1;
+    }
+  }
+  if (!found) return 0;
+  found = 0;
+  for (i = h; i > 0 && !found; i--) {
+    int c = 0;
+    for (k = i; k > 0 && k + IX_DENSE > i; k--) c += tb[k - 1] | ta[k - 1];
+    if (tb[i - 1] && c >= IX_DENSE_MIN) {
+      last = n - h + i;     /* one past */
+      found = 1;
+    }
+  }
+  if (!found || last <= first) return 0;
+  /* a value of other bytes may still link by chance at an end: those far
+  ** above the interior's largest go */
+  {
+    uint64_t e = (last - first) / 4 < IX_END / 2 ? (last - first) / 4
+                                                 : IX_END / 2;
+    uint32_t inner = 0;
+    if (e > 0 && ix_max(s->src, f, first + e, last - e, &inner) == 0) {
+      uint64_t limit = 2 * (uint64_t)inner + 64, q;
+      uint32_t v;
+      for (q = first; q < first + e; q++)
+        if (ix_read(s->src, f, q, 1, &v) == 0 && v != restart &&
+            v > limit)
+          first = q + 1;
+      for (q = last; q > last - e; q--)
+        if (ix_read(s->src, f, q - 1, 1, &v) == 0 && v != restart &&
+            v > limit)
+          last = q - 1;
+    }
+  }
+  if (last <= first) return 0;
+  /* the largest value and the distinct ones, over what is left */
+  seen = calloc((size_t)f->vertices / 8 + 1, 1);
+  if (seen == NULL) return 0;
+  at = first;
+  while (at < last) {
+    size_t want = (size_t)((last - at) * f->size < sizeof buf
+                             ? (last - at) * f->size : sizeof buf);
+    if (src_read(s->src, f->offset + at * f->size, buf, want, NULL) != 0)
+      break;
+    for (k = 0; k + f->size <= want; k += f->size) {
+      uint32_t v = f->size == 2 ? rsx_be16(buf + k) : rsx_be32(buf + k);
+      if (v == restart || v >= f->vertices) continue;
+      if (v > top) top = v;
+      if (!(seen[v / 8] & (1u << (v % 8)))) {
+        seen[v / 8] |= (uint8_t)(1u << (v % 8));
+        distinct++;
+      }
+    }
+    at += want / f->size;
+  }
+  free(seen);
+  f->offset += first * f->size;
+  f->count = (uint32_t)(last - first);
+  f->bytes = (uint64_t)f->count * f->size;
+  f->vertices = top + 1;
+  return (uint64_t)f->vertices <= f->count &&
+         f->vertices >= s->opt->min_vertices &&
+         distinct * 2 >= f->vertices;
+}
+
+/* The assembly looks candidates up by value: a metadata record by any of
+** its words (the vertex count, the index count), index buffers by the
+** vertex count they fit, MGPs by mask and count. */
+typedef struct scan_key {
+  uint64_t key;
+  size_t at;       /* candidate */
+} scan_key;
+
+static int key_order(const void *a, const void *b)
+{
+  const scan_key *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* the first entry of keys (n, sorted) with key k, or n */
+static size_t key_find(const scan_key *keys, size_t n, uint64_t k)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (keys[mid].key < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && keys[lo].key == k ? lo : n;
+}
+
+#define META_WORDS (RSX_MASK_OFFSET / 4)
+
+typedef struct scan_lookup {
+  scan_key *meta, *ix, *mgp;
+  size_t nmeta, nix, nmgp;
+  uint32_t *words;             /* META_WORDS per candidate that is meta */
+} scan_lookup;
+
+static int meta_holds(const scan_lookup *lk, size_t at, uint32_t v)
+{
+  size_t k;
+  const uint32_t *w = lk->words + at * META_WORDS;
+  for (k = 0; k < META_WORDS; k++)
+    if (w[k] == v) return 1;
+  return 0;
+}
+
+/* Does the record hold ix's count, give or take the 64 bytes an index
+** run may overrun its buffer by? */
+static int meta_holds_near(const scan_lookup *lk, size_t at,
+                           const rsx_scan_found *ix)
+{
+  size_t k;
+  const uint32_t *w = lk->words + at * META_WORDS;
+  uint32_t slack = 64 / ix->size;
+  for (k = 0; k < META_WORDS; k++)
+    if (w[k] + slack >= ix->count && w[k] <= ix->count + slack &&
+        w[k] >= 3)
+      return 1;
+  return 0;
+}
+
+static int lookup_build(scan_state *s, const unsigned char *drop,
+                        scan_lookup *lk)
+{
+  size_t i, n = s->ncand + 1;
+  memset(lk, 0, sizeof *lk);
+  lk->meta = malloc(n * META_WORDS * sizeof *lk->meta);
+  lk->ix = malloc(n * sizeof *lk->ix);
+  lk->mgp = malloc(n * sizeof *lk->mgp);
+  lk->words = calloc(n * META_WORDS, sizeof *lk->words);
+  if (!lk->meta || !lk->ix || !lk->mgp || !lk->words) return -1;
+  for (i = 0; i < s->ncand; i++) {
+    const rsx_scan_found *f = &s->cand[i];
+    if (drop[i]) continue;
+    if (f->kind == RSX_SCAN_META) {
+      uint8_t rec[RSX_MASK_OFFSET];
+      size_t k;
+      if (src_read(s->src, f->offset, rec, sizeof rec, NULL) != 0) continue;
+      for (k = 0; k < META_WORDS; k++) {
+        uint32_t w = rsx_be32(rec + 4 * k);
+        lk->words[i * META_WORDS + k] = w;
+        lk->meta[lk->nmeta].key = w;
+        lk->meta[lk->nmeta++].at = i;
+      }
+    } else if (f->kind == RSX_SCAN_INDICES) {
+      lk->ix[lk->nix].key = f->vertices;
+      lk->ix[lk->nix++].at = i;
+    } else if (f->kind == RSX_SCAN_MGP) {
+      lk->mgp[lk->nmgp].key = ((uint64_t)f->mask << 32) | f->vertices;
+      lk->mgp[lk->nmgp++].at = i;
+    }
+  }
+  qsort(lk->meta, lk->nmeta, sizeof *lk->meta, key_order);
+  qsort(lk->ix, lk->nix, sizeof *lk->ix, key_order);
+  qsort(lk->mgp, lk->nmgp, sizeof *lk->mgp, key_order);
+  return 0;
+}
+
+static void lookup_free(scan_lookup *lk)
+{
+  free(lk->meta);
+  free(lk->ix);
+  free(lk->mgp);
+  free(lk->words);
+}
+
+/* Records of other bytes that pass by chance, at a run's ends, that the
+** counts in records and index buffers cut off. */
+#define SCAN_STRAY_MAX 4
+
+/* How well n is known as a vertex count: an unused record holds it, an
+** unused index buffer fits it (one point each). */
+static int count_known(const scan_lookup *lk, const unsigned char *used,
+                       uint32_t n)
+{
+  size_t j;
+  int known = 0;
+  for (j = key_find(lk->meta, lk->nmeta, n);
+       j < lk->nmeta && lk->meta[j].key == n; j++)
+    if (!used[lk->meta[j].at]) {
+      known++;
+      break;
+    }
+  for (j = key_find(lk->ix, lk->nix, n);
+       j < lk->nix && lk->ix[j].key == n; j++)
+    if (!used[lk->ix[j].at]) {
+      known++;
+      break;
+    }
+  return known;
+}
+
+static double mmp_gap(scan_source *src, uint64_t a, uint64_t b)
+{
+  uint8_t pa[12], pb[12];
+  double d = 0;
+  int k;
+  if (src_read(src, a, pa, 12, NULL) != 0 ||
+      src_read(src, b, pb, 12, NULL) != 0)
+    return 0;
+  for (k = 0; k < 3; k++) {
+    double x = (double)rsx_f32(pa + 4 * k) - (double)rsx_f32(pb + 4 * k);
+    d += x * x;
+  }
+  return d;
+}
+
+/* Cut d records off an MMP run at the end where the positions jump
+** between the d-th record and the next (strays lie anywhere; a mesh's
+** next vertex is near), and count its normals and bounds again. */
+static void mmp_recount(scan_state *s, rsx_scan_found *f);
+
+static void mmp_trim(scan_state *s, rsx_scan_found *f, uint32_t d)
+{
+  uint64_t end0 = f->offset + f->bytes;
+  if (d + 1 >= f->vertices) return;
+  /* where the strays meet the mesh, the positions jump */
+  if (mmp_gap(s->src, f->offset + 16 * (uint64_t)(d - 1),
+              f->offset + 16 * (uint64_t)d) >
+      mmp_gap(s->src, end0 - 16 * (uint64_t)(d + 1),
+              end0 - 16 * (uint64_t)d))
+    f->offset += 16 * (uint64_t)d;
+  f->bytes -= 16 * (uint64_t)d;
+  f->vertices -= d;
+  mmp_recount(s, f);
+}
+
+/* Count an MMP run's unit and zero normals and its bounds again, from the
+** file. */
+static void mmp_recount(scan_state *s, rsx_scan_found *f)
+{
+  uint8_t buf[4096];
+  uint64_t at, end;
+  f->unit = f->zero = 0;
+  bounds_reset(f->lo, f->hi);
+  for (at = f->offset, end = f->offset + f->bytes; at < end;) {
+    size_t want = end - at < sizeof buf ? (size_t)(end - at) : sizeof buf, q;
+    if (src_read(s->src, at, buf, want, NULL) != 0) break;
+    for (q = 0; q + 16 <= want; q += 16) {
+      unsigned c = scan_classify(rsx_be32(buf + q + 12));
+      f->unit += (c & C_U) != 0;
+      f->zero += (c & C_Z) != 0;
+      bounds_add(f->lo, f->hi, buf + q);
+    }
+    at += want;
+  }
+}
+
+/* How far apart two MGP records of f are: their first UVs, and their
+** B vectors (1 - the cosine); a mesh's neighbouring vertices are close. */
+static double mgp_gap(scan_source *src, const rsx_scan_found *f,
+                      uint64_t a, uint64_t b)
+{
+  rsx_format fm;
+  uint8_t ra[64], rb[64];
+  float ua[3], ub[3];
+  double d = 0;
+  rsx_format_init(&fm, f->mask);
+  if (f->stride > sizeof ra || src_read(src, a, ra, f->stride, NULL) != 0 ||
+      src_read(src, b, rb, f->stride, NULL) != 0)
+    return 0;
+  if (fm.offset[RSX_UV0] >= 0) {
+    rsx_decode_value(fm.attr[RSX_UV0], ra + fm.offset[RSX_UV0], ua);
+    rsx_decode_value(fm.attr[RSX_UV0], rb + fm.offset[RSX_UV0], ub);
+    d += ((double)ua[0] - ub[0]) * ((double)ua[0] - ub[0]) +
+         ((double)ua[1] - ub[1]) * ((double)ua[1] - ub[1]);
+  }
+  if (fm.offset[RSX_TANGENT_B] >= 0) {
+    rsx_decode_value(fm.attr[RSX_TANGENT_B], ra + fm.offset[RSX_TANGENT_B],
+                     ua);
+    rsx_decode_value(fm.attr[RSX_TANGENT_B], rb + fm.offset[RSX_TANGENT_B],
+                     ub);
+    d += 1 - ((double)ua[0] * ub[0] + (double)ua[1] * ub[1] +
+              (double)ua[2] * ub[2]);
+  }
+  return d;
+}
+
+/* Cut d records off an MGP run, likewise. */
+static void mgp_trim(scan_state *s, rsx_scan_found *f, uint32_t d)
+{
+  uint64_t st = f->stride, end0 = f->offset + f->bytes;
+  if (d + 1 >= f->vertices) return;
+  if (mgp_gap(s->src, f, f->offset + st * (d - 1), f->offset + st * d) >
+      mgp_gap(s->src, f, end0 - st * (d + 1), end0 - st * d))
+    f->offset += st * d;
+  f->vertices -= d;
+  f->bytes = (uint64_t)f->vertices * st;
+  f->unit = f->unit > d ? f->unit - d : 0;
+}
+
+/* Streams of one kind back to back form one run. The metadata records
+** tell where to cut it: in the file's order (or its reverse) their vertex
+** counts, at one place in the record, add up to the run's length. A run
+** whose length a record holds, or an index buffer fits, is one mesh and
+** stays whole. For an MGP run, the records of its mask alone. */
+#define SPLIT_MAX 4096   /* records tried in a row */
+
+static int split_run(scan_state *s, size_t at, const uint32_t *words,
+                     const size_t *metas, size_t nmeta)
+{
+  rsx_scan_found *f = &s->cand[at];
+  uint32_t n = f->vertices;
+  size_t w, j, k, dir;
+  for (w = 0; w < META_WORDS; w++)
+    for (dir = 0; dir < 2; dir++)
+      for (j = 0; j < nmeta; j++) {
+        uint64_t sum = 0;
+        size_t pieces = 0;
+        for (k = j; k < nmeta && k < j + SPLIT_MAX && sum < n; k++) {
+          size_t m = dir ? metas[nmeta - 1 - k] : metas[k];
+          uint32_t c = words[m * META_WORDS + w];
+          if (c < s->opt->min_vertices) break;
+          sum += c;
+          pieces++;
+        }
+        if (sum != n || pieces < 2) continue;
+        /* cut: the first piece stays in f, the others are added */
+        {
+          rsx_scan_found whole = *f, piece;
+          uint64_t off = whole.offset;
+          size_t q;
+          for (q = j; q < j + pieces; q++) {
+            size_t m = dir ? metas[nmeta - 1 - q] : metas[q];
+            uint32_t c = words[m * META_WORDS + w];
+            piece = whole;
+            piece.offset = off;
+            piece.vertices = c;
+            piece.bytes = (uint64_t)c * whole.stride;
+            piece.unit = c;    /* an MGP's B vectors: counted as a whole */
+            piece.zero = 0;
+            if (piece.kind == RSX_SCAN_MMP) mmp_recount(s, &piece);
+            if (q == j) s->cand[at] = piece;
+            else scan_add(s, &piece);
+            f = &s->cand[at];  /* scan_add may move the array */
+            off += piece.bytes;
+          }
+        }
+        return 1;
+      }
+  return 0;
+}
+
+static int scan_split(scan_state *s, unsigned char **dropp)
+{
+  unsigned char *drop = *dropp;
+  size_t i, n = 0, nmeta = 0, ncand;
+  uint32_t *words;
+  size_t *metas;
+  int changed = 0;
+
+  /* the dropped ones go first, so that new ones can follow */
+  for (i = 0; i < s->ncand; i++)
+    if (!drop[i]) s->cand[n++] = s->cand[i];
+  s->ncand = n;
+  memset(drop, 0, n + 1);
+  words = calloc((n + 1) * META_WORDS, sizeof *words);
+  metas = malloc((n + 1) * sizeof *metas);
+  if (words == NULL || metas == NULL) {
+    free(words);
+    free(metas);
+    return -1;
+  }
+  for (i = 0; i < n; i++) {
+    uint8_t rec[RSX_MASK_OFFSET];
+    size_t k;
+    if (s->cand[i].kind != RSX_SCAN_META ||
+        src_read(s->src, s->cand[i].offset, rec, sizeof rec, NULL) != 0)
+      continue;
+    for (k = 0; k < META_WORDS; k++)
+      words[i * META_WORDS + k] = rsx_be32(rec + 4 * k);
+    metas[nmeta++] = i;
+  }
+  ncand = n;
+  for (i = 0; i < ncand && nmeta > 1; i++) {
+    const rsx_scan_found *f = &s->cand[i];
+    size_t k, held = 0, sel = 0;
+    size_t *own;
+    if (f->kind != RSX_SCAN_MMP && f->kind != RSX_SCAN_MGP) continue;
+    for (k = 0; k < nmeta && !held; k++) {
+      size_t q;
+      for (q = 0; q < META_WORDS; q++)
+        if (words[metas[k] * META_WORDS + q] == f->vertices) held = 1;
+    }
+    for (k = 0; k < ncand && !held; k++)
+      if (s->cand[k].kind == RSX_SCAN_INDICES &&
+          s->cand[k].vertices == f->vertices)
+        held = 1;
+    if (held) continue;
+    own = malloc(nmeta * sizeof *own);
+    if (own == NULL) break;
+    for (k = 0; k < nmeta; k++)
+      if (f->kind == RSX_SCAN_MMP || s->cand[metas[k]].mask == f->mask)
+        own[sel++] = metas[k];
+    changed |= split_run(s, i, words, own, sel);
+    free(own);
+  }
+  free(words);
+  free(metas);
+  if (s->nomem) return -1;
+  if (changed) {
+    unsigned char *d = realloc(drop, s->ncand + 1);
+    if (d == NULL) return -1;
+    memset(d, 0, s->ncand + 1);
+    *dropp = d;
+    if (s->ncand > 1)
+      qsort(s->cand, s->ncand, sizeof *s->cand, found_order);
+  }
+  return 0;
+}
+
+/* Each MMP run is a mesh. Its parts, each taken once, in file order:
+** - a metadata record holding its vertex count, one holding an index
+**   buffer's count as well first (the buffer is then that one);
+** - else an index buffer whose largest index is the last vertex;
+** - the MGP of the record's mask with as many records, an aligned one
+**   first (with no record, an MGP of as many records names the mask).
+** Confidence: a quarter for each part that agrees, times the MMP's share
+** of unit normals. */
+static void scan_assemble(scan_state *s, rsx_scan *out,
+                          const unsigned char *drop)
+{
+  size_t i, j;
+  unsigned char *used = calloc(s->ncand + 1, 1);
+  rsx_scan_mesh *meshes = NULL;
+  size_t nm = 0, cap = 0;
+  scan_lookup lk;
+
+  memset(&lk, 0, sizeof lk);
+  if (used == NULL || lookup_build(s, drop, &lk) != 0) {
+    s->nomem = 1;
+    goto done;
+  }
+  for (i = 0; i < s->ncand; i++) {
+    const rsx_scan_found *mmp = &s->cand[i];
+    uint32_t n = mmp->vertices, mask;
+    long meta = -1, ix = -1, mgp = -1;
+    int score;
+    rsx_scan_mesh *sm;
+    rsx_format f;
+
+    if (mmp->kind != RSX_SCAN_MMP || drop[i] || used[i]) continue;
+    /* a stray record at a run's end: no record holds the count and no
+    ** index buffer fits it, but one or two fewer they do */
+    {
+      int known = count_known(&lk, used, n);
+      uint32_t d;
+      for (d = 1; d <= SCAN_STRAY_MAX && n - d >= s->opt->min_vertices &&
+                  known < 2; d++)
+        if (count_known(&lk, used, n - d) > known) {
+          mmp_trim(s, &s->cand[i], d);
+          n = mmp->vertices;
+          break;
+        }
+    }
+    {
+      /* the records that hold the vertex count, best first: one that
+      ** holds the MMP's bounds (a bounding box), the count of an index
+      ** buffer that fits, a mask whose MGP is there (or has none) */
+      int best = -1;
+      for (j = key_find(lk.meta, lk.nmeta, n);
+           j < lk.nmeta && lk.meta[j].key == n; j++) {
+        size_t at = lk.meta[j].at, q;
+        int mscore = 0, b, held = 0;
+        long with_ix = -1;
+        rsx_format mf;
+        if (used[at]) continue;
+        for (b = 0; b < 3; b++) {
+          uint32_t lo, hi;
+          memcpy(&lo, &mmp->lo[b], 4);
+          memcpy(&hi, &mmp->hi[b], 4);
+          held += meta_holds(&lk, at, lo) + meta_holds(&lk, at, hi);
+        }
+        if (held >= 3) mscore += 4;
+        /* an index run may overrun its buffer by a few values */
+        for (q = key_find(lk.ix, lk.nix, n);
+             q < lk.nix && lk.ix[q].key == n; q++)
+          if (!used[lk.ix[q].at] &&
+              meta_holds_near(&lk, at, &s->cand[lk.ix[q].at])) {
+            with_ix = (long)lk.ix[q].at;
+            mscore += 2;
+            break;
+          }
+        rsx_format_init(&mf, s->cand[at].mask);
+        if (mf.mgp_stride == 0) mscore += 1;
+        else {
+          uint64_t key = ((uint64_t)s->cand[at].mask << 32) | n;
+          for (q = key_find(lk.mgp, lk.nmgp, key);
+               q < lk.nmgp && lk.mgp[q].key == key; q++)
+            if (!used[lk.mgp[q].at]) {
+              mscore += 1;
+              break;
+            }
+        }
+        if (mscore > best) {
+          best = mscore;
+          meta = (long)at;
+          ix = with_ix;
+        }
+      }
+    }
+    if (ix < 0)
+      for (j = key_find(lk.ix, lk.nix, n);
+           j < lk.nix && lk.ix[j].key == n; j++)
+        if (!used[lk.ix[j].at]) {
+          ix = (long)lk.ix[j].at;
+          break;
+        }
+    if (meta >= 0) {
+      mask = s->cand[meta].mask;
+    } else {
+      mask = 0x00080005u;
+      for (j = 0; j < lk.nmgp; j++)   /* any mask: a linear look */
+        if ((lk.mgp[j].key & 0xFFFFFFFFu) == n && !used[lk.mgp[j].at]) {
+          mgp = (long)lk.mgp[j].at;
+          mask = s->cand[mgp].mask;
+          break;
+        }
+    }
+    rsx_format_init(&f, mask);
+    if (mgp < 0 && f.mgp_stride > 0) {
+      uint64_t key = ((uint64_t)mask << 32) | n;
+      uint32_t d;
+      for (j = key_find(lk.mgp, lk.nmgp, key);
+           j < lk.nmgp && lk.mgp[j].key == key; j++) {
+        size_t at = lk.mgp[j].at;
+        if (used[at]) continue;
+        if (mgp < 0 || (s->cand[at].offset % 16 == 0 &&
+                        s->cand[mgp].offset % 16 != 0))
+          mgp = (long)at;
+      }
+      /* or one with a stray record or two at an end */
+      for (d = 1; mgp < 0 && d <= SCAN_STRAY_MAX; d++) {
+        key = ((uint64_t)mask << 32) | (n + d);
+        for (j = key_find(lk.mgp, lk.nmgp, key);
+             j < lk.nmgp && lk.mgp[j].key == key; j++)
+          if (!used[lk.mgp[j].at]) {
+            mgp = (long)lk.mgp[j].at;
+            mgp_trim(s, &s->cand[mgp], d);
+            break;
+          }
+      }
+    }
+    score = 1 + (ix >= 0) + (meta >= 0) +
+            (mgp >= 0 || (f.mgp_stride == 0 && meta >= 0));
+    if (nm == cap) {
+      size_t ncap = cap ? cap * 2 : 16;
+      sm = realloc(meshes, ncap * sizeof *meshes);
+      if (sm == NULL) {
+        s->nomem = 1;
+        break;
+      }
+      meshes = sm;
+      cap = ncap;
+    }
+    sm = &meshes[nm];
+    sm->mmp = (long)i;
+    sm->meta = meta;
+    sm->mgp = mgp;
+    sm->indices = ix;
+    sm->mask = mask;
+    sm->vertices = n;
+    sm->confidence = score / 4.0 *
+                     ((double)mmp->unit / (double)(mmp->unit + mmp->zero));
+    snprintf(sm->why, sizeof sm->why, "%s%s%s",
+             ix >= 0 ? "indices fit the vertex count; " : "no indices fit; ",
+             meta >= 0 ? "record holds the vertex count; "
+                       : "no record holds the vertex count; ",
+             f.mgp_stride == 0 ? "mask has no MGP"
+             : mgp >= 0 ? "MGP of the mask with as many vertices"
+                        : "no MGP found");
+    used[i] = 1;
+    if (meta >= 0) used[meta] = 1;
+    if (mgp >= 0) used[mgp] = 1;
+    if (ix >= 0) used[ix] = 1;
+    nm++;
+  }
+done:
+  /* the findings: every candidate not dropped */
+  if (!s->nomem) {
+    size_t nf = 0, *map = malloc((s->ncand + 1) * sizeof *map);
+    rsx_scan_found *found = malloc((s->ncand + 1) * sizeof *found);
+    if (map == NULL || found == NULL) {
+      free(map);
+      free(found);
+      free(meshes);
+      s->nomem = 1;
+    } else {
+      size_t *moved = map;   /* reused: the old place -> the new */
+      for (i = 0; i < s->ncand; i++) {
+        map[i] = (size_t)-1;
+        if (drop[i]) continue;
+        map[i] = nf;
+        found[nf++] = s->cand[i];
+      }
+      /* a stray cut off may have moved a run's start: in order again,
+      ** each finding carrying its place before (in in_mesh) */
+      for (i = 0; i < nf; i++) found[i].in_mesh = (int)i;
+      if (nf > 1) qsort(found, nf, sizeof *found, found_order);
+      {
+        size_t *inverse = malloc((nf + 1) * sizeof *inverse);
+        if (inverse == NULL) {
+          s->nomem = 1;
+          nf = 0;
+        } else {
+          for (i = 0; i < nf; i++) inverse[found[i].in_mesh] = i;
+          for (i = 0; i < s->ncand; i++)
+            if (moved[i] != (size_t)-1) moved[i] = inverse[moved[i]];
+          free(inverse);
+        }
+      }
+      for (i = 0; i < nf; i++) found[i].in_mesh = -1;
+      for (i = 0; i < nm; i++) {
+        long *parts[4];
+        int p;
+        parts[0] = &meshes[i].meta;
+        parts[1] = &meshes[i].mmp;
+        parts[2] = &meshes[i].mgp;
+        parts[3] = &meshes[i].indices;
+        for (p = 0; p < 4; p++)
+          if (*parts[p] >= 0) {
+            *parts[p] = (long)map[*parts[p]];
+            found[*parts[p]].in_mesh = (int)i;
+          }
+      }
+      free(map);
+      out->found = found;
+      out->found_count = nf;
+      out->meshes = meshes;
+      out->mesh_count = nm;
+    }
+  } else {
+    free(meshes);
+  }
+  free(used);
+  lookup_free(&lk);
+}
+
+static int found_order(const void *a, const void *b)
+{
+  const rsx_scan_found *x = a, *y = b;
+  if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
+  if (x->kind != y->kind) return x->kind - y->kind;
+  /* the place before, when sorting again: the order is fixed */
+  return (x->in_mesh > y->in_mesh) - (x->in_mesh < y->in_mesh);
+}
+
+static int scan_source_run(scan_source *src, const rsx_scan_options *o,
+                           rsx_scan *out, rsx_error *err)
+{
+  scan_state s;
+  scan_layout lays[SCAN_MASK_COUNT + 1];
+  rsx_scan_options defaults;
+  unsigned char *drop = NULL;
+  int i, rc = 0;
+
+  memset(out, 0, sizeof *out);
+  if (o == NULL) {
+    rsx_scan_options_init(&defaults);
+    o = &defaults;
+  }
+  scan_init_limits();
+  memset(&s, 0, sizeof s);
+  s.opt = o;
+  s.src = src;
+  s.err = err;
+  s.layout_count = scan_make_layouts(lays);
+  for (i = 0; i < s.layout_count; i++) {
+    s.det[i].lay = lays[i];
+    s.det[i].runs = calloc(lays[i].words, sizeof(scan_run));
+    if (s.det[i].runs == NULL) rc = -1;
+  }
+  s.ix16.size = 2;
+  s.ix32.size = 4;
+  s.ix16.first_linked = s.ix32.first_linked = -1;
+  if (rc != 0) {
+    rc = rsx_fail(err, "%s: out of memory", src->name);
+    goto done;
+  }
+  out->size = src->size;
+  out->buffer_bytes = (o->chunk ? o->chunk : SCAN_CHUNK_DEFAULT) +
+                      SCAN_OVERLAP;
+  if (scan_pass(&s) != 0) {
+    rc = -1;
+    goto done;
+  }
+  scan_flush(&s);
+  if (s.ncand > 1) qsort(s.cand, s.ncand, sizeof *s.cand, found_order);
+  drop = calloc(s.ncand + 1, 1);
+  if (drop == NULL) {
+    rc = rsx_fail(err, "%s: out of memory", src->name);
+    goto done;
+  }
+  scan_resolve(&s, drop);
+  if (scan_split(&s, &drop) != 0) s.nomem = 1;
+  else scan_assemble(&s, out, drop);
+  if (s.nomem) {
+    rsx_scan_free(out);
+    rc = rsx_fail(err, "%s: out of memory for the findings", src->name);
+  }
+  out->dropped = s.dropped;
+done:
+  for (i = 0; i < s.layout_count; i++) free(s.det[i].runs);
+  free(s.cand);
+  free(drop);
+  return rc;
+}
+
+/* ------------------------------------------------------------ public */
+
+void rsx_scan_options_init(rsx_scan_options *o)
+{
+  o->min_vertices = 24;
+  o->chunk = 0;
+}
+
+const char *rsx_scan_kind_name(int kind)
+{
+  switch (kind) {
+  case RSX_SCAN_MMP: return "mmp";
+  case RSX_SCAN_MGP: return "mgp";
+  case RSX_SCAN_INDICES: return "indices";
+  case RSX_SCAN_META: return "meta";
+  default: return NULL;
+  }
+}
+
+static int scan_open(const char *path, int *fd, uint64_t *size,
+                     rsx_error *err)
+{
+  struct stat st;
+  *fd = open(path, O_RDONLY);
+  if (*fd < 0) return rsx_fail(err, "%s: %s", path, strerror(errno));
+  if (fstat(*fd, &st) != 0) {
+    int e = errno;
+    close(*fd);
+    return rsx_fail(err, "%s: %s", path, strerror(e));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    close(*fd);
+    return rsx_fail(err, "%s: is a directory", path);
+  }
+  if (!S_ISREG(st.st_mode) || st.st_size < 0) {
+    close(*fd);
+    return rsx_fail(err, "%s: not a regular file", path);
+  }
+  *size = (uint64_t)st.st_size;
+  return 0;
+}
+
+int rsx_scan_file(const char *path, const rsx_scan_options *o,
+                  rsx_scan *out, rsx_error *err)
+{
+  scan_source src;
+  int rc;
+  memset(out, 0, sizeof *out);
+  memset(&src, 0, sizeof src);
+  src.name = path;
+  if (scan_open(path, &src.fd, &src.size, err) != 0) return -1;
+  rc = scan_source_run(&src, o, out, err);
+  close(src.fd);
+  return rc;
+}
+
+int rsx_scan_memory(const void *data, size_t size, const char *name,
+                    const rsx_scan_options *o, rsx_scan *out,
+                    rsx_error *err)
+{
+  scan_source src;
+  static const uint8_t empty[1] = {0};
+  memset(&src, 0, sizeof src);
+  src.name = name ? name : "(memory)";
+  src.fd = -1;
+  src.mem = data ? data : empty;
+  src.size = data ? size : 0;
+  return scan_source_run(&src, o, out, err);
+}
+
+void rsx_scan_free(rsx_scan *s)
+{
+  if (s == NULL) return;
+  free(s->found);
+  free(s->meshes);
+  s->found = NULL;
+  s->meshes = NULL;
+  s->found_count = s->mesh_count = 0;
+}
+
+int rsx_scan_read(const char *path, uint64_t offset, void *buf,
+                  size_t size, rsx_error *err)
+{
+  scan_source src;
+  int rc;
+  memset(&src, 0, sizeof src);
+  src.name = path;
+  if (scan_open(path, &src.fd, &src.size, err) != 0) return -1;
+  rc = src_read(&src, offset, buf, size, err);
+  close(src.fd);
+  return rc;
+}
