@@ -9,6 +9,8 @@
 
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
+local text = require "rsxmesh.text"
+local Run = require "rsxmesh.run"
 local manifest = require "rsxmesh.manifest"
 
 local opts, args = cli.parse(arg, {
@@ -24,7 +26,7 @@ local opts, args = cli.parse(arg, {
   },
 })
 
-local run = cli.run(opts)
+local run = Run.new(opts)
 if #args ~= 1 then
   run:fail(args[2], "one manifest at a time")
   run:finish("nothing written")
@@ -72,5 +74,5 @@ if not ok then
   run:finish("nothing written")
 end
 run.ok = 1
-run:finish(string.format("%s, %s in %s", cli.plural(#list, "mesh",
-  "meshes"), cli.plural(vertices, "vertex", "vertices"), opts.out))
+run:finish(string.format("%s, %s in %s", text.plural(#list, "mesh",
+  "meshes"), text.plural(vertices, "vertex", "vertices"), opts.out))

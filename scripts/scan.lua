@@ -10,6 +10,8 @@
 
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
+local text = require "rsxmesh.text"
+local Run = require "rsxmesh.run"
 local output = require "rsxmesh.output"
 local path = require "rsxmesh.path"
 local interrupt = require "rsxmesh.interrupt"
@@ -39,8 +41,8 @@ if opts.extract and not opts.out then
     "--extract needs -o DIR")
 end
 
-local run = cli.run(opts)
-local plural = cli.plural
+local run = Run.new(opts)
+local plural = text.plural
 
 -- ------------------------------------------------------------- reading
 
@@ -261,7 +263,7 @@ local ok, err = interrupt.protect(function()
     end
   end
 end)
-if not ok and cli.interrupted(err) then run:interrupted()
+if not ok and interrupt.is(err) then run:interrupted()
 elseif not ok then error(err, 0) end
 
 if opts.json then

@@ -229,6 +229,16 @@ GEN["rsxmesh.pool"] = function()
 end
 GEN["rsxmesh.pool_report"] = function() return { any() } end
 GEN["rsxmesh.pool_worker"] = function() return {} end
+GEN["rsxmesh.scan"] = function()
+  if chance(0.5) then
+    return { pick{ BYTES, BYTES:sub(1, random(0, 600)), any(1) },
+             opts{ bytes = true, min_vertices = pick{ 1, 24, 0, -1,
+                   math.maxinteger }, chunk = pick{ nil, 4096, 4095,
+                   2^30, math.mininteger } } }
+  end
+  return { pick{ tmp_path(), pick(W.files) or "", any(1) },
+           opts{ min_vertices = small_int(-2, 100) } }
+end
 GEN["rsxmesh.json_text"] = function()
   local doc = { a = numbers(3), b = { c = "x", d = { 1, 2, any(1) } },
                 [pick{ "k1", "k2" }] = any(1), n = any(1) }

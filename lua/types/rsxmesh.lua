@@ -134,6 +134,16 @@ function rsxmesh.render(opts) end
 ---@return rsxmesh.pool
 function rsxmesh.pool(command, n) end
 
+---What the scanner finds in a file of unknown layout (doc/scripts.md, scan):
+---{path, size, found = {...}, meshes = {...}}; nil and a message when the
+---file cannot be read. opts: min_vertices (default 24), bytes = true (the
+---first argument is the bytes, not a path), chunk (4096 to 2^30).
+---@param path string
+---@param opts? {min_vertices?: integer, bytes?: boolean, chunk?: integer}
+---@return table|nil
+---@return string? message
+function rsxmesh.scan(path, opts) end
+
 ---In a worker of a pool: hand bytes over as this job's report.
 ---@param bytes string
 function rsxmesh.pool_report(bytes) end
