@@ -109,7 +109,8 @@ for _, r in ipairs(result.meshes) do
     counts.other = counts.other + 1
   end
   if opts.report then
-    local parts = { r.label .. ": " .. r.state }
+    local parts = { r.label .. ": " .. r.state
+      .. (r.state == "changed" and r.why and " (" .. r.why .. ")" or "") }
     if #r.changed > 0 then
       parts[#parts + 1] = "changed: " .. table.concat(r.changed, ", ")
     end

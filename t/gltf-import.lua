@@ -359,16 +359,24 @@ do
     .. " tangent B", "the report: A and B kept from the base")
   if b then b:close() end
   -- two corners of the first triangle moved: it keeps one corner where
-  -- the base has it, too few to tell its order, so vertices are matched
-  -- by position, and the moved ones have none: refused, saying how to
-  -- get A and B anyway
+  -- the base has it, too few to match it by position, but its corners'
+  -- UVs are the base triangle's, and the triangles come as many and in
+  -- the base's order: each corner keeps its base vertex (A and B too)
   code, out, err = import(per_corner("corners2", { [2] = { 1, 0, 0.5 },
     [3] = { 1, 1, 0.5 } }), at("corners2.rsxb"))
-  t.is(code, 1, "two corners of a triangle moved, no tangents: refused")
-  t.like(err, "corners2/edit%.gltf: mesh 1 %(panel%): vertex 2: no"
-    .. " tangent A %(no _TANGENT_A or TANGENT%) in the glTF, and no vertex"
-    .. " of the base lies at its position %(1, 0, 0%.5%); export the"
-    .. " tangents too", "... naming the vertex, and how to get A and B")
+  t.is(code, 0, "two corners of a triangle moved, no tangents: imports")
+  if code ~= 0 then t.diag(err) end
+  b = rsxmesh.open(at("corners2.rsxb"))
+  panel = b and b:mesh("panel")
+  local mmp = records(panel_mmp(0), 16, function(r)
+    return r:sub(1, 8) .. string.pack(">f", 0.5) .. r:sub(13) end)
+  mmp = mmp:sub(1, 16) .. mmp:sub(17, 24) .. string.pack(">f", 0.5)
+    .. mmp:sub(29)
+  t.ok(panel and panel:stream("mmp") == mmp,
+    "MMP: the base's records in corner order, the second's and third's z 0.5")
+  t.ok(panel and panel:stream("mgp") == records(panel_mgp(A_HALF), 24),
+    "MGP: the base's records in corner order, by their UVs")
+  if b then b:close() end
 end
 
 -- ------------------------------------------------------------ _UV_SET_2
@@ -698,6 +706,96 @@ do
   if b then b:close() end
 end
 
+-- ------------------------------------------------- left as it was
+
+-- What Blender does to a mesh nobody edited: a vertex per corner, the
+-- triangles in another order and from other corners (panel's 0 1 2, 0 2 3
+-- as 2 3 0, 1 2 0: corners 2 3 0 1 2 0), normals re-derived (here
+-- (0, 0.03, 0.99955), off the base's (0, 0, 1)), COLOR_0 as normalised
+-- unsigned shorts of other values, u16 indices, no _ attribute, no
+-- TANGENT. Its positions and UVs are the base's, corner for corner (the
+-- UVs as halves, as the base stores them): the bundle as it was, byte for
+-- byte. A u of 1 + 2^-12 (halves 0x3C00 and 0x3C01 lie 2^-10 apart: it
+-- rounds to 1's half) leaves it so too; a u of 1 + 2^-10 (0x3C01), or an
+-- x of 1 + 2^-23 (the next float32 after 1), is an edit.
+do
+  local CORNERS = { 2, 3, 0, 1, 2, 0 }
+  local COMP = { SCALAR = 1, VEC2 = 2, VEC3 = 3, VEC4 = 4 }
+  local SIZE = { [5126] = 4, [5121] = 1, [5123] = 2, [5125] = 4 }
+  -- tweak: { name = attribute, corner = 1-based, value = bytes }
+  local function rederived(dir, tweak) return edited(dir, function(doc, bin)
+    local prim = panel_of(doc).primitives[1]
+    local function add(bytes, a)
+      local i
+      bin, i = append(doc, bin, bytes, { componentType = a.componentType,
+        count = #CORNERS, type = a.type, normalized = a.normalized })
+      return i
+    end
+    local attrs = prim.attributes
+    for name in pairs(attrs) do
+      if name:sub(1, 1) == "_" or name == "TANGENT" then
+        attrs[name] = nil
+      end
+    end
+    local names = {}
+    for name in pairs(attrs) do names[#names + 1] = name end
+    table.sort(names)
+    for _, name in ipairs(names) do
+      local a = doc.accessors[attrs[name] + 1]
+      local v = doc.bufferViews[a.bufferView + 1]
+      local size = COMP[a.type] * SIZE[a.componentType]
+      local stride = v.byteStride or size
+      local at0 = v.byteOffset + (a.byteOffset or 0)
+      local parts = {}
+      for c, k in ipairs(CORNERS) do
+        parts[c] = bin:sub(at0 + k * stride + 1, at0 + k * stride + size)
+        if name == "NORMAL" then
+          parts[c] = string.pack("<fff", 0, 0.03, 0.99955)
+        elseif name == "COLOR_0" then
+          parts[c] = string.pack("<HHHH", 1000 * c, 2000, 3000, 65535)
+        end
+        if tweak and tweak.name == name and tweak.corner == c then
+          parts[c] = tweak.value
+        end
+      end
+      local kind = a
+      if name == "COLOR_0" then
+        kind = { componentType = 5123, type = "VEC4", normalized = true }
+      end
+      attrs[name] = add(table.concat(parts), kind)
+    end
+    prim.indices = add(string.pack("<HHHHHH", 0, 1, 2, 3, 4, 5),
+      { componentType = 5123, type = "SCALAR" })
+    return bin
+  end) end
+  code, out, err = import(rederived("rederived"), at("rederived.rsxb"),
+    "--report")
+  t.is(code, 0, "re-derived normals and colours, split vertices: imports")
+  if code ~= 0 then t.diag(err) end
+  t.ok(read_file(at("rederived.rsxb")) == ORIGINAL,
+    "... the bundle as it was, byte for byte")
+  t.like(out, "mesh 1 %(panel%): unchanged", "... panel reported unchanged")
+  -- corner 4 is base vertex 1, (1, 0, 0), UV0 (1, 0) (glTF: as stored)
+  code, out, err = import(rederived("half-close", { name = "TEXCOORD_0",
+    corner = 4, value = string.pack("<ff", 1 + 2^-12, 0) }),
+    at("half-close.rsxb"), "--report")
+  t.ok(code == 0 and read_file(at("half-close.rsxb")) == ORIGINAL,
+    "a u of 1 + 2^-12 (1's half is nearest): the bundle as it was")
+  code, out, err = import(rederived("half-off", { name = "TEXCOORD_0",
+    corner = 4, value = string.pack("<ff", 1 + 2^-10, 0) }),
+    at("half-off.rsxb"), "--report")
+  t.ok(code == 0 and read_file(at("half-off.rsxb")) ~= ORIGINAL,
+    "a u of 1 + 2^-10 (half 0x3C01): an edit")
+  t.like(out, "mesh 1 %(panel%): changed %(submesh 1: the positions or UVs"
+    .. " of its triangles%)", "... reported changed, and why")
+  code, out, err = import(rederived("x-ulp", { name = "POSITION",
+    corner = 4, value = string.pack("<fff", 1 + 2^-23, 0, 0) }),
+    at("x-ulp.rsxb"), "--report")
+  if code ~= 0 then t.diag(err) end
+  t.ok(code == 0 and read_file(at("x-ulp.rsxb")) ~= ORIGINAL,
+    "an x of 1 + 2^-23, the next float32 after 1: an edit")
+end
+
 -- ------------------------------------------------------------ renumbered
 
 -- "quad": vertices (0, 0), (1, 0), (1, 1), (0, 1) in z = 0, UVs the same
@@ -727,7 +825,11 @@ do
     submeshes = { { record = record(0x00FFFFFF), first_index = 0,
       index_count = 6 } } } })
   local COMP = { VEC2 = 2, VEC3 = 3, VEC4 = 4 }
-  local g = edited_from(text, bin0, "quad", "quad-p", function(doc, bin)
+  -- lift: glTF vertex 1 (base vertex 2, at (1, 1)) raised to z = 0.5, an
+  -- edit; without it the positions and UVs are the base's, triangle for
+  -- triangle, and the mesh is left as it was
+  local function renumbered(dir, lift)
+    return edited_from(text, bin0, "quad", dir, function(doc, bin)
     local prim = doc.meshes[1].primitives[1]
     local a = prim.attributes
     a._TANGENT_A, a._TANGENT_B, a.TANGENT = nil, nil, nil
@@ -746,6 +848,9 @@ do
         local o = at0 + P[k] * stride
         parts[k] = bin:sub(o + 1, o + size)
       end
+      if lift and name == "POSITION" then
+        parts[1] = parts[1]:sub(1, 8) .. string.pack("<f", 0.5)
+      end
       local i
       bin, i = append(doc, bin, table.concat(parts), { componentType = 5126,
         count = 4, type = acc.type })
@@ -755,17 +860,27 @@ do
     bin, prim.indices = append(doc, bin, string.pack("<HHHHHH", 1, 3, 0, 1,
       0, 2), { componentType = 5123, count = 6, type = "SCALAR" })
     return bin
-  end)
-  local o, b, m = import_onto("quad", g, "quad-p", "vertices renumbered, as"
-    .. " many, no tangents")
+    end)
+  end
+  local o, b, m = import_onto("quad", renumbered("quad-same"), "quad-same",
+    "vertices renumbered, as many, no tangents, nothing moved")
+  t.ok(m and m:stream("mgp") == table.concat(mgp) and m:stream("mmp")
+    == table.concat(mmp) and m:index_bytes() == string.pack(">HHHHHH", 0, 1,
+    2, 0, 2, 3), "renumbered, nothing moved: the base's bytes, all of them")
+  t.like(o, "mesh 1 %(quad%): unchanged", "... and reported unchanged")
+  if b then b:close() end
+  o, b, m = import_onto("quad", renumbered("quad-p", true), "quad-p",
+    "vertices renumbered, as many, no tangents, one moved")
   local want_mmp, want_mgp = {}, {}
   for k = 1, 4 do
     want_mmp[k], want_mgp[k] = mmp[P[k] + 1], mgp[P[k] + 1]
   end
+  want_mmp[1] = string.pack(">fffI4", 1, 1, 0.5, N_UP)
   t.ok(m and m:stream("mgp") == table.concat(want_mgp), "renumbered: each"
     .. " vertex's A and B (3 1 4 2) and UVs those of the base vertex it is")
   t.ok(m and m:stream("mmp") == table.concat(want_mmp),
-    "renumbered: each vertex's position and normal too")
+    "renumbered: each vertex's position (glTF vertex 1 at z 0.5) and normal"
+    .. " too")
   t.is(m and m:index_bytes(), string.pack(">HHHHHH", 1, 3, 0, 1, 0, 2),
     "renumbered: the glTF's triangles, u16")
   t.like(o, "kept from the base: tangent A %(no _TANGENT_A or TANGENT%),"
@@ -868,7 +983,8 @@ do
     at("order.rsxb"), "--report")
   t.ok(read_file(at("order.rsxb")) == ORIGINAL,
     "triangles in another order, from other corners: the bundle as it was")
-  t.like(out, "mesh 1 %(panel%): unchanged\n", "... and reported unchanged")
+  t.like(out, "mesh 1 %(panel%): unchanged[^\n]*\n",
+    "... and reported unchanged")
   code, out = import(order_edit("wound", { 0, 2, 1, 0, 3, 2 }),
     at("wound.rsxb"), "--report")
   local b = rsxmesh.open(at("wound.rsxb"))

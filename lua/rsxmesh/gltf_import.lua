@@ -1083,6 +1083,18 @@ function Job:part_uvs(part)
   return list
 end
 
+-- A UV value as a key in the type the base stores it in: float32 bits,
+-- or the half's (SF) when the base holds halves, so that a half that
+-- went out as a float and came back as one, or as the float nearest it,
+-- is the same. NaN is one key whatever its payload.
+local function uv_key(x, y, half)
+  if x ~= x then x = 0 / 0 end
+  if y ~= y then y = 0 / 0 end
+  if half then return string.pack("<I2I2", rsxmesh.to_half(x),
+    rsxmesh.to_half(y)) end
+  return string.pack("<ff", x + 0.0, y + 0.0)
+end
+
 -- Do glTF vertex li of a part's group and base vertex bv (both 0-based)
 -- carry the same UVs (the set skip aside)?
 local function uvs_agree(uvs, li, bv, skip)
@@ -1101,13 +1113,21 @@ end
 
 -- The glTF's triangles of a part aligned with its submesh's: the base's
 -- in their order with some left out (deleted) and some added, as an
--- editor keeps them. A glTF triangle matches the next base triangle
--- whose corners agree (positions and UVs, its corners rotated alike);
--- then, between two matches, as many glTF triangles as base ones pair in
--- order when at least two corners agree (a vertex moved in edit mode
--- keeps its base vertex). Each corner of a pair gives its glTF vertex
--- (1-based) its base vertex (0-based) in map, the first pair to name
--- it winning; seen[v] is a part that uses vertex v.
+-- editor keeps them, the whole perhaps moved, turned or scaled (a
+-- transform applied). In turn:
+-- 1. a glTF triangle matches the next base triangle whose corners agree
+--    (positions and UVs, its corners rotated alike);
+-- 2. between two matches, as many glTF triangles as base ones pair in
+--    order when at least two corners agree, by UVs (or by position where
+--    the submesh has no UV): a vertex moved in edit mode, or every vertex
+--    moved by a transform, keeps its base vertex. A part with no match
+--    at all and as many triangles as its submesh, and no UV to compare,
+--    pairs in order: the topology is all that is left;
+-- 3. a glTF triangle still alone takes a base triangle still alone whose
+--    corners carry its UVs, from any corner.
+-- Each corner of a pair gives its glTF vertex (1-based) its base vertex
+-- (0-based) in map, the first pair to name it winning; seen[v] is a part
+-- that uses vertex v.
 function Job:align(part, map, seen)
   local tri, n = part.sub.s:triangles()
   local idx = self:part_indices(part)
@@ -1122,12 +1142,17 @@ function Job:align(part, map, seen)
     return gkeys[first + idx[gc] + 1] == bkeys[tri[bc]]
       and uvs_agree(uvs, idx[gc], tri[bc] - 1)
   end
+  -- the same, by UVs alone where there are any (a transform moved them)
+  local function loose(gc, bc)
+    if #uvs == 0 then return agree(gc, bc) end
+    return uvs_agree(uvs, idx[gc], tri[bc] - 1)
+  end
   -- how many corners of glTF triangle i agree with base triangle k's
   -- (0-based) when glTF corner c stands for base corner (c + r) % 3
-  local function corners(i, k, r)
+  local function corners(i, k, r, how)
     local count = 0
     for c = 0, 2 do
-      if agree(3 * i + c + 1, 3 * k + (c + r) % 3 + 1) then
+      if how(3 * i + c + 1, 3 * k + (c + r) % 3 + 1) then
         count = count + 1
       end
     end
@@ -1162,7 +1187,7 @@ function Job:align(part, map, seen)
         -- glTF corner c is its rotated corner c - r, base corner
         -- (c - r + rot[k]) % 3
         local shift = (rot[k] - r) % 3
-        if corners(i, k, shift) == 3 then
+        if corners(i, k, shift, agree) == 3 then
           gi[#gi + 1], bk[#bk + 1], rr[#rr + 1] = i, k, shift
           next_base = k + 1
           break
@@ -1170,7 +1195,9 @@ function Job:align(part, map, seen)
       end
     end
   end
+  local paired, used = {}, {}
   local function pair(i, k, r)
+    paired[i], used[k] = true, true
     for c = 0, 2 do
       local gv = first + idx[3 * i + c + 1] + 1
       map[gv] = map[gv] or tri[3 * k + (c + r) % 3 + 1] - 1
@@ -1178,6 +1205,7 @@ function Job:align(part, map, seen)
   end
   for j = 1, #gi do pair(gi[j], bk[j], rr[j]) end
   -- the gaps between matches (and before the first, after the last)
+  local blind = #gi == 0 and nt == n and #uvs == 0
   for j = 1, #gi + 1 do
     local i0, k0 = gi[j - 1] or -1, bk[j - 1] or -1
     local i1, k1 = gi[j] or nt, bk[j] or n
@@ -1185,11 +1213,41 @@ function Job:align(part, map, seen)
       for d = 1, i1 - i0 - 1 do
         local best, shift = 0, 0
         for r = 0, 2 do
-          local count = corners(i0 + d, k0 + d, r)
+          local count = corners(i0 + d, k0 + d, r, loose)
           if count > best then best, shift = count, r end
         end
-        if best >= 2 then pair(i0 + d, k0 + d, shift) end
+        if best >= 2 or blind then pair(i0 + d, k0 + d, shift) end
       end
+    end
+  end
+  -- the triangles left, by their UVs
+  if #uvs == 0 then return end
+  local function uv_corner(list, v)
+    local key = {}
+    for u, l in ipairs(list) do
+      key[u] = uv_key(l[2 * v + 1], l[2 * v + 2])
+    end
+    return table.concat(key)
+  end
+  local gl, bl = {}, {}
+  for u, set in ipairs(uvs) do gl[u], bl[u] = set.g, set.b end
+  local alone = {}
+  for k = 0, n - 1 do
+    if not used[k] then
+      local x, y, z, r = least_rotation(uv_corner(bl, tri[3 * k + 1] - 1),
+        uv_corner(bl, tri[3 * k + 2] - 1), uv_corner(bl, tri[3 * k + 3] - 1))
+      local key = x .. y .. z
+      alone[key] = alone[key] or {}
+      table.insert(alone[key], { k = k, r = r })
+    end
+  end
+  for i = 0, nt - 1 do
+    if not paired[i] then
+      local x, y, z, r = least_rotation(uv_corner(gl, idx[3 * i + 1]),
+        uv_corner(gl, idx[3 * i + 2]), uv_corner(gl, idx[3 * i + 3]))
+      local list = alone[x .. y .. z]
+      local found = list and table.remove(list, 1)
+      if found then pair(i, found.k, (found.r - r) % 3) end
     end
   end
 end
@@ -1851,6 +1909,98 @@ function Job:triangles()
     .. " u%d indices)", #all // 3, 8 * t.index_size))
 end
 
+-- Are the mesh's positions and logical UVs the base's, corner by corner,
+-- exactly (float32; a half as a half), with no node transform but the
+-- identity? The triangles may come in any order, from any corner (the
+-- winding kept), their vertices split or numbered anew: an editor does
+-- all that to a mesh it was never asked to change, and re-derives its
+-- normals, tangents and colours too. true, or false and why not.
+function Job:untouched()
+  if self.world then return false, "the node's transform" end
+  local pos = assert(self.m:attribute("position")):pack()
+  for _, part in ipairs(self.parts) do
+    local s = part.sub.s
+    local tri, n = s:triangles()
+    n = tri and n or 0
+    local idx = self:part_indices(part)
+    if #idx ~= 3 * n then
+      return false, string.format("submesh %d: %d triangles where the"
+        .. " base has %d", part.sub.index, #idx // 3, n)
+    end
+    -- the logical UVs the submesh routes, as gltf-export writes them
+    local uvs = {}
+    for logical = 0, 3 do
+      local set = s:uv_set(logical)
+      if set == nil then break end
+      local acc = self.m:attribute("uv" .. set)
+      if acc then
+        local i = part.prim.attributes["TEXCOORD_" .. logical]
+        if i == nil then
+          return false, string.format("submesh %d: no TEXCOORD_%d",
+            part.sub.index, logical)
+        end
+        uvs[#uvs + 1] = { b = self:base_range("uv" .. set),
+          half = self.m.format:info("uv" .. set).type == "SF",
+          g = values(self:uv_accessor({ p = part.p, i = i,
+            name = "TEXCOORD_" .. logical })) }
+      end
+    end
+    local gpos = self:group(part.p).position.bytes
+    local function corner(bytes, at, v, which)
+      local key = position_key(bytes, at)
+      for _, u in ipairs(uvs) do
+        local list = u[which]
+        key = key .. uv_key(list[2 * v + 1], list[2 * v + 2], u.half)
+      end
+      return key
+    end
+    local base, mine = {}, {}
+    for k = 0, n - 1 do
+      local a, b, c = tri[3 * k + 1] - 1, tri[3 * k + 2] - 1,
+        tri[3 * k + 3] - 1
+      local x, y, z = least_rotation(corner(pos, 12 * a + 1, a, "b"),
+        corner(pos, 12 * b + 1, b, "b"), corner(pos, 12 * c + 1, c, "b"))
+      base[k + 1] = x .. y .. z
+      a, b, c = idx[3 * k + 1], idx[3 * k + 2], idx[3 * k + 3]
+      x, y, z = least_rotation(corner(gpos, 12 * a + 1, a, "g"),
+        corner(gpos, 12 * b + 1, b, "g"), corner(gpos, 12 * c + 1, c, "g"))
+      mine[k + 1] = x .. y .. z
+    end
+    table.sort(base)
+    table.sort(mine)
+    for k = 1, n do
+      if base[k] ~= mine[k] then
+        return false, string.format("submesh %d: the positions or UVs of"
+          .. " its triangles", part.sub.index)
+      end
+    end
+  end
+  return true
+end
+
+-- Does the glTF hold the base's vertices, number for number, and the
+-- export's very index bytes? Then no editor rebuilt the mesh (Blender
+-- splits vertices and writes its own indices): its values were edited in
+-- place, by a script, and each attribute is compared on its own.
+function Job:as_written()
+  if not self.same_layout then return false end
+  for _, idx in ipairs(self:exported_indices()) do
+    if idx ~= false then return false end
+  end
+  return true
+end
+
+-- The decoded values of a base attribute (acc:range()), read once.
+function Job:base_range(kind)
+  self.ranges = self.ranges or {}
+  local r = self.ranges[kind]
+  if not r then
+    r = assert(self.m:attribute(kind)):range()
+    self.ranges[kind] = r
+  end
+  return r
+end
+
 local STEPS = { "primitives", "positions", "normals", "colours",
   "tangents", "uv_sets", "raw_kinds", "triangles" }
 
@@ -1879,8 +2029,18 @@ end
 -- itself when its bytes come out the same) and its report.
 local function import_mesh(file, g, m, world)
   local job = new_job(file, g, m, world)
-  for _, step in ipairs(STEPS) do job[step](job) end
+  job:primitives()
   job.report.state = "unchanged"
+  local same, why = false, nil
+  if not job:as_written() then
+    same, why = job:untouched()
+  end
+  if same then
+    job:note("kept", "every byte (positions and UVs are the base's)")
+    return m, job.report
+  end
+  job.report.why = why
+  for k = 2, #STEPS do job[STEPS[k]](job) end
   if next(job.t) == nil then return m, job.report end
   local copy, err = m:with(job.t)
   if not copy then fail("%s: %s", job.where, err) end
