@@ -11,6 +11,7 @@
 local cli = require "rsxmesh.cli"
 local interrupt = require "rsxmesh.interrupt"
 local lfs = require "lfs"
+local output = require "rsxmesh.output"
 local rsxmesh = require "rsxmesh"
 
 local opts, inputs = cli.parse(arg, {
@@ -60,6 +61,22 @@ local function output_read(file, out)
   end
 end
 
+-- Does the writer lay out base as base is laid out (every section where
+-- rsxmesh's writer puts it, no other gaps)? Then the changed bundle keeps
+-- the base's layout for what did not change; else the writer's order is
+-- used, and the summary says so.
+local function same_layout(base)
+  local w = rsxmesh.writer(base)
+  for _, mat in base:materials() do w:material(mat.name, mat:samplers()) end
+  for _, m in base:meshes() do
+    if not w:mesh(m) then return false end
+  end
+  local f = io.open(opts.base, "rb")
+  local bytes = f and f:read("a")
+  if f then f:close() end
+  return bytes == w:bytes()
+end
+
 local function main()
   local base, err = rsxmesh.open(opts.base)
   if not base then return nil, err end
@@ -79,8 +96,20 @@ local function main()
     end })
   if not result then return nil, err end
   local ok
-  -- w:save writes a temporary beside it and renames it: whole or nothing
-  ok, err = result.writer:save(opts.out)
+  ok, err = run:claim(opts.out, input) -- its folder made
+  if not ok then return nil, opts.out .. ": " .. err end
+  if result.kept then
+    -- nothing changed: the base's very bytes, whatever order its
+    -- sections lie in and whatever gaps lie between them
+    ok, err = output.copy(opts.base, opts.out)
+    result.layout = "the base's bytes"
+  else
+    local bytes = result.writer:bytes()
+    result.layout = same_layout(base) and "laid out as the base"
+      or "laid out in rsxmesh's order: the base's sections lie otherwise"
+    -- whole or nothing, the message naming -o, never its temporary
+    ok, err = output.write(opts.out, function(f) return f:write(bytes) end)
+  end
   if not ok then return nil, err end
   return result
 end
@@ -128,7 +157,8 @@ end
 local size = lfs.attributes(opts.out, "size") or 0
 run.ok = 1
 run:finish(string.format("%s: %s unchanged, %s changed (%s with derived"
-  .. " data), %s copied; %s, %s written",
+  .. " data), %s copied; %s, %s written (%s)",
   cli.plural(#result.meshes, "mesh", "meshes"), cli.count(counts.unchanged),
   cli.count(counts.changed), cli.count(counts.derived),
-  cli.count(counts.other), opts.out, cli.plural(size, "byte")))
+  cli.count(counts.other), opts.out, cli.plural(size, "byte"),
+  result.layout))

@@ -237,6 +237,39 @@ do
     "+1 in x: only panel's x floats differ, each by exactly +1")
   t.like(out, "mesh 1 %(panel%): changed; changed:"
     .. " positions\nmesh 2 %(rail%): unchanged", "+1 in x: the report")
+  t.like(err, "plus%.rsxb, [%d,]+ bytes written %(laid out as the base%)",
+    "+1 in x: the summary says the base's layout was kept")
+
+  -- Another writer's layout: the string table moved after the data,
+  -- behind a gap of 40 zero bytes, its old place left as zeros (rsxb.md
+  -- lets parts lie in any order). Nothing changed: its very bytes, and
+  -- -o's folders made. Changed: the writer's order, said so.
+  local S, Z = string.unpack(">I4I4", ORIGINAL, 0x2D)
+  local moved = ORIGINAL:sub(1, S) .. string.rep("\0", Z)
+    .. ORIGINAL:sub(S + Z + 1) .. string.rep("\0", 40)
+  local at_end = #moved
+  moved = moved .. ORIGINAL:sub(S + 1, S + Z)
+  moved = moved:sub(1, 8) .. string.pack(">I4", #moved) .. moved:sub(13,
+    0x2C) .. string.pack(">I4", at_end) .. moved:sub(0x31)
+  write_file(at("other.rsxb"), moved)
+  local ob = rsxmesh.open(at("other.rsxb"))
+  t.ok(ob and ob:mesh("panel") and ob:mesh("rail"),
+    "a bundle with its string table last opens")
+  if ob then ob:close() end
+  code, _, err = run("gltf-import", at("g/edit.gltf"), "--base",
+    at("other.rsxb"), "-o", at("new/folder/other.rsxb"))
+  t.is(code, 0, "another layout, nothing changed: imports into a new folder")
+  if code ~= 0 then t.diag(err) end
+  t.ok(read_file(at("new/folder/other.rsxb")) == moved,
+    "... the base's very bytes, gap and order kept")
+  t.like(err, "%(the base's bytes%)", "... and the summary says so")
+  code, _, err = run("gltf-import", g, "--base", at("other.rsxb"), "-o",
+    at("new/folder/other-plus.rsxb"))
+  t.is(code, 0, "another layout, panel moved: imports")
+  t.like(err, "%(laid out in rsxmesh's order: the base's sections lie"
+    .. " otherwise%)", "... in rsxmesh's order, and the summary says so")
+  t.ok(read_file(at("new/folder/other-plus.rsxb")) == with_part(
+    panel_mmp(0), panel_mmp(1)), "... which is the +1 in x of the original")
 end
 
 -- ------------------------------------------------------------ no A
@@ -1261,18 +1294,25 @@ refused("object", edited("object", function(doc)
   doc.meshes = { panel = doc.meshes[1] }
 end), "object/edit%.gltf: meshes is not an array", "meshes an object")
 
--- an output that cannot be written leaves no file behind: in a folder
--- that does not exist, or (the temporary file written, the rename
--- refused) where a folder is
+-- an output in a folder that does not exist gets it; one that cannot be
+-- written leaves no file behind: under a file, or (the temporary file
+-- written, the rename refused) where a folder is. Messages name the
+-- output, never its temporary.
 do
   local c, _, e = import(at("g/edit.gltf"), at("nowhere/new.rsxb"))
-  t.is(c, 1, "an output in a missing folder: exit status 1")
-  t.like(e, "nowhere/new%.rsxb: [^\n]*No such file or directory",
-    "... naming the file and the reason")
+  t.ok(c == 0 and read_file(at("nowhere/new.rsxb")) == ORIGINAL,
+    "an output in a missing folder: the folder made, the file written")
+  if c ~= 0 then t.diag(e) end
+  c, _, e = import(at("plus/edit.gltf"), at("edit.rsxb/new.rsxb"))
+  t.is(c, 1, "an output under a file: exit status 1")
+  t.like(e, "edit%.rsxb/new%.rsxb: [^\n]*edit%.rsxb: exists and is not a"
+    .. " folder",
+    "... naming the output and the reason")
   assert(os.execute("mkdir -p " .. sh_quote(at("taken/inside"))))
-  c, _, e = import(at("g/edit.gltf"), at("taken"))
+  c, _, e = import(at("plus/edit.gltf"), at("taken"))
   t.is(c, 1, "an output that is a folder: exit status 1")
-  t.like(e, "taken", "... naming it")
+  t.like(e, "taken: [^\n]*[Ii]s a directory", "... naming it")
+  t.ok(not e:find(".part", 1, true), "... not its temporary")
   local p = io.popen("ls -A " .. sh_quote(tmp))
   local names = p:read("a")
   p:close()

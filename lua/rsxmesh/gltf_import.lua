@@ -2070,7 +2070,8 @@ end
 
 -- Import the glTF file (from import.read) into base (a bundle): opts.only
 -- (a set of mesh names, or nil for all), opts.progress(k, n) (called
--- before base mesh k of n). Returns { writer =, meshes = } or nil and a
+-- before base mesh k of n). Returns { writer =, meshes =, kept = (every
+-- mesh is the base's own: the base file is the output) } or nil and a
 -- message.
 function import.bundle(file, base, opts)
   opts = opts or {}
@@ -2124,7 +2125,7 @@ function import.bundle(file, base, opts)
     for _, mat in base:materials() do
       assert(w:material(mat.name, mat:samplers()))
     end
-    local reports = {}
+    local reports, kept = {}, true
     for k, m in base:meshes() do
       if opts.progress then opts.progress(k, #base) end
       local gi = match[k]
@@ -2140,8 +2141,9 @@ function import.bundle(file, base, opts)
       local ok, err = w:mesh(out)
       if not ok then fail("%s: %s", file.path, err) end
       reports[k] = rep
+      kept = kept and out == m
     end
-    return { writer = w, meshes = reports }
+    return { writer = w, meshes = reports, kept = kept }
   end)
   close_buffers(file)
   return r, err
