@@ -1134,7 +1134,8 @@ refused("bounds", edited("bounds", function(doc)
   doc.accessors[panel_of(doc).primitives[1].attributes.POSITION + 1].count
     = 1000
 end), "bounds/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION"
-  .. " %(accessor 0%): 1000 elements of 12 bytes from offset 0 run past the"
+  .. " %(accessor 0%): count 1000: elements of 12 bytes from byteOffset 0"
+  .. " run past the"
   .. " end of buffer view 0 %(48 bytes%)", "an accessor out of bounds")
 
 refused("type", edited("type", function(doc)
@@ -1181,9 +1182,71 @@ refused("zeros", edited("zeros", function(doc)
     + 1]
   a.bufferView, a.byteOffset, a.count = nil, nil, 1 << 40
 end), "zeros/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION %(accessor"
-  .. " 0%): 1099511627776 elements of 12 bytes without a buffer view: more"
+  .. " 0%): count 1099511627776: elements of 12 bytes without a buffer view:"
+  .. " more"
   .. " zeros than the file's buffers hold %(%d+ bytes%)",
   "zeros without a buffer view, a hostile count")
+
+-- Hostile numbers that a product or sum would overflow (a random test
+-- found them: a count of 2^61 or 2^62 was "not enough memory", a
+-- byteStride of 2^62 a Lua traceback): each refused, naming the accessor
+-- and the field.
+-- (lua-cjson writes 14 digits: 2^61 and 2^62 go in as 987654321 and
+-- 987654323, which no field here holds, replaced in the text by the
+-- exact integers)
+local HUGE_61, HUGE_62 = 987654321, 987654323
+local function hostile(name, change, pattern, what)
+  local g = edited(name, function(doc)
+    local i = panel_of(doc).primitives[1].attributes.POSITION
+    change(doc.accessors[i + 1], doc)
+  end)
+  local text = read_file(g)
+  text = text:gsub(HUGE_61, "2305843009213693952")
+    :gsub(HUGE_62, "4611686018427387904")
+  write_file(g, text)
+  refused(name, g, name .. "/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION"
+    .. " %(accessor 0%): " .. pattern, what)
+end
+hostile("count61", function(a) a.count = HUGE_61 end, "count"
+  .. " 2305843009213693952: elements of 12 bytes from byteOffset 0 run past"
+  .. " the end of buffer view 0 %(48 bytes%)", "a count of 2^61")
+hostile("count62", function(a) a.count = HUGE_62 end, "count"
+  .. " 4611686018427387904: elements of 12 bytes from byteOffset 0 run past",
+  "a count of 2^62")
+hostile("stride62", function(a, doc)
+  doc.bufferViews[a.bufferView + 1].byteStride = HUGE_62
+end, "buffer view 0: byteStride 4611686018427387904 is not a multiple of 4"
+  .. " from 4 to 252", "a byteStride of 2^62")
+hostile("stride", function(a, doc)
+  doc.bufferViews[a.bufferView + 1].byteStride = 16
+end, "count 4: elements of 12 bytes, byteStride 16, from byteOffset 0 run"
+  .. " past the end of buffer view 0 %(48 bytes%)",
+  "a byteStride that takes the elements past the view")
+hostile("offset62", function(a) a.byteOffset = HUGE_62 end, "count 4:"
+  .. " elements of 12 bytes from byteOffset 4611686018427387904 run past",
+  "a byteOffset of 2^62")
+hostile("view62", function(a, doc)
+  local v = doc.bufferViews[a.bufferView + 1]
+  v.byteOffset, v.byteLength = HUGE_62, HUGE_62
+end, "buffer view 0 lies outside its buffer %(byteOffset 4611686018427387904,"
+  .. " byteLength 4611686018427387904%)", "a buffer view of 2^62 at 2^62")
+hostile("sparse62", function(a, doc)
+  doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0, byteOffset = 0,
+    byteLength = 4 }
+  a.sparse = { count = HUGE_62, indices = { bufferView = #doc.bufferViews - 1,
+    componentType = 5123 }, values = { bufferView = #doc.bufferViews - 1 } }
+end, "a bad sparse accessor", "a sparse count of 2^62")
+refused("sparse-idx", edited("sparse-idx", function(doc)
+  local a = doc.accessors[panel_of(doc).primitives[1].attributes.POSITION
+    + 1]
+  doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0, byteOffset = 0,
+    byteLength = 4 }
+  a.sparse = { count = 2, indices = { bufferView = #doc.bufferViews - 1,
+    componentType = 5123, byteOffset = 2^40 },
+    values = { bufferView = #doc.bufferViews - 1 } }
+end), "sparse%-idx/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION"
+  .. " %(accessor 0%): sparse indices run past their buffer view",
+  "sparse indices at a byteOffset of 2^40")
 
 -- Positions that float32 cannot hold are refused, not written as
 -- infinities: panel's node scaled by 1e39 in x takes vertex 2, (1, 0, 0),

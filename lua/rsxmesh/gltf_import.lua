@@ -302,16 +302,20 @@ local function buffer_view(file, v, label, what_view)
   end
   local buf = file.buffers[(int(bv.buffer) or -1) + 1]
   local boff, blen = int(bv.byteOffset or 0), int(bv.byteLength)
+  -- compared so that no sum can overflow: a hostile 2^62 wraps
   if not buf or not boff or not blen or boff < 0 or blen < 0
-      or boff + blen > buffer_length(buf) then
-    fail("%s: %sbuffer view %d lies outside its buffer", label, what_view,
-      v)
+      or boff > buffer_length(buf) or blen > buffer_length(buf) - boff then
+    fail("%s: %sbuffer view %d lies outside its buffer (byteOffset %s,"
+      .. " byteLength %s)", label, what_view, v, shown(bv.byteOffset or 0),
+      shown(bv.byteLength))
   end
-  if bv.byteStride ~= nil and not int(bv.byteStride) then
-    fail("%s: %sbuffer view %d: byteStride is not an integer", label,
-      what_view, v)
+  local stride = bv.byteStride
+  if stride ~= nil and not (int(stride) and stride >= 4 and stride <= 252
+      and stride % 4 == 0) then
+    fail("%s: %sbuffer view %d: byteStride %s is not a multiple of 4 from"
+      .. " 4 to 252", label, what_view, v, shown(stride))
   end
-  return buf, boff, blen, int(bv.byteStride)
+  return buf, boff, blen, int(stride)
 end
 
 -- The elements of accessor a (r from accessor()) as stored, tightly
@@ -324,7 +328,7 @@ local function dense_bytes(file, a, r)
     local held = 0
     for _, b in ipairs(file.buffers) do held = held + buffer_length(b) end
     if count > math.max(held, ZEROS_MIN) // size then
-      fail("%s: %d elements of %d bytes without a buffer view: more zeros"
+      fail("%s: count %d: elements of %d bytes without a buffer view: more zeros"
         .. " than the file's buffers hold (%d bytes)", r.label, count, size,
         held)
     end
@@ -342,10 +346,14 @@ local function dense_bytes(file, a, r)
     fail("%s: byteStride %d is less than the element's %d bytes", r.label,
       stride, size)
   end
-  if offset + stride * (count - 1) + size > blen then
-    fail("%s: %d elements of %d bytes from offset %d run past the end of"
-      .. " buffer view %d (%d bytes)", r.label, count, size, offset,
-      int(a.bufferView), blen)
+  -- count - 1 strides and an element from offset, without a product or
+  -- sum that a hostile count (2^62) could overflow
+  if offset > blen or blen - offset < size
+      or count - 1 > (blen - offset - size) // stride then
+    fail("%s: count %d: elements of %d bytes%s from byteOffset %d run past"
+      .. " the end of buffer view %d (%d bytes)", r.label, count, size,
+      stride ~= size and string.format(", byteStride %d,", stride) or "",
+      offset, int(a.bufferView), blen)
   end
   local src, at = piece(buf, boff + offset, stride * (count - 1) + size)
   if stride == size then
@@ -382,10 +390,11 @@ local function sparse_bytes(file, sp, r, bytes)
     "sparse values ")
   local ioff = int(sp.indices.byteOffset or 0)
   local voff = int(sp.values.byteOffset or 0)
-  if not ioff or ioff < 0 or ioff + sc * ict.size > iblen then
+  if not ioff or ioff < 0 or ioff > iblen
+      or sc > (iblen - ioff) // ict.size then
     fail("%s: sparse indices run past their buffer view", label)
   end
-  if not voff or voff < 0 or voff + sc * size > vblen then
+  if not voff or voff < 0 or voff > vblen or sc > (vblen - voff) // size then
     fail("%s: sparse values run past their buffer view", label)
   end
   local isrc, iat = piece(ibuf, iboff + ioff, sc * ict.size)
