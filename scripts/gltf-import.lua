@@ -1,7 +1,8 @@
 -- gltf-import.lua - an edited glTF 2.0 back into an RSXB bundle
 --
 -- rsxmesh gltf-import EDITED.gltf|EDITED.glb --base ORIGINAL.rsxb
---                     -o NEW.rsxb [--mesh NAME]... [--report]
+--                     -o NEW.rsxb [--mesh NAME]... [--records HOOK.lua]
+--                     [--report]
 --
 -- The glTF's meshes are matched to the base bundle's by name (as
 -- gltf-export names them), re-encoded into each base mesh's own mask and
@@ -29,6 +30,9 @@ local opts, inputs = cli.parse(arg, {
     { long = "mesh", arg = "NAME", list = true,
       help = "import only the meshes of this name (repeatable); the"
         .. " others stay as the base has them" },
+    { long = "records", arg = "HOOK.lua", help = "rewrite the records of"
+      .. " changed meshes with the functions HOOK.lua returns (see"
+      .. " doc/scripts.md)" },
     { long = "report", help = "list on stdout, per mesh, what changed,"
       .. " what was derived and what was kept" },
   },
@@ -77,9 +81,33 @@ local function same_layout(base)
   return bytes == w:bytes()
 end
 
+-- The hook of --records: a Lua file returning a table of functions
+-- (meta, submesh). The table, or nil and a message naming the file.
+local function load_records(file)
+  local chunk, err = loadfile(file)
+  if not chunk then return nil, err end
+  local ok, hook = pcall(chunk)
+  if not ok then return nil, file .. ": " .. tostring(hook) end
+  if type(hook) ~= "table" or (type(hook.meta) ~= "function"
+      and type(hook.submesh) ~= "function") then
+    return nil, file .. ": returns no table with a meta or submesh function"
+  end
+  for _, k in ipairs({ "meta", "submesh" }) do
+    if hook[k] ~= nil and type(hook[k]) ~= "function" then
+      return nil, file .. ": its " .. k .. " is not a function"
+    end
+  end
+  return hook
+end
+
 local function main()
   local base, err = rsxmesh.open(opts.base)
   if not base then return nil, err end
+  local records
+  if opts.records then
+    records, err = load_records(opts.records)
+    if not records then return nil, err end
+  end
   run:progress("reading " .. input)
   local file
   file, err = import.read(input)
@@ -91,6 +119,7 @@ local function main()
   end
   local result
   result, err = import.bundle(file, base, { only = only,
+    records = records, records_name = opts.records,
     progress = function(k, n)
       run:progress(string.format("%s: mesh %d of %d", input, k, n))
     end })
@@ -137,6 +166,15 @@ for _, r in ipairs(result.meshes) do
   else
     counts.other = counts.other + 1
   end
+  -- the records the game reads may now say wrong counts: said always,
+  -- not only with --report, unless a hook rewrote them
+  local stale = r.stale and #r.stale > 0
+    and table.concat(r.stale, ", ") or nil
+  if stale and not opts.records then
+    io.stderr:write(string.format("gltf-import: %s: %s: its records may be"
+      .. " stale, they are the base's: %s (--records HOOK.lua rewrites"
+      .. " them)\n", input, r.label, stale))
+  end
   if opts.report then
     local parts = { r.label .. ": " .. r.state
       .. (r.state == "changed" and r.why and " (" .. r.why .. ")" or "") }
@@ -149,6 +187,13 @@ for _, r in ipairs(result.meshes) do
     if #r.kept > 0 then
       parts[#parts + 1] = "kept from the base: "
         .. table.concat(r.kept, ", ")
+    end
+    if stale then
+      parts[#parts + 1] = "stale records (the base's): " .. stale
+    end
+    if r.records then
+      parts[#parts + 1] = "records rewritten by " .. opts.records .. ": "
+        .. (#r.records > 0 and table.concat(r.records, ", ") or "none")
     end
     io.stdout:write(table.concat(parts, "; "), "\n")
   end
