@@ -1284,8 +1284,70 @@ function Job:base_vertices()
   for v = 1, self.nv do
     if not map[v] then near[v] = at[gkeys[v]] end
   end
-  self.base_of = { map = map, near = near, part = seen }
+  self.base_of = { map = map, near = near, part = seen,
+    beside = self:beside(map, near) }
   return self.base_of
+end
+
+-- For each new glTF vertex (1-based) with no base vertex of its own
+-- (none in map, none at its position in near): the base vertex of a
+-- corner beside it, of a triangle it or a vertex at its position is a
+-- corner of (an editor's new vertex: a loop cut, a subdivision), found
+-- by spreading out from the vertices that have one, nearest first.
+function Job:beside(map, near)
+  local _, gkeys = self:position_keys()
+  local beside, lonely = {}, {}
+  local function own(v)
+    return map[v] or (near[v] and near[v][1]) or beside[v]
+  end
+  for v = 1, self.nv do
+    if not own(v) then lonely[#lonely + 1] = v end
+  end
+  if #lonely == 0 then return beside end
+  local tris, at_key = {}, {}
+  for _, part in ipairs(self.parts) do
+    local idx, first = self:part_indices(part), self:group(part.p).first
+    for c = 1, #idx do tris[#tris + 1] = first + idx[c] + 1 end
+  end
+  for v = 1, self.nv do
+    local list = at_key[gkeys[v]]
+    if not list then
+      list = {}
+      at_key[gkeys[v]] = list
+    end
+    list[#list + 1] = v
+  end
+  -- rounds: each gives the vertices next to those that had one before it
+  while true do
+    local found = {}
+    for c = 1, #tris, 3 do
+      for k = 0, 2 do
+        local v = tris[c + k]
+        if not own(v) and not found[v] then
+          for j = 1, 2 do
+            local b = own(tris[c + (k + j) % 3])
+            if b then
+              found[v] = b
+              break
+            end
+          end
+        end
+      end
+    end
+    for _, v in ipairs(lonely) do
+      if not own(v) and not found[v] then
+        for _, w in ipairs(at_key[gkeys[v]]) do
+          if own(w) then
+            found[v] = own(w)
+            break
+          end
+        end
+      end
+    end
+    if next(found) == nil then break end
+    for v, b in pairs(found) do beside[v] = b end
+  end
+  return beside
 end
 
 -- Does glTF vertex v (1-based) carry the normal of base vertex b
@@ -1426,7 +1488,7 @@ function Job:from_base(kind, what)
   if self.same_layout then return raw, 0 end
   local size = #raw // m.vertex_count
   local bv = self:base_vertices()
-  local out, guessed = {}, 0
+  local out, guessed, besides = {}, 0, 0
   for v = 1, self.nv do
     local b = bv.map[v]
     if not b and bv.near[v] then
@@ -1434,13 +1496,17 @@ function Job:from_base(kind, what)
       b, sure = self:nearest(v, bv.near[v], kind, raw, size)
       if not sure then guessed = guessed + 1 end
     end
+    if not b and bv.beside[v] then
+      b, besides = bv.beside[v], besides + 1
+    end
     if not b then
       local gpos = column_bytes(self:column("POSITION", VEC3, ONLY_FLOAT))
       local x, y, z = string.unpack("<fff", gpos, 12 * v - 11)
       -- a new vertex (an extrusion) has none: with TANGENT exported, A
       -- and B are derived instead, so say how
       fail("%s: vertex %d: no %s in the glTF, and no vertex of the base"
-        .. " lies at its position (%s, %s, %s)%s", self.where, v, what,
+        .. " lies at its position (%s, %s, %s) or beside it%s", self.where,
+        v, what,
         rsxmesh.fmt(x), rsxmesh.fmt(y), rsxmesh.fmt(z),
         kind:match("^tangent") and "; export the tangents too (TANGENT:"
           .. " Blender's Tangents option) and A and B are derived from them"
@@ -1448,7 +1514,7 @@ function Job:from_base(kind, what)
     end
     out[v] = raw:sub(b * size + 1, b * size + size)
   end
-  return table.concat(out), guessed
+  return table.concat(out), guessed, besides
 end
 
 -- A kind the glTF lacks: the base's bytes, and a note when the export
@@ -1456,16 +1522,23 @@ end
 -- guess.
 function Job:keep(kind, what, had)
   if not self.same_layout then
-    local bytes, guessed = self:from_base(kind, what)
+    local bytes, guessed, besides = self:from_base(kind, what)
     self.t[kind] = bytes
+    local function add(why)
+      what = what:match("%)$") and what:sub(1, -2) .. ", and " .. why .. ")"
+        or what .. " (" .. why .. ")"
+    end
     if guessed > 0 then
-      local why = string.format("%s a guess: the base vertices at %s"
+      add(string.format("%s a guess: the base vertices at %s"
         .. " position differ in it, and %s UVs and normal single none out",
         guessed == 1 and "1 new vertex's was" or guessed
         .. " new vertices' were", guessed == 1 and "its" or "their",
-        guessed == 1 and "its" or "their")
-      what = what:match("%)$") and what:sub(1, -2) .. ", and " .. why .. ")"
-        or what .. " (" .. why .. ")"
+        guessed == 1 and "its" or "their"))
+    end
+    if besides > 0 then
+      add(string.format("%s from the base vertex of a corner beside %s",
+        besides == 1 and "1 new vertex's" or besides .. " new vertices'",
+        besides == 1 and "it" or "them"))
     end
   end
   if had or not self.same_layout then self:note("kept", what) end
@@ -2024,7 +2097,8 @@ function Job:differs(copy, kind)
   local bv = self:base_vertices()
   for v = 1, self.nv do
     local mine = new:sub(v * size - size + 1, v * size)
-    local list = bv.map[v] and { bv.map[v] } or bv.near[v] or {}
+    local list = bv.map[v] and { bv.map[v] } or bv.near[v]
+      or { bv.beside[v] }
     local found = false
     for _, b in ipairs(list) do
       found = found or raw:sub(b * size + 1, b * size + size) == mine
