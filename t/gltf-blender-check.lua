@@ -12,7 +12,8 @@
 --   delete    the first triangle gone, every other corner as the base's
 -- and in every mode each logical UV the base's exactly, and each kind
 -- Blender drops (tangents A and B, every stored UV set, extras, bits 11
--- and 12) the base corner's very bytes. Prints "ok" or what differs.
+-- and 12) the base corner's very bytes; after a turn, A and B the base's
+-- turned alike, within a CMP step. Prints "ok" or what differs.
 
 local rsxmesh = require "rsxmesh"
 
@@ -34,6 +35,9 @@ end
 local KEPT = { tangent_a = true, tangent_b = true, uv0 = true, uv1 = true,
   uv2 = true, uv3 = true, extra_a = true, extra_b = true, s32k2 = true,
   half4 = true }
+
+-- the vectors a turn turns
+local TURNED = { tangent_a = true, tangent_b = true }
 
 local function position_ok(a, b)
   local x, y, z = a[1], a[2], a[3]
@@ -107,7 +111,20 @@ for k, m in base:meshes() do
         end
         for kind, r in pairs(raw) do
           local size = r[3]
-          if r[1]:sub(va * size - size + 1, va * size)
+          if mode == "turn" and TURNED[kind] then
+            -- turned as the positions, within a CMP step (64/32767)
+            local x, y, z = m:attribute(kind):get(va)
+            local want = { z, y, -x }
+            local got = { n:attribute(kind):get(vb) }
+            for j = 1, 3 do
+              if math.abs(want[j] - got[j]) > 0.004 then
+                problem("%s: submesh %d: corner %d: %s (%s, %s, %s), not"
+                  .. " the base's (%s, %s, %s) turned", m.label, i, c, kind,
+                  got[1], got[2], got[3], x, y, z)
+                break
+              end
+            end
+          elseif r[1]:sub(va * size - size + 1, va * size)
               ~= r[2]:sub(vb * size - size + 1, vb * size) then
             problem("%s: submesh %d: corner %d: %s not the base's",
               m.label, i, c, kind)

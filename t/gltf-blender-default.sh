@@ -10,8 +10,8 @@
 # - BRAVO's road_0001 and tree_0001 (submeshes routing other stored sets,
 #   tree's extras) moved and applied; ALFA's box_0002 turned and
 #   building_0001 scaled, applied; box_0003 with a face deleted: their
-#   UVs, tangents A and B, every stored set and the extras the base's,
-#   corner by corner;
+#   UVs, tangents A and B (turned with box_0002), every stored set and
+#   the extras the base's, corner by corner;
 # - box_0004 with a face subdivided (new vertices): imports, the report
 #   saying where their A and B came from.
 # make check-full; skips without Blender (Debian's blender, whose glTF
@@ -84,7 +84,7 @@ ok $? "... +1 in x, UVs, A, B, every stored set and the extras the base's"
 edit turn ALFA glb turn:box_0002
 ok $? "box_0002 turned 90 degrees, applied: imports"
 check "$tmp/sample/ALFA.rsxb" "$tmp/turn.rsxb" turn box_0002
-ok $? "... turned, its UVs, A, B, stored sets the base's"
+ok $? "... turned, A and B turned alike, its UVs and stored sets the base's"
 
 edit scale ALFA gltf scale:building_0001
 ok $? "building_0001 scaled x 2, applied (.gltf): imports"

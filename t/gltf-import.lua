@@ -831,6 +831,90 @@ do
     "an x of 1 + 2^-23, the next float32 after 1: an edit")
 end
 
+-- ------------------------------------------------------------ turned
+
+-- panel turned 90 degrees about y and the turn applied, as Blender writes
+-- it: a vertex per corner (0 1 2 0 2 3), positions (x, y, z) -> (z, y, -x),
+-- NORMAL the turned (1, 0, 0), no tangents. The transform fitted to the
+-- positions (with the normals, panel being flat) turns the base's A and
+-- B: A (512*32/32767 = 0.5, 0, 0) becomes (0, 0, -0.5), its length kept:
+-- CMP z = -0.5 * 32767 / 64 = -255.99 -> -256, ten bits 0x300 at bit 22:
+-- 0xC0000000; B (0, 1023*32/32767, 0) stays B_Y. Positions: panel's
+-- (0,0,0) (1,0,0) (1,1,0) (0,1,0) become (0,0,0) (0,0,-1) (0,1,-1)
+-- (0,1,0).
+do
+  local ORDER = { 0, 1, 2, 0, 2, 3 }
+  local COMP = { VEC2 = 2, VEC3 = 3, VEC4 = 4 }
+  local SIZE = { [5126] = 4, [5121] = 1, [5123] = 2 }
+  local g = edited("turned", function(doc, bin)
+    local prim = panel_of(doc).primitives[1]
+    local attrs = prim.attributes
+    for name in pairs(attrs) do
+      if name:sub(1, 1) == "_" or name == "TANGENT" then attrs[name] = nil end
+    end
+    local names = {}
+    for name in pairs(attrs) do names[#names + 1] = name end
+    table.sort(names)
+    for _, name in ipairs(names) do
+      local a = doc.accessors[attrs[name] + 1]
+      local v = doc.bufferViews[a.bufferView + 1]
+      local size = COMP[a.type] * SIZE[a.componentType]
+      local stride = v.byteStride or size
+      local at0 = v.byteOffset + (a.byteOffset or 0)
+      local parts = {}
+      for c, k in ipairs(ORDER) do
+        parts[c] = bin:sub(at0 + k * stride + 1, at0 + k * stride + size)
+        if name == "POSITION" then
+          local x, y, z = string.unpack("<fff", parts[c])
+          parts[c] = string.pack("<fff", z, y, -x)
+        elseif name == "NORMAL" then
+          parts[c] = string.pack("<fff", 1, 0, 0)
+        end
+      end
+      local i
+      bin, i = append(doc, bin, table.concat(parts), { componentType =
+        a.componentType, count = #ORDER, type = a.type,
+        normalized = a.normalized })
+      attrs[name] = i
+    end
+    local i
+    bin, i = append(doc, bin, string.pack("<HHHHHH", 0, 1, 2, 3, 4, 5),
+      { componentType = 5123, count = 6, type = "SCALAR" })
+    prim.indices = i
+    return bin
+  end)
+  code, out, err = import(g, at("turned.rsxb"), "--report")
+  t.is(code, 0, "panel turned and applied, a vertex per corner: imports")
+  if code ~= 0 then t.diag(err) end
+  local b = rsxmesh.open(at("turned.rsxb"))
+  local m = b and b:mesh("panel")
+  local want_a, want_b, want_p = {}, {}, {}
+  -- (-x of 0 is -0, as the edit wrote it)
+  local TURNED = { { 0, 0, -0.0 }, { 0, 0, -1 }, { 0, 1, -1 },
+    { 0, 1, -0.0 } }
+  for c, k in ipairs(ORDER) do
+    want_a[c] = string.pack(">I4", 0xC0000000)
+    want_b[c] = string.pack(">I4", B_Y)
+    want_p[c] = string.pack(">fff", table.unpack(TURNED[k + 1]))
+  end
+  local got_a, got_b, got_p = {}, {}, {}
+  for c = 1, m and m.vertex_count or 0 do
+    local rec = m:stream("mgp"):sub(24 * c - 23, 24 * c)
+    got_a[c], got_b[c] = rec:sub(5, 8), rec:sub(9, 12)
+    got_p[c] = m:stream("mmp"):sub(16 * c - 15, 16 * c - 4)
+  end
+  t.is(table.concat(got_p), table.concat(want_p),
+    "turned: the positions (z, y, -x) of each corner")
+  t.is(table.concat(got_a), table.concat(want_a),
+    "turned: A turned with them, 0xC0000000 (0, 0, -0.5), its length kept")
+  t.is(table.concat(got_b), table.concat(want_b), "turned: B (along y) as"
+    .. " it was")
+  t.like(out, "derived: tangent A: each vertex's base vertex's, turned by"
+    .. " the transform fitted to 6 vertices' positions %(no _TANGENT_A%)",
+    "turned: the report says how A and B were made")
+  if b then b:close() end
+end
+
 -- ------------------------------------------------------------ renumbered
 
 -- "quad": vertices (0, 0), (1, 0), (1, 1), (0, 1) in z = 0, UVs the same

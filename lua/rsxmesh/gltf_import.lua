@@ -1485,10 +1485,10 @@ end
 function Job:from_base(kind, what)
   local m = self.m
   local raw = assert(m:attribute(kind)):raw()
-  if self.same_layout then return raw, 0 end
+  if self.same_layout then return raw, 0, 0 end
   local size = #raw // m.vertex_count
   local bv = self:base_vertices()
-  local out, guessed, besides = {}, 0, 0
+  local out, guessed, besides, choice = {}, 0, 0, {}
   for v = 1, self.nv do
     local b = bv.map[v]
     if not b and bv.near[v] then
@@ -1512,9 +1512,9 @@ function Job:from_base(kind, what)
           .. " Blender's Tangents option) and A and B are derived from them"
           or "")
     end
-    out[v] = raw:sub(b * size + 1, b * size + size)
+    out[v], choice[v] = raw:sub(b * size + 1, b * size + size), b
   end
-  return table.concat(out), guessed, besides
+  return table.concat(out), guessed, besides, choice
 end
 
 -- A kind the glTF lacks: the base's bytes, and a note when the export
@@ -1657,8 +1657,12 @@ function Job:tangents()
         self.t[f.kind] = self.world and transform(self.world, v, "vector")
           or v
         self:changed(f.kind, f.what)
-      elseif not V and (self.e_attrs[f.name] or not self.same_layout) then
-        -- an editor dropped it: from TANGENT, else from the base
+      elseif not V and not self.same_layout then
+        -- an editor rebuilt the mesh and dropped it: each vertex's base
+        -- vertex's (its stock length kept), turned as the positions were
+        self:kept_frame(f)
+      elseif not V and self.e_attrs[f.name] then
+        -- a script dropped it: from TANGENT, else from the base
         local d = self:derived_frames()
         if d then
           self.t[f.kind] = d[f.kind]
@@ -1671,6 +1675,159 @@ function Job:tangents()
       end
     end
   end
+end
+
+-- Solve the 3x3 system m x = y (m row-major, 9 numbers): x, or nil when
+-- m is singular.
+local function solve3(m, y)
+  local a = { { m[1], m[2], m[3], y[1] }, { m[4], m[5], m[6], y[2] },
+    { m[7], m[8], m[9], y[3] } }
+  for c = 1, 3 do
+    local p = c
+    for r = c + 1, 3 do
+      if math.abs(a[r][c]) > math.abs(a[p][c]) then p = r end
+    end
+    if math.abs(a[p][c]) < 1e-12 then return nil end
+    a[c], a[p] = a[p], a[c]
+    for r = 1, 3 do
+      if r ~= c then
+        local k = a[r][c] / a[c][c]
+        for j = c, 4 do a[r][j] = a[r][j] - k * a[c][j] end
+      end
+    end
+  end
+  return { a[1][4] / a[1][1], a[2][4] / a[2][2], a[3][4] / a[3][3] }
+end
+
+-- The linear part (row-major, 9 numbers) of the transform that takes the
+-- base's positions to the glTF's (the node's transform applied), fitted
+-- over the vertices the triangles' alignment paired (Job:align), with
+-- the normals as rows too (a flat mesh's own positions say nothing of
+-- the direction across it). nil when the pairs are too few or the fit
+-- misses a position by more than 1e-4 of the mesh's size (an edit in
+-- edit mode, not a transform), and false when it is the identity (a
+-- move): the base's tangent vectors then stand as they are.
+function Job:fitted()
+  if self.fit ~= nil then return self.fit end
+  self.fit = false
+  local map = self:base_vertices().map
+  local P = column_values(self:column("POSITION", VEC3, ONLY_FLOAT))
+  if self.world then P = transform(self.world, P, "position") end
+  local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+  N = N and column_values(N)
+  if N and self.world then N = transform(self.world, N, "normal") end
+  local bp = self:base_range("position")
+  local bn = self.m:has("normal") and N and self:base_range("normal")
+  local pairs_, cb, cg = {}, { 0, 0, 0 }, { 0, 0, 0 }
+  for v, b in pairs(map) do
+    pairs_[#pairs_ + 1] = { v - 1, b }
+    for i = 1, 3 do
+      cb[i], cg[i] = cb[i] + bp[3 * b + i], cg[i] + P[3 * (v - 1) + i]
+    end
+  end
+  local n = #pairs_
+  if n < 3 then
+    self.fit = nil
+    return nil
+  end
+  for i = 1, 3 do cb[i], cg[i] = cb[i] / n, cg[i] / n end
+  local size = 0
+  for _, q in ipairs(pairs_) do
+    for i = 1, 3 do size = math.max(size, math.abs(bp[3 * q[2] + i] - cb[i]))
+    end
+  end
+  -- sums of x x^T and y x^T over the rows
+  local xx, yx = { 0, 0, 0, 0, 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+  local function row(x, y)
+    for r = 1, 3 do
+      for c = 1, 3 do
+        xx[3 * r + c - 3] = xx[3 * r + c - 3] + x[r] * x[c]
+        yx[3 * r + c - 3] = yx[3 * r + c - 3] + y[r] * x[c]
+      end
+    end
+  end
+  for _, q in ipairs(pairs_) do
+    local v, b = q[1], q[2]
+    row({ bp[3 * b + 1] - cb[1], bp[3 * b + 2] - cb[2], bp[3 * b + 3] - cb[3] },
+      { P[3 * v + 1] - cg[1], P[3 * v + 2] - cg[2], P[3 * v + 3] - cg[3] })
+    if bn then
+      -- light: enough to settle a flat mesh, too little to pull a solid
+      -- one's fit off its positions (Blender's normals are re-derived)
+      -- (directions: a stored normal's length is not always 1)
+      local lb = math.sqrt(bn[3 * b + 1] ^ 2 + bn[3 * b + 2] ^ 2
+        + bn[3 * b + 3] ^ 2)
+      local lg = math.sqrt(N[3 * v + 1] ^ 2 + N[3 * v + 2] ^ 2
+        + N[3 * v + 3] ^ 2)
+      if lb > 0 and lg > 0 then
+        local wb, wg = 1e-3 * size / lb, 1e-3 * size / lg
+        row({ wb * bn[3 * b + 1], wb * bn[3 * b + 2], wb * bn[3 * b + 3] },
+          { wg * N[3 * v + 1], wg * N[3 * v + 2], wg * N[3 * v + 3] })
+      end
+    end
+  end
+  -- L xx = yx, row by row of L: xx (symmetric) l_r = (yx row r)
+  local L = {}
+  for r = 1, 3 do
+    local l = solve3(xx, { yx[3 * r - 2], yx[3 * r - 1], yx[3 * r] })
+    if not l then
+      self.fit = nil
+      return nil
+    end
+    L[3 * r - 2], L[3 * r - 1], L[3 * r] = l[1], l[2], l[3]
+  end
+  local worst = 0
+  for _, q in ipairs(pairs_) do
+    local v, b = q[1], q[2]
+    local x = { bp[3 * b + 1] - cb[1], bp[3 * b + 2] - cb[2],
+      bp[3 * b + 3] - cb[3] }
+    for r = 1, 3 do
+      local y = L[3 * r - 2] * x[1] + L[3 * r - 1] * x[2] + L[3 * r] * x[3]
+      worst = math.max(worst, math.abs(y - (P[3 * v + r] - cg[r])))
+    end
+  end
+  if worst > 1e-4 * math.max(size, 1) then
+    self.fit = nil
+    return nil
+  end
+  local identity = true
+  for i = 1, 9 do
+    local want = (i == 1 or i == 5 or i == 9) and 1 or 0
+    identity = identity and math.abs(L[i] - want) <= 1e-4
+  end
+  self.fit = not identity and L or false
+  self.fit_pairs = n
+  return self.fit
+end
+
+-- Tangent vector f (FRAMES) of a rebuilt mesh that lacks it: each glTF
+-- vertex takes its base vertex's (Job:keep), turned and scaled by the
+-- transform fitted to the positions when there is one, its length kept.
+function Job:kept_frame(f)
+  local fit = self:fitted()
+  if not fit then
+    self:keep(f.kind, f.what .. " (no " .. f.name .. (self:column("TANGENT",
+      VEC4, ONLY_FLOAT) and "; its stock length kept rather than derived"
+      .. " from TANGENT" or " or TANGENT") .. ")", true)
+    return
+  end
+  local _, _, _, choice = self:from_base(f.kind, f.what)
+  local base = self:base_range(f.kind)
+  local out = {}
+  for v = 0, self.nv - 1 do
+    local b = choice[v + 1]
+    local x, y, z = base[3 * b + 1], base[3 * b + 2], base[3 * b + 3]
+    local X = fit[1] * x + fit[2] * y + fit[3] * z
+    local Y = fit[4] * x + fit[5] * y + fit[6] * z
+    local Z = fit[7] * x + fit[8] * y + fit[9] * z
+    local l0 = math.sqrt(x * x + y * y + z * z)
+    local l1 = math.sqrt(X * X + Y * Y + Z * Z)
+    local k = l1 > 0 and l0 / l1 or 0
+    out[3 * v + 1], out[3 * v + 2], out[3 * v + 3] = X * k, Y * k, Z * k
+  end
+  self.t[f.kind] = out
+  self:note("derived", string.format("%s: each vertex's base vertex's,"
+    .. " turned by the transform fitted to %d vertices' positions (no %s)",
+    f.what, self.fit_pairs, f.name))
 end
 
 -- The glTF attributes that carry stored UV set `set`: each primitive's
