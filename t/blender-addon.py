@@ -1,16 +1,18 @@
 # t/blender-addon.py - the add-on blender/rsxmesh_blender in Blender (run
 # as `blender -b --factory-startup --python t/blender-addon.py -- ADDON_DIR
 # BUNDLE OUT.rsxb [OP:MESH]...`, rsxmesh on PATH): File > Import > RSXB
-# of BUNDLE, the edits of t/blender-edit.py's kinds (move, apply, turn,
-# scale, delete, cut) on the objects of the meshes named, then File >
+# of BUNDLE, the edits of t/blender_edits.py (move, apply, turn, scale,
+# delete, cut) on the objects of the meshes named, then File >
 # Export > RSXB as OUT.rsxb. Prints "objects N", and a line per object:
 # "object|NAME|MESH|NUMBER|BUNDLE|UV maps|named attributes|materials",
 # for t/blender-addon.sh.
-import math
+import os
 import sys
 
-import bmesh
 import bpy
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import blender_edits  # noqa: E402
 
 args = sys.argv[sys.argv.index("--") + 1:]
 sys.path.insert(0, args[0])
@@ -33,36 +35,10 @@ for o in objects:
           ",".join(m.name for m in o.data.materials if m), sep="|")
 
 
-def apply(o):
-    bpy.ops.object.select_all(action="DESELECT")
-    o.select_set(True)
-    bpy.context.view_layer.objects.active = o
-    bpy.ops.object.transform_apply(location=True, rotation=True, scale=True)
-
-
 for a in args[3:]:
     op, name = a.split(":", 1)
-    o = [o for o in objects if o["rsxmesh_mesh"] == name][0]
-    if op == "move":
-        o.location.x += 1
-    elif op == "apply":
-        o.location.x += 1
-        apply(o)
-    elif op == "turn":
-        o.rotation_euler.z += math.pi / 2
-        apply(o)
-    elif op in ("delete", "cut"):
-        bm = bmesh.new()
-        bm.from_mesh(o.data)
-        bm.faces.ensure_lookup_table()
-        face = bm.faces[0]
-        if op == "delete":
-            bmesh.ops.delete(bm, geom=[face], context="FACES")
-        else:
-            bmesh.ops.subdivide_edges(bm, edges=list(face.edges), cuts=1,
-                                      use_grid_fill=True)
-        bm.to_mesh(o.data)
-        bm.free()
+    blender_edits.edit([o for o in objects if o["rsxmesh_mesh"] == name][0],
+                       op)
 
 bpy.context.view_layer.objects.active = objects[0]
 if bpy.ops.export_scene.rsxb(filepath=args[2],

@@ -81,6 +81,7 @@ for _, g in ipairs(doc.meshes) do
 end
 lib.write(at("g/cut.gltf"), cjson.encode(doc))
 
+local out
 code, out, err = lib.rsxmesh(tmp, "gltf-import", "g/cut.gltf", "--base",
   "sample/ALFA.rsxb", "-o", "cut.rsxb", "--report")
 t.is(code, 0, "a triangle cut from road_0001: imports")

@@ -741,6 +741,50 @@ do
   if b then b:close() end
 end
 
+-- panel rebuilt as Blender writes a mesh: a vertex per corner (corners:
+-- the base vertex, 0-based, of each), u16 indices 0 1 2 ..., no "_"
+-- attribute and no TANGENT. change(name, c, bytes) gives corner c's new
+-- bytes of attribute name, or nil to keep them; kind(name, a) the new
+-- accessor's componentType, type and normalized (default a's own).
+local function rebuilt(dir, corners, change, kind)
+  local COMP = { VEC2 = 2, VEC3 = 3, VEC4 = 4 }
+  local SIZE = { [5126] = 4, [5121] = 1, [5123] = 2 }
+  return edited(dir, function(doc, bin)
+    local prim = panel_of(doc).primitives[1]
+    local attrs = prim.attributes
+    for name in pairs(attrs) do
+      if name:sub(1, 1) == "_" or name == "TANGENT" then attrs[name] = nil end
+    end
+    local names = {}
+    for name in pairs(attrs) do names[#names + 1] = name end
+    table.sort(names)
+    local function add(bytes, a)
+      local i
+      bin, i = append(doc, bin, bytes, { componentType = a.componentType,
+        count = #corners, type = a.type, normalized = a.normalized })
+      return i
+    end
+    for _, name in ipairs(names) do
+      local a = doc.accessors[attrs[name] + 1]
+      local v = doc.bufferViews[a.bufferView + 1]
+      local size = COMP[a.type] * SIZE[a.componentType]
+      local stride = v.byteStride or size
+      local at0 = v.byteOffset + (a.byteOffset or 0)
+      local parts = {}
+      for c, k in ipairs(corners) do
+        parts[c] = bin:sub(at0 + k * stride + 1, at0 + k * stride + size)
+        parts[c] = change(name, c, parts[c]) or parts[c]
+      end
+      attrs[name] = add(table.concat(parts), kind and kind(name, a) or a)
+    end
+    local list = {}
+    for c = 1, #corners do list[c] = c - 1 end
+    prim.indices = add(string.pack("<" .. ("H"):rep(#corners),
+      table.unpack(list)), { componentType = 5123, type = "SCALAR" })
+    return bin
+  end)
+end
+
 -- ------------------------------------------------- left as it was
 
 -- What Blender does to a mesh nobody edited: a vertex per corner, the
@@ -755,54 +799,21 @@ end
 -- x of 1 + 2^-23 (the next float32 after 1), is an edit.
 do
   local CORNERS = { 2, 3, 0, 1, 2, 0 }
-  local COMP = { SCALAR = 1, VEC2 = 2, VEC3 = 3, VEC4 = 4 }
-  local SIZE = { [5126] = 4, [5121] = 1, [5123] = 2, [5125] = 4 }
   -- tweak: { name = attribute, corner = 1-based, value = bytes }
-  local function rederived(dir, tweak) return edited(dir, function(doc, bin)
-    local prim = panel_of(doc).primitives[1]
-    local function add(bytes, a)
-      local i
-      bin, i = append(doc, bin, bytes, { componentType = a.componentType,
-        count = #CORNERS, type = a.type, normalized = a.normalized })
-      return i
-    end
-    local attrs = prim.attributes
-    for name in pairs(attrs) do
-      if name:sub(1, 1) == "_" or name == "TANGENT" then
-        attrs[name] = nil
+  local function rederived(dir, tweak)
+    return rebuilt(dir, CORNERS, function(name, c)
+      if tweak and tweak.name == name and tweak.corner == c then
+        return tweak.value
+      elseif name == "NORMAL" then
+        return string.pack("<fff", 0, 0.03, 0.99955)
+      elseif name == "COLOR_0" then
+        return string.pack("<HHHH", 1000 * c, 2000, 3000, 65535)
       end
-    end
-    local names = {}
-    for name in pairs(attrs) do names[#names + 1] = name end
-    table.sort(names)
-    for _, name in ipairs(names) do
-      local a = doc.accessors[attrs[name] + 1]
-      local v = doc.bufferViews[a.bufferView + 1]
-      local size = COMP[a.type] * SIZE[a.componentType]
-      local stride = v.byteStride or size
-      local at0 = v.byteOffset + (a.byteOffset or 0)
-      local parts = {}
-      for c, k in ipairs(CORNERS) do
-        parts[c] = bin:sub(at0 + k * stride + 1, at0 + k * stride + size)
-        if name == "NORMAL" then
-          parts[c] = string.pack("<fff", 0, 0.03, 0.99955)
-        elseif name == "COLOR_0" then
-          parts[c] = string.pack("<HHHH", 1000 * c, 2000, 3000, 65535)
-        end
-        if tweak and tweak.name == name and tweak.corner == c then
-          parts[c] = tweak.value
-        end
-      end
-      local kind = a
-      if name == "COLOR_0" then
-        kind = { componentType = 5123, type = "VEC4", normalized = true }
-      end
-      attrs[name] = add(table.concat(parts), kind)
-    end
-    prim.indices = add(string.pack("<HHHHHH", 0, 1, 2, 3, 4, 5),
-      { componentType = 5123, type = "SCALAR" })
-    return bin
-  end) end
+    end, function(name, a)
+      return name == "COLOR_0" and { componentType = 5123, type = "VEC4",
+        normalized = true } or a
+    end)
+  end
   code, out, err = import(rederived("rederived"), at("rederived.rsxb"),
     "--report")
   t.is(code, 0, "re-derived normals and colours, split vertices: imports")
@@ -844,44 +855,13 @@ end
 -- (0,1,0).
 do
   local ORDER = { 0, 1, 2, 0, 2, 3 }
-  local COMP = { VEC2 = 2, VEC3 = 3, VEC4 = 4 }
-  local SIZE = { [5126] = 4, [5121] = 1, [5123] = 2 }
-  local g = edited("turned", function(doc, bin)
-    local prim = panel_of(doc).primitives[1]
-    local attrs = prim.attributes
-    for name in pairs(attrs) do
-      if name:sub(1, 1) == "_" or name == "TANGENT" then attrs[name] = nil end
+  local g = rebuilt("turned", ORDER, function(name, _, bytes)
+    if name == "POSITION" then
+      local x, y, z = string.unpack("<fff", bytes)
+      return string.pack("<fff", z, y, -x)
+    elseif name == "NORMAL" then
+      return string.pack("<fff", 1, 0, 0)
     end
-    local names = {}
-    for name in pairs(attrs) do names[#names + 1] = name end
-    table.sort(names)
-    for _, name in ipairs(names) do
-      local a = doc.accessors[attrs[name] + 1]
-      local v = doc.bufferViews[a.bufferView + 1]
-      local size = COMP[a.type] * SIZE[a.componentType]
-      local stride = v.byteStride or size
-      local at0 = v.byteOffset + (a.byteOffset or 0)
-      local parts = {}
-      for c, k in ipairs(ORDER) do
-        parts[c] = bin:sub(at0 + k * stride + 1, at0 + k * stride + size)
-        if name == "POSITION" then
-          local x, y, z = string.unpack("<fff", parts[c])
-          parts[c] = string.pack("<fff", z, y, -x)
-        elseif name == "NORMAL" then
-          parts[c] = string.pack("<fff", 1, 0, 0)
-        end
-      end
-      local i
-      bin, i = append(doc, bin, table.concat(parts), { componentType =
-        a.componentType, count = #ORDER, type = a.type,
-        normalized = a.normalized })
-      attrs[name] = i
-    end
-    local i
-    bin, i = append(doc, bin, string.pack("<HHHHHH", 0, 1, 2, 3, 4, 5),
-      { componentType = 5123, count = 6, type = "SCALAR" })
-    prim.indices = i
-    return bin
   end)
   code, out, err = import(g, at("turned.rsxb"), "--report")
   t.is(code, 0, "panel turned and applied, a vertex per corner: imports")
