@@ -725,7 +725,7 @@ end
 -- Did gltf-export write stored set `set` (as a TEXCOORD_n or _UV_SET_n)?
 local function exported_set(E, subs, set)
   for p, prim in ipairs(E.primitives) do
-    if prim.attributes["_UV_SET_" .. set] then return true end
+    if prim.attributes[gltf.uv_set_attribute(set)] then return true end
     for logical = 0, 3 do
       if subs[p].s:uv_set(logical) == set
           and prim.attributes["TEXCOORD_" .. logical] then
@@ -1643,10 +1643,15 @@ function Job:derived_frames()
   return self.frames
 end
 
-local FRAMES = {
-  { kind = "tangent_a", name = "_TANGENT_A", what = "tangent A" },
-  { kind = "tangent_b", name = "_TANGENT_B", what = "tangent B" },
-}
+-- gltf-export's raw attributes (gltf.RAW), by kind, each with the set of
+-- its glTF type (expect's form).
+local RAW_OF = {}
+for _, r in ipairs(gltf.RAW) do
+  RAW_OF[r.kind] = { kind = r.kind, name = r.name, what = r.what,
+    type = { [r.type] = true } }
+end
+
+local FRAMES = { RAW_OF.tangent_a, RAW_OF.tangent_b }
 
 function Job:tangents()
   for _, f in ipairs(FRAMES) do
@@ -1848,7 +1853,7 @@ function Job:uv_sources(set)
           name = name, i = prim.attributes[name], e = ep[name] }
       end
     end
-    local name = "_UV_SET_" .. set
+    local name = gltf.uv_set_attribute(set)
     if prim.attributes[name] ~= nil then
       sources[#sources + 1] = { p = part.p, sub = part.sub, part = part,
         name = name, i = prim.attributes[name], e = ep[name] }
@@ -1955,12 +1960,7 @@ function Job:uv_sets()
 end
 
 -- The attributes that come back only as themselves.
-local RAW = {
-  { kind = "extra_a", name = "_EXTRA_A", type = VEC4, what = "extras A" },
-  { kind = "extra_b", name = "_EXTRA_B", type = VEC4, what = "extras B" },
-  { kind = "s32k2", name = "_S32K2", type = VEC2, what = "bit 11" },
-  { kind = "half4", name = "_HALF4", type = VEC4, what = "bit 12" },
-}
+local RAW = { RAW_OF.extra_a, RAW_OF.extra_b, RAW_OF.s32k2, RAW_OF.half4 }
 
 -- Refuse a value of v (flat, n a vertex) that the stored type would
 -- change past recognition: S32K2 holds integers of -32768..32767 (the
