@@ -1,7 +1,8 @@
 -- gltf-import.lua - an edited glTF 2.0 back into an RSXB bundle
 --
 -- rsxmesh gltf-import EDITED.gltf|EDITED.glb --base ORIGINAL.rsxb
---                     -o NEW.rsxb [--mesh NAME]... [--report]
+--                     -o NEW.rsxb [--mesh NAME]... [--records HOOK.lua]
+--                     [--report]
 --
 -- The glTF's meshes are matched to the base bundle's by name (as
 -- gltf-export names them), re-encoded into each base mesh's own mask and
@@ -13,6 +14,7 @@ local text = require "rsxmesh.text"
 local Run = require "rsxmesh.run"
 local interrupt = require "rsxmesh.interrupt"
 local lfs = require "lfs"
+local output = require "rsxmesh.output"
 local rsxmesh = require "rsxmesh"
 
 local opts, inputs = cli.parse(arg, {
@@ -30,6 +32,9 @@ local opts, inputs = cli.parse(arg, {
     { long = "mesh", arg = "NAME|NUMBER", list = true,
       help = "import only this mesh of the base: its number, or its"
         .. " name (repeatable); the others stay as the base has them" },
+    { long = "records", arg = "HOOK.lua", help = "rewrite the records of"
+      .. " changed meshes with the functions HOOK.lua returns (see"
+      .. " doc/scripts.md)" },
     { long = "report", help = "list on stdout, per mesh, what changed,"
       .. " what was derived and what was kept" },
   },
@@ -62,9 +67,49 @@ local function output_read(file, out)
   end
 end
 
+-- Does the writer lay out base as base is laid out (every section where
+-- rsxmesh's writer puts it, no other gaps)? Then the changed bundle keeps
+-- the base's layout for what did not change; else the writer's order is
+-- used, and the summary says so.
+local function same_layout(base)
+  local w = rsxmesh.writer(base)
+  for _, mat in base:materials() do w:material(mat.name, mat:samplers()) end
+  for _, m in base:meshes() do
+    if not w:mesh(m) then return false end
+  end
+  local f = io.open(opts.base, "rb")
+  local bytes = f and f:read("a")
+  if f then f:close() end
+  return bytes == w:bytes()
+end
+
+-- The hook of --records: a Lua file returning a table of functions
+-- (meta, submesh). The table, or nil and a message naming the file.
+local function load_records(file)
+  local chunk, err = loadfile(file)
+  if not chunk then return nil, err end
+  local ok, hook = pcall(chunk)
+  if not ok then return nil, file .. ": " .. tostring(hook) end
+  if type(hook) ~= "table" or (type(hook.meta) ~= "function"
+      and type(hook.submesh) ~= "function") then
+    return nil, file .. ": returns no table with a meta or submesh function"
+  end
+  for _, k in ipairs({ "meta", "submesh" }) do
+    if hook[k] ~= nil and type(hook[k]) ~= "function" then
+      return nil, file .. ": its " .. k .. " is not a function"
+    end
+  end
+  return hook
+end
+
 local function main()
   local base, err = rsxmesh.open(opts.base)
   if not base then return nil, err end
+  local records
+  if opts.records then
+    records, err = load_records(opts.records)
+    if not records then return nil, err end
+  end
   run:progress("reading " .. input)
   local file
   file, err = import.read(input)
@@ -94,13 +139,26 @@ local function main()
   end
   local result
   result, err = import.bundle(file, base, { only = only,
+    records = records, records_name = opts.records,
     progress = function(k, n)
       run:progress(string.format("%s: mesh %d of %d", input, k, n))
     end })
   if not result then return nil, err end
   local ok
-  -- w:save writes a temporary beside it and renames it: whole or nothing
-  ok, err = result.writer:save(opts.out)
+  ok, err = run:claim(opts.out, input) -- its folder made
+  if not ok then return nil, opts.out .. ": " .. err end
+  if result.kept then
+    -- nothing changed: the base's very bytes, whatever order its
+    -- sections lie in and whatever gaps lie between them
+    ok, err = output.copy(opts.base, opts.out)
+    result.layout = "the base's bytes"
+  else
+    local bytes = result.writer:bytes()
+    result.layout = same_layout(base) and "laid out as the base"
+      or "laid out in rsxmesh's order: the base's sections lie otherwise"
+    -- whole or nothing, the message naming -o, never its temporary
+    ok, err = output.write(opts.out, function(f) return f:write(bytes) end)
+  end
   if not ok then return nil, err end
   return result
 end
@@ -128,8 +186,18 @@ for _, r in ipairs(result.meshes) do
   else
     counts.other = counts.other + 1
   end
+  -- the records the game reads may now say wrong counts: said always,
+  -- not only with --report, unless a hook rewrote them
+  local stale = r.stale and #r.stale > 0
+    and table.concat(r.stale, ", ") or nil
+  if stale and not opts.records then
+    io.stderr:write(string.format("gltf-import: %s: %s: its records may be"
+      .. " stale, they are the base's: %s (--records HOOK.lua rewrites"
+      .. " them)\n", input, r.label, stale))
+  end
   if opts.report then
-    local parts = { r.label .. ": " .. r.state }
+    local parts = { r.label .. ": " .. r.state
+      .. (r.state == "changed" and r.why and " (" .. r.why .. ")" or "") }
     if #r.changed > 0 then
       parts[#parts + 1] = "changed: " .. table.concat(r.changed, ", ")
     end
@@ -140,6 +208,13 @@ for _, r in ipairs(result.meshes) do
       parts[#parts + 1] = "kept from the base: "
         .. table.concat(r.kept, ", ")
     end
+    if stale then
+      parts[#parts + 1] = "stale records (the base's): " .. stale
+    end
+    if r.records then
+      parts[#parts + 1] = "records rewritten by " .. opts.records .. ": "
+        .. (#r.records > 0 and table.concat(r.records, ", ") or "none")
+    end
     io.stdout:write(table.concat(parts, "; "), "\n")
   end
 end
@@ -147,7 +222,8 @@ end
 local size = lfs.attributes(opts.out, "size") or 0
 run.ok = 1
 run:finish(string.format("%s: %s unchanged, %s changed (%s with derived"
-  .. " data), %s copied; %s, %s written",
+  .. " data), %s copied; %s, %s written (%s)",
   text.plural(#result.meshes, "mesh", "meshes"), text.count(counts.unchanged),
   text.count(counts.changed), text.count(counts.derived),
-  text.count(counts.other), opts.out, text.plural(size, "byte")))
+  text.count(counts.other), opts.out, text.plural(size, "byte"),
+  result.layout))

@@ -236,7 +236,42 @@ do
   t.ok(read_file(at("plus.rsxb")) == with_part(panel_mmp(0), panel_mmp(1)),
     "+1 in x: only panel's x floats differ, each by exactly +1")
   t.like(out, "mesh 1 %(panel%): changed; changed:"
-    .. " positions\nmesh 2 %(rail%): unchanged", "+1 in x: the report")
+    .. " positions; stale records %(the base's%): bounds\nmesh 2 %(rail%):"
+    .. " unchanged", "+1 in x: the report (the records' bounds, if they"
+    .. " hold any, are stale)")
+  t.like(err, "plus%.rsxb, [%d,]+ bytes written %(laid out as the base%)",
+    "+1 in x: the summary says the base's layout was kept")
+
+  -- Another writer's layout: the string table moved after the data,
+  -- behind a gap of 40 zero bytes, its old place left as zeros (rsxb.md
+  -- lets parts lie in any order). Nothing changed: its very bytes, and
+  -- -o's folders made. Changed: the writer's order, said so.
+  local S, Z = string.unpack(">I4I4", ORIGINAL, 0x2D)
+  local moved = ORIGINAL:sub(1, S) .. string.rep("\0", Z)
+    .. ORIGINAL:sub(S + Z + 1) .. string.rep("\0", 40)
+  local at_end = #moved
+  moved = moved .. ORIGINAL:sub(S + 1, S + Z)
+  moved = moved:sub(1, 8) .. string.pack(">I4", #moved) .. moved:sub(13,
+    0x2C) .. string.pack(">I4", at_end) .. moved:sub(0x31)
+  write_file(at("other.rsxb"), moved)
+  local ob = rsxmesh.open(at("other.rsxb"))
+  t.ok(ob and ob:mesh("panel") and ob:mesh("rail"),
+    "a bundle with its string table last opens")
+  if ob then ob:close() end
+  code, _, err = run("gltf-import", at("g/edit.gltf"), "--base",
+    at("other.rsxb"), "-o", at("new/folder/other.rsxb"))
+  t.is(code, 0, "another layout, nothing changed: imports into a new folder")
+  if code ~= 0 then t.diag(err) end
+  t.ok(read_file(at("new/folder/other.rsxb")) == moved,
+    "... the base's very bytes, gap and order kept")
+  t.like(err, "%(the base's bytes%)", "... and the summary says so")
+  code, _, err = run("gltf-import", g, "--base", at("other.rsxb"), "-o",
+    at("new/folder/other-plus.rsxb"))
+  t.is(code, 0, "another layout, panel moved: imports")
+  t.like(err, "%(laid out in rsxmesh's order: the base's sections lie"
+    .. " otherwise%)", "... in rsxmesh's order, and the summary says so")
+  t.ok(read_file(at("new/folder/other-plus.rsxb")) == with_part(
+    panel_mmp(0), panel_mmp(1)), "... which is the +1 in x of the original")
 end
 
 -- ------------------------------------------------------------ no A
@@ -359,16 +394,24 @@ do
     .. " tangent B", "the report: A and B kept from the base")
   if b then b:close() end
   -- two corners of the first triangle moved: it keeps one corner where
-  -- the base has it, too few to tell its order, so vertices are matched
-  -- by position, and the moved ones have none: refused, saying how to
-  -- get A and B anyway
+  -- the base has it, too few to match it by position, but its corners'
+  -- UVs are the base triangle's, and the triangles come as many and in
+  -- the base's order: each corner keeps its base vertex (A and B too)
   code, out, err = import(per_corner("corners2", { [2] = { 1, 0, 0.5 },
     [3] = { 1, 1, 0.5 } }), at("corners2.rsxb"))
-  t.is(code, 1, "two corners of a triangle moved, no tangents: refused")
-  t.like(err, "corners2/edit%.gltf: mesh 1 %(panel%): vertex 2: no"
-    .. " tangent A %(no _TANGENT_A or TANGENT%) in the glTF, and no vertex"
-    .. " of the base lies at its position %(1, 0, 0%.5%); export the"
-    .. " tangents too", "... naming the vertex, and how to get A and B")
+  t.is(code, 0, "two corners of a triangle moved, no tangents: imports")
+  if code ~= 0 then t.diag(err) end
+  b = rsxmesh.open(at("corners2.rsxb"))
+  panel = b and b:mesh("panel")
+  local mmp = records(panel_mmp(0), 16, function(r)
+    return r:sub(1, 8) .. string.pack(">f", 0.5) .. r:sub(13) end)
+  mmp = mmp:sub(1, 16) .. mmp:sub(17, 24) .. string.pack(">f", 0.5)
+    .. mmp:sub(29)
+  t.ok(panel and panel:stream("mmp") == mmp,
+    "MMP: the base's records in corner order, the second's and third's z 0.5")
+  t.ok(panel and panel:stream("mgp") == records(panel_mgp(A_HALF), 24),
+    "MGP: the base's records in corner order, by their UVs")
+  if b then b:close() end
 end
 
 -- ------------------------------------------------------------ _UV_SET_2
@@ -698,6 +741,160 @@ do
   if b then b:close() end
 end
 
+-- panel rebuilt as Blender writes a mesh: a vertex per corner (corners:
+-- the base vertex, 0-based, of each), u16 indices 0 1 2 ..., no "_"
+-- attribute and no TANGENT. change(name, c, bytes) gives corner c's new
+-- bytes of attribute name, or nil to keep them; kind(name, a) the new
+-- accessor's componentType, type and normalized (default a's own).
+local function rebuilt(dir, corners, change, kind)
+  local COMP = { VEC2 = 2, VEC3 = 3, VEC4 = 4 }
+  local SIZE = { [5126] = 4, [5121] = 1, [5123] = 2 }
+  return edited(dir, function(doc, bin)
+    local prim = panel_of(doc).primitives[1]
+    local attrs = prim.attributes
+    for name in pairs(attrs) do
+      if name:sub(1, 1) == "_" or name == "TANGENT" then attrs[name] = nil end
+    end
+    local names = {}
+    for name in pairs(attrs) do names[#names + 1] = name end
+    table.sort(names)
+    local function add(bytes, a)
+      local i
+      bin, i = append(doc, bin, bytes, { componentType = a.componentType,
+        count = #corners, type = a.type, normalized = a.normalized })
+      return i
+    end
+    for _, name in ipairs(names) do
+      local a = doc.accessors[attrs[name] + 1]
+      local v = doc.bufferViews[a.bufferView + 1]
+      local size = COMP[a.type] * SIZE[a.componentType]
+      local stride = v.byteStride or size
+      local at0 = v.byteOffset + (a.byteOffset or 0)
+      local parts = {}
+      for c, k in ipairs(corners) do
+        parts[c] = bin:sub(at0 + k * stride + 1, at0 + k * stride + size)
+        parts[c] = change(name, c, parts[c]) or parts[c]
+      end
+      attrs[name] = add(table.concat(parts), kind and kind(name, a) or a)
+    end
+    local list = {}
+    for c = 1, #corners do list[c] = c - 1 end
+    prim.indices = add(string.pack("<" .. ("H"):rep(#corners),
+      table.unpack(list)), { componentType = 5123, type = "SCALAR" })
+    return bin
+  end)
+end
+
+-- ------------------------------------------------- left as it was
+
+-- What Blender does to a mesh nobody edited: a vertex per corner, the
+-- triangles in another order and from other corners (panel's 0 1 2, 0 2 3
+-- as 2 3 0, 1 2 0: corners 2 3 0 1 2 0), normals re-derived (here
+-- (0, 0.03, 0.99955), off the base's (0, 0, 1)), COLOR_0 as normalised
+-- unsigned shorts of other values, u16 indices, no _ attribute, no
+-- TANGENT. Its positions and UVs are the base's, corner for corner (the
+-- UVs as halves, as the base stores them): the bundle as it was, byte for
+-- byte. A u of 1 + 2^-12 (halves 0x3C00 and 0x3C01 lie 2^-10 apart: it
+-- rounds to 1's half) leaves it so too; a u of 1 + 2^-10 (0x3C01), or an
+-- x of 1 + 2^-23 (the next float32 after 1), is an edit.
+do
+  local CORNERS = { 2, 3, 0, 1, 2, 0 }
+  -- tweak: { name = attribute, corner = 1-based, value = bytes }
+  local function rederived(dir, tweak)
+    return rebuilt(dir, CORNERS, function(name, c)
+      if tweak and tweak.name == name and tweak.corner == c then
+        return tweak.value
+      elseif name == "NORMAL" then
+        return string.pack("<fff", 0, 0.03, 0.99955)
+      elseif name == "COLOR_0" then
+        return string.pack("<HHHH", 1000 * c, 2000, 3000, 65535)
+      end
+    end, function(name, a)
+      return name == "COLOR_0" and { componentType = 5123, type = "VEC4",
+        normalized = true } or a
+    end)
+  end
+  code, out, err = import(rederived("rederived"), at("rederived.rsxb"),
+    "--report")
+  t.is(code, 0, "re-derived normals and colours, split vertices: imports")
+  if code ~= 0 then t.diag(err) end
+  t.ok(read_file(at("rederived.rsxb")) == ORIGINAL,
+    "... the bundle as it was, byte for byte")
+  t.like(out, "mesh 1 %(panel%): unchanged", "... panel reported unchanged")
+  -- corner 4 is base vertex 1, (1, 0, 0), UV0 (1, 0) (glTF: as stored)
+  code, out, err = import(rederived("half-close", { name = "TEXCOORD_0",
+    corner = 4, value = string.pack("<ff", 1 + 2^-12, 0) }),
+    at("half-close.rsxb"), "--report")
+  t.ok(code == 0 and read_file(at("half-close.rsxb")) == ORIGINAL,
+    "a u of 1 + 2^-12 (1's half is nearest): the bundle as it was")
+  code, out, err = import(rederived("half-off", { name = "TEXCOORD_0",
+    corner = 4, value = string.pack("<ff", 1 + 2^-10, 0) }),
+    at("half-off.rsxb"), "--report")
+  t.ok(code == 0 and read_file(at("half-off.rsxb")) ~= ORIGINAL,
+    "a u of 1 + 2^-10 (half 0x3C01): an edit")
+  t.like(out, "mesh 1 %(panel%): changed %(submesh 1: the positions or UVs"
+    .. " of its triangles%)", "... reported changed, and why")
+  code, out, err = import(rederived("x-ulp", { name = "POSITION",
+    corner = 4, value = string.pack("<fff", 1 + 2^-23, 0, 0) }),
+    at("x-ulp.rsxb"), "--report")
+  if code ~= 0 then t.diag(err) end
+  t.ok(code == 0 and read_file(at("x-ulp.rsxb")) ~= ORIGINAL,
+    "an x of 1 + 2^-23, the next float32 after 1: an edit")
+end
+
+-- ------------------------------------------------------------ turned
+
+-- panel turned 90 degrees about y and the turn applied, as Blender writes
+-- it: a vertex per corner (0 1 2 0 2 3), positions (x, y, z) -> (z, y, -x),
+-- NORMAL the turned (1, 0, 0), no tangents. The transform fitted to the
+-- positions (with the normals, panel being flat) turns the base's A and
+-- B: A (512*32/32767 = 0.5, 0, 0) becomes (0, 0, -0.5), its length kept:
+-- CMP z = -0.5 * 32767 / 64 = -255.99 -> -256, ten bits 0x300 at bit 22:
+-- 0xC0000000; B (0, 1023*32/32767, 0) stays B_Y. Positions: panel's
+-- (0,0,0) (1,0,0) (1,1,0) (0,1,0) become (0,0,0) (0,0,-1) (0,1,-1)
+-- (0,1,0).
+do
+  local ORDER = { 0, 1, 2, 0, 2, 3 }
+  local g = rebuilt("turned", ORDER, function(name, _, bytes)
+    if name == "POSITION" then
+      local x, y, z = string.unpack("<fff", bytes)
+      return string.pack("<fff", z, y, -x)
+    elseif name == "NORMAL" then
+      return string.pack("<fff", 1, 0, 0)
+    end
+  end)
+  code, out, err = import(g, at("turned.rsxb"), "--report")
+  t.is(code, 0, "panel turned and applied, a vertex per corner: imports")
+  if code ~= 0 then t.diag(err) end
+  local b = rsxmesh.open(at("turned.rsxb"))
+  local m = b and b:mesh("panel")
+  local want_a, want_b, want_p = {}, {}, {}
+  -- (-x of 0 is -0, as the edit wrote it)
+  local TURNED = { { 0, 0, -0.0 }, { 0, 0, -1 }, { 0, 1, -1 },
+    { 0, 1, -0.0 } }
+  for c, k in ipairs(ORDER) do
+    want_a[c] = string.pack(">I4", 0xC0000000)
+    want_b[c] = string.pack(">I4", B_Y)
+    want_p[c] = string.pack(">fff", table.unpack(TURNED[k + 1]))
+  end
+  local got_a, got_b, got_p = {}, {}, {}
+  for c = 1, m and m.vertex_count or 0 do
+    local rec = m:stream("mgp"):sub(24 * c - 23, 24 * c)
+    got_a[c], got_b[c] = rec:sub(5, 8), rec:sub(9, 12)
+    got_p[c] = m:stream("mmp"):sub(16 * c - 15, 16 * c - 4)
+  end
+  t.is(table.concat(got_p), table.concat(want_p),
+    "turned: the positions (z, y, -x) of each corner")
+  t.is(table.concat(got_a), table.concat(want_a),
+    "turned: A turned with them, 0xC0000000 (0, 0, -0.5), its length kept")
+  t.is(table.concat(got_b), table.concat(want_b), "turned: B (along y) as"
+    .. " it was")
+  t.like(out, "derived: tangent A: each vertex's base vertex's, turned by"
+    .. " the transform fitted to 6 vertices' positions %(no _TANGENT_A%)",
+    "turned: the report says how A and B were made")
+  if b then b:close() end
+end
+
 -- ------------------------------------------------------------ renumbered
 
 -- "quad": vertices (0, 0), (1, 0), (1, 1), (0, 1) in z = 0, UVs the same
@@ -727,7 +924,11 @@ do
     submeshes = { { record = record(0x00FFFFFF), first_index = 0,
       index_count = 6 } } } })
   local COMP = { VEC2 = 2, VEC3 = 3, VEC4 = 4 }
-  local g = edited_from(text, bin0, "quad", "quad-p", function(doc, bin)
+  -- lift: glTF vertex 1 (base vertex 2, at (1, 1)) raised to z = 0.5, an
+  -- edit; without it the positions and UVs are the base's, triangle for
+  -- triangle, and the mesh is left as it was
+  local function renumbered(dir, lift)
+    return edited_from(text, bin0, "quad", dir, function(doc, bin)
     local prim = doc.meshes[1].primitives[1]
     local a = prim.attributes
     a._TANGENT_A, a._TANGENT_B, a.TANGENT = nil, nil, nil
@@ -746,6 +947,9 @@ do
         local o = at0 + P[k] * stride
         parts[k] = bin:sub(o + 1, o + size)
       end
+      if lift and name == "POSITION" then
+        parts[1] = parts[1]:sub(1, 8) .. string.pack("<f", 0.5)
+      end
       local i
       bin, i = append(doc, bin, table.concat(parts), { componentType = 5126,
         count = 4, type = acc.type })
@@ -755,21 +959,31 @@ do
     bin, prim.indices = append(doc, bin, string.pack("<HHHHHH", 1, 3, 0, 1,
       0, 2), { componentType = 5123, count = 6, type = "SCALAR" })
     return bin
-  end)
-  local o, b, m = import_onto("quad", g, "quad-p", "vertices renumbered, as"
-    .. " many, no tangents")
+    end)
+  end
+  local o, b, m = import_onto("quad", renumbered("quad-same"), "quad-same",
+    "vertices renumbered, as many, no tangents, nothing moved")
+  t.ok(m and m:stream("mgp") == table.concat(mgp) and m:stream("mmp")
+    == table.concat(mmp) and m:index_bytes() == string.pack(">HHHHHH", 0, 1,
+    2, 0, 2, 3), "renumbered, nothing moved: the base's bytes, all of them")
+  t.like(o, "mesh 1 %(quad%): unchanged", "... and reported unchanged")
+  if b then b:close() end
+  o, b, m = import_onto("quad", renumbered("quad-p", true), "quad-p",
+    "vertices renumbered, as many, no tangents, one moved")
   local want_mmp, want_mgp = {}, {}
   for k = 1, 4 do
     want_mmp[k], want_mgp[k] = mmp[P[k] + 1], mgp[P[k] + 1]
   end
+  want_mmp[1] = string.pack(">fffI4", 1, 1, 0.5, N_UP)
   t.ok(m and m:stream("mgp") == table.concat(want_mgp), "renumbered: each"
     .. " vertex's A and B (3 1 4 2) and UVs those of the base vertex it is")
   t.ok(m and m:stream("mmp") == table.concat(want_mmp),
-    "renumbered: each vertex's position and normal too")
+    "renumbered: each vertex's position (glTF vertex 1 at z 0.5) and normal"
+    .. " too")
   t.is(m and m:index_bytes(), string.pack(">HHHHHH", 1, 3, 0, 1, 0, 2),
     "renumbered: the glTF's triangles, u16")
   t.like(o, "kept from the base: tangent A %(no _TANGENT_A or TANGENT%),"
-    .. " tangent B %(no _TANGENT_B or TANGENT%)\n", "renumbered: A and B"
+    .. " tangent B %(no _TANGENT_B or TANGENT%);", "renumbered: A and B"
     .. " kept, no guess")
   if b then b:close() end
 end
@@ -868,7 +1082,8 @@ do
     at("order.rsxb"), "--report")
   t.ok(read_file(at("order.rsxb")) == ORIGINAL,
     "triangles in another order, from other corners: the bundle as it was")
-  t.like(out, "mesh 1 %(panel%): unchanged\n", "... and reported unchanged")
+  t.like(out, "mesh 1 %(panel%): unchanged[^\n]*\n",
+    "... and reported unchanged")
   code, out = import(order_edit("wound", { 0, 2, 1, 0, 3, 2 }),
     at("wound.rsxb"), "--report")
   local b = rsxmesh.open(at("wound.rsxb"))
@@ -985,7 +1200,8 @@ refused("bounds", edited("bounds", function(doc)
   doc.accessors[panel_of(doc).primitives[1].attributes.POSITION + 1].count
     = 1000
 end), "bounds/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION"
-  .. " %(accessor 0%): 1000 elements of 12 bytes from offset 0 run past the"
+  .. " %(accessor 0%): count 1000: elements of 12 bytes from byteOffset 0"
+  .. " run past the"
   .. " end of buffer view 0 %(48 bytes%)", "an accessor out of bounds")
 
 refused("type", edited("type", function(doc)
@@ -1032,9 +1248,71 @@ refused("zeros", edited("zeros", function(doc)
     + 1]
   a.bufferView, a.byteOffset, a.count = nil, nil, 1 << 40
 end), "zeros/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION %(accessor"
-  .. " 0%): 1099511627776 elements of 12 bytes without a buffer view: more"
+  .. " 0%): count 1099511627776: elements of 12 bytes without a buffer view:"
+  .. " more"
   .. " zeros than the file's buffers hold %(%d+ bytes%)",
   "zeros without a buffer view, a hostile count")
+
+-- Hostile numbers that a product or sum would overflow (a random test
+-- found them: a count of 2^61 or 2^62 was "not enough memory", a
+-- byteStride of 2^62 a Lua traceback): each refused, naming the accessor
+-- and the field.
+-- (lua-cjson writes 14 digits: 2^61 and 2^62 go in as 987654321 and
+-- 987654323, which no field here holds, replaced in the text by the
+-- exact integers)
+local HUGE_61, HUGE_62 = 987654321, 987654323
+local function hostile(name, change, pattern, what)
+  local g = edited(name, function(doc)
+    local i = panel_of(doc).primitives[1].attributes.POSITION
+    change(doc.accessors[i + 1], doc)
+  end)
+  local text = read_file(g)
+  text = text:gsub(HUGE_61, "2305843009213693952")
+    :gsub(HUGE_62, "4611686018427387904")
+  write_file(g, text)
+  refused(name, g, name .. "/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION"
+    .. " %(accessor 0%): " .. pattern, what)
+end
+hostile("count61", function(a) a.count = HUGE_61 end, "count"
+  .. " 2305843009213693952: elements of 12 bytes from byteOffset 0 run past"
+  .. " the end of buffer view 0 %(48 bytes%)", "a count of 2^61")
+hostile("count62", function(a) a.count = HUGE_62 end, "count"
+  .. " 4611686018427387904: elements of 12 bytes from byteOffset 0 run past",
+  "a count of 2^62")
+hostile("stride62", function(a, doc)
+  doc.bufferViews[a.bufferView + 1].byteStride = HUGE_62
+end, "buffer view 0: byteStride 4611686018427387904 is not a multiple of 4"
+  .. " from 4 to 252", "a byteStride of 2^62")
+hostile("stride", function(a, doc)
+  doc.bufferViews[a.bufferView + 1].byteStride = 16
+end, "count 4: elements of 12 bytes, byteStride 16, from byteOffset 0 run"
+  .. " past the end of buffer view 0 %(48 bytes%)",
+  "a byteStride that takes the elements past the view")
+hostile("offset62", function(a) a.byteOffset = HUGE_62 end, "count 4:"
+  .. " elements of 12 bytes from byteOffset 4611686018427387904 run past",
+  "a byteOffset of 2^62")
+hostile("view62", function(a, doc)
+  local v = doc.bufferViews[a.bufferView + 1]
+  v.byteOffset, v.byteLength = HUGE_62, HUGE_62
+end, "buffer view 0 lies outside its buffer %(byteOffset 4611686018427387904,"
+  .. " byteLength 4611686018427387904%)", "a buffer view of 2^62 at 2^62")
+hostile("sparse62", function(a, doc)
+  doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0, byteOffset = 0,
+    byteLength = 4 }
+  a.sparse = { count = HUGE_62, indices = { bufferView = #doc.bufferViews - 1,
+    componentType = 5123 }, values = { bufferView = #doc.bufferViews - 1 } }
+end, "a bad sparse accessor", "a sparse count of 2^62")
+refused("sparse-idx", edited("sparse-idx", function(doc)
+  local a = doc.accessors[panel_of(doc).primitives[1].attributes.POSITION
+    + 1]
+  doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0, byteOffset = 0,
+    byteLength = 4 }
+  a.sparse = { count = 2, indices = { bufferView = #doc.bufferViews - 1,
+    componentType = 5123, byteOffset = 2^40 },
+    values = { bufferView = #doc.bufferViews - 1 } }
+end), "sparse%-idx/edit%.gltf: mesh 1 %(panel%): primitive 1: POSITION"
+  .. " %(accessor 0%): sparse indices run past their buffer view",
+  "sparse indices at a byteOffset of 2^40")
 
 -- Positions that float32 cannot hold are refused, not written as
 -- infinities: panel's node scaled by 1e39 in x takes vertex 2, (1, 0, 0),
@@ -1145,18 +1423,25 @@ refused("object", edited("object", function(doc)
   doc.meshes = { panel = doc.meshes[1] }
 end), "object/edit%.gltf: meshes is not an array", "meshes an object")
 
--- an output that cannot be written leaves no file behind: in a folder
--- that does not exist, or (the temporary file written, the rename
--- refused) where a folder is
+-- an output in a folder that does not exist gets it; one that cannot be
+-- written leaves no file behind: under a file, or (the temporary file
+-- written, the rename refused) where a folder is. Messages name the
+-- output, never its temporary.
 do
   local c, _, e = import(at("g/edit.gltf"), at("nowhere/new.rsxb"))
-  t.is(c, 1, "an output in a missing folder: exit status 1")
-  t.like(e, "nowhere/new%.rsxb: [^\n]*No such file or directory",
-    "... naming the file and the reason")
+  t.ok(c == 0 and read_file(at("nowhere/new.rsxb")) == ORIGINAL,
+    "an output in a missing folder: the folder made, the file written")
+  if c ~= 0 then t.diag(e) end
+  c, _, e = import(at("plus/edit.gltf"), at("edit.rsxb/new.rsxb"))
+  t.is(c, 1, "an output under a file: exit status 1")
+  t.like(e, "edit%.rsxb/new%.rsxb: [^\n]*edit%.rsxb: exists and is not a"
+    .. " folder",
+    "... naming the output and the reason")
   assert(os.execute("mkdir -p " .. sh_quote(at("taken/inside"))))
-  c, _, e = import(at("g/edit.gltf"), at("taken"))
+  c, _, e = import(at("plus/edit.gltf"), at("taken"))
   t.is(c, 1, "an output that is a folder: exit status 1")
-  t.like(e, "taken", "... naming it")
+  t.like(e, "taken: [^\n]*[Ii]s a directory", "... naming it")
+  t.ok(not e:find(".part", 1, true), "... not its temporary")
   local p = io.popen("ls -A " .. sh_quote(tmp))
   local names = p:read("a")
   p:close()

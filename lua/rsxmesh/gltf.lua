@@ -354,15 +354,25 @@ local function mesh_tangents(m, note)
 end
 
 -- The attributes a mesh can carry as application-specific semantics:
--- the lossless raw values, never normalised (glTF 2.0: a leading "_").
+-- the lossless raw values, never normalised (glTF 2.0: a leading "_"),
+-- float components; what names them in messages. gltf.RAW: gltf-import
+-- reads by this one description what this module writes.
 local RAW = {
-  { kind = "tangent_a", name = "_TANGENT_A", type = "VEC3" },
-  { kind = "tangent_b", name = "_TANGENT_B", type = "VEC3" },
-  { kind = "extra_a", name = "_EXTRA_A", type = "VEC4" },
-  { kind = "extra_b", name = "_EXTRA_B", type = "VEC4" },
-  { kind = "s32k2", name = "_S32K2", type = "VEC2" },
-  { kind = "half4", name = "_HALF4", type = "VEC4" },
+  { kind = "tangent_a", name = "_TANGENT_A", type = "VEC3",
+    what = "tangent A" },
+  { kind = "tangent_b", name = "_TANGENT_B", type = "VEC3",
+    what = "tangent B" },
+  { kind = "extra_a", name = "_EXTRA_A", type = "VEC4", what = "extras A" },
+  { kind = "extra_b", name = "_EXTRA_B", type = "VEC4", what = "extras B" },
+  { kind = "s32k2", name = "_S32K2", type = "VEC2", what = "bit 11" },
+  { kind = "half4", name = "_HALF4", type = "VEC4", what = "bit 12" },
 }
+gltf.RAW = RAW
+
+-- The attribute of a stored UV set that no TEXCOORD_n carries.
+function gltf.uv_set_attribute(set)
+  return "_UV_SET_" .. set
+end
 
 -- The result of add_mesh, empty; note(r, kind, count, text) adds a note
 -- and counts it by kind.
@@ -557,7 +567,7 @@ function Doc:unrouted_uv_sets(m, primitives, uv_accessor, r)
         local index = self:accessor(packed(a), { count = m.vertex_count,
           type = "VEC2" })
         for _, prim in ipairs(primitives) do
-          prim.attributes["_UV_SET_" .. set] = index
+          prim.attributes[gltf.uv_set_attribute(set)] = index
         end
       end
     end

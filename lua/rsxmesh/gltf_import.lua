@@ -302,16 +302,20 @@ local function buffer_view(file, v, label, what_view)
   end
   local buf = file.buffers[(int(bv.buffer) or -1) + 1]
   local boff, blen = int(bv.byteOffset or 0), int(bv.byteLength)
+  -- compared so that no sum can overflow: a hostile 2^62 wraps
   if not buf or not boff or not blen or boff < 0 or blen < 0
-      or boff + blen > buffer_length(buf) then
-    fail("%s: %sbuffer view %d lies outside its buffer", label, what_view,
-      v)
+      or boff > buffer_length(buf) or blen > buffer_length(buf) - boff then
+    fail("%s: %sbuffer view %d lies outside its buffer (byteOffset %s,"
+      .. " byteLength %s)", label, what_view, v, shown(bv.byteOffset or 0),
+      shown(bv.byteLength))
   end
-  if bv.byteStride ~= nil and not int(bv.byteStride) then
-    fail("%s: %sbuffer view %d: byteStride is not an integer", label,
-      what_view, v)
+  local stride = bv.byteStride
+  if stride ~= nil and not (int(stride) and stride >= 4 and stride <= 252
+      and stride % 4 == 0) then
+    fail("%s: %sbuffer view %d: byteStride %s is not a multiple of 4 from"
+      .. " 4 to 252", label, what_view, v, shown(stride))
   end
-  return buf, boff, blen, int(bv.byteStride)
+  return buf, boff, blen, int(stride)
 end
 
 -- The elements of accessor a (r from accessor()) as stored, tightly
@@ -324,7 +328,7 @@ local function dense_bytes(file, a, r)
     local held = 0
     for _, b in ipairs(file.buffers) do held = held + buffer_length(b) end
     if count > math.max(held, ZEROS_MIN) // size then
-      fail("%s: %d elements of %d bytes without a buffer view: more zeros"
+      fail("%s: count %d: elements of %d bytes without a buffer view: more zeros"
         .. " than the file's buffers hold (%d bytes)", r.label, count, size,
         held)
     end
@@ -342,10 +346,14 @@ local function dense_bytes(file, a, r)
     fail("%s: byteStride %d is less than the element's %d bytes", r.label,
       stride, size)
   end
-  if offset + stride * (count - 1) + size > blen then
-    fail("%s: %d elements of %d bytes from offset %d run past the end of"
-      .. " buffer view %d (%d bytes)", r.label, count, size, offset,
-      int(a.bufferView), blen)
+  -- count - 1 strides and an element from offset, without a product or
+  -- sum that a hostile count (2^62) could overflow
+  if offset > blen or blen - offset < size
+      or count - 1 > (blen - offset - size) // stride then
+    fail("%s: count %d: elements of %d bytes%s from byteOffset %d run past"
+      .. " the end of buffer view %d (%d bytes)", r.label, count, size,
+      stride ~= size and string.format(", byteStride %d,", stride) or "",
+      offset, int(a.bufferView), blen)
   end
   local src, at = piece(buf, boff + offset, stride * (count - 1) + size)
   if stride == size then
@@ -382,10 +390,11 @@ local function sparse_bytes(file, sp, r, bytes)
     "sparse values ")
   local ioff = int(sp.indices.byteOffset or 0)
   local voff = int(sp.values.byteOffset or 0)
-  if not ioff or ioff < 0 or ioff + sc * ict.size > iblen then
+  if not ioff or ioff < 0 or ioff > iblen
+      or sc > (iblen - ioff) // ict.size then
     fail("%s: sparse indices run past their buffer view", label)
   end
-  if not voff or voff < 0 or voff + sc * size > vblen then
+  if not voff or voff < 0 or voff > vblen or sc > (vblen - voff) // size then
     fail("%s: sparse values run past their buffer view", label)
   end
   local isrc, iat = piece(ibuf, iboff + ioff, sc * ict.size)
@@ -716,7 +725,7 @@ end
 -- Did gltf-export write stored set `set` (as a TEXCOORD_n or _UV_SET_n)?
 local function exported_set(E, subs, set)
   for p, prim in ipairs(E.primitives) do
-    if prim.attributes["_UV_SET_" .. set] then return true end
+    if prim.attributes[gltf.uv_set_attribute(set)] then return true end
     for logical = 0, 3 do
       if subs[p].s:uv_set(logical) == set
           and prim.attributes["TEXCOORD_" .. logical] then
@@ -1083,6 +1092,18 @@ function Job:part_uvs(part)
   return list
 end
 
+-- A UV value as a key in the type the base stores it in: float32 bits,
+-- or the half's (SF) when the base holds halves, so that a half that
+-- went out as a float and came back as one, or as the float nearest it,
+-- is the same. NaN is one key whatever its payload.
+local function uv_key(x, y, half)
+  if x ~= x then x = 0 / 0 end
+  if y ~= y then y = 0 / 0 end
+  if half then return string.pack("<I2I2", rsxmesh.to_half(x),
+    rsxmesh.to_half(y)) end
+  return string.pack("<ff", x + 0.0, y + 0.0)
+end
+
 -- Do glTF vertex li of a part's group and base vertex bv (both 0-based)
 -- carry the same UVs (the set skip aside)?
 local function uvs_agree(uvs, li, bv, skip)
@@ -1101,13 +1122,21 @@ end
 
 -- The glTF's triangles of a part aligned with its submesh's: the base's
 -- in their order with some left out (deleted) and some added, as an
--- editor keeps them. A glTF triangle matches the next base triangle
--- whose corners agree (positions and UVs, its corners rotated alike);
--- then, between two matches, as many glTF triangles as base ones pair in
--- order when at least two corners agree (a vertex moved in edit mode
--- keeps its base vertex). Each corner of a pair gives its glTF vertex
--- (1-based) its base vertex (0-based) in map, the first pair to name
--- it winning; seen[v] is a part that uses vertex v.
+-- editor keeps them, the whole perhaps moved, turned or scaled (a
+-- transform applied). In turn:
+-- 1. a glTF triangle matches the next base triangle whose corners agree
+--    (positions and UVs, its corners rotated alike);
+-- 2. between two matches, as many glTF triangles as base ones pair in
+--    order when at least two corners agree, by UVs (or by position where
+--    the submesh has no UV): a vertex moved in edit mode, or every vertex
+--    moved by a transform, keeps its base vertex. A part with no match
+--    at all and as many triangles as its submesh, and no UV to compare,
+--    pairs in order: the topology is all that is left;
+-- 3. a glTF triangle still alone takes a base triangle still alone whose
+--    corners carry its UVs, from any corner.
+-- Each corner of a pair gives its glTF vertex (1-based) its base vertex
+-- (0-based) in map, the first pair to name it winning; seen[v] is a part
+-- that uses vertex v.
 function Job:align(part, map, seen)
   local tri, n = part.sub.s:triangles()
   local idx = self:part_indices(part)
@@ -1122,12 +1151,17 @@ function Job:align(part, map, seen)
     return gkeys[first + idx[gc] + 1] == bkeys[tri[bc]]
       and uvs_agree(uvs, idx[gc], tri[bc] - 1)
   end
+  -- the same, by UVs alone where there are any (a transform moved them)
+  local function loose(gc, bc)
+    if #uvs == 0 then return agree(gc, bc) end
+    return uvs_agree(uvs, idx[gc], tri[bc] - 1)
+  end
   -- how many corners of glTF triangle i agree with base triangle k's
   -- (0-based) when glTF corner c stands for base corner (c + r) % 3
-  local function corners(i, k, r)
+  local function corners(i, k, r, how)
     local count = 0
     for c = 0, 2 do
-      if agree(3 * i + c + 1, 3 * k + (c + r) % 3 + 1) then
+      if how(3 * i + c + 1, 3 * k + (c + r) % 3 + 1) then
         count = count + 1
       end
     end
@@ -1162,7 +1196,7 @@ function Job:align(part, map, seen)
         -- glTF corner c is its rotated corner c - r, base corner
         -- (c - r + rot[k]) % 3
         local shift = (rot[k] - r) % 3
-        if corners(i, k, shift) == 3 then
+        if corners(i, k, shift, agree) == 3 then
           gi[#gi + 1], bk[#bk + 1], rr[#rr + 1] = i, k, shift
           next_base = k + 1
           break
@@ -1170,7 +1204,9 @@ function Job:align(part, map, seen)
       end
     end
   end
+  local paired, used = {}, {}
   local function pair(i, k, r)
+    paired[i], used[k] = true, true
     for c = 0, 2 do
       local gv = first + idx[3 * i + c + 1] + 1
       map[gv] = map[gv] or tri[3 * k + (c + r) % 3 + 1] - 1
@@ -1178,6 +1214,7 @@ function Job:align(part, map, seen)
   end
   for j = 1, #gi do pair(gi[j], bk[j], rr[j]) end
   -- the gaps between matches (and before the first, after the last)
+  local blind = #gi == 0 and nt == n and #uvs == 0
   for j = 1, #gi + 1 do
     local i0, k0 = gi[j - 1] or -1, bk[j - 1] or -1
     local i1, k1 = gi[j] or nt, bk[j] or n
@@ -1185,11 +1222,41 @@ function Job:align(part, map, seen)
       for d = 1, i1 - i0 - 1 do
         local best, shift = 0, 0
         for r = 0, 2 do
-          local count = corners(i0 + d, k0 + d, r)
+          local count = corners(i0 + d, k0 + d, r, loose)
           if count > best then best, shift = count, r end
         end
-        if best >= 2 then pair(i0 + d, k0 + d, shift) end
+        if best >= 2 or blind then pair(i0 + d, k0 + d, shift) end
       end
+    end
+  end
+  -- the triangles left, by their UVs
+  if #uvs == 0 then return end
+  local function uv_corner(list, v)
+    local key = {}
+    for u, l in ipairs(list) do
+      key[u] = uv_key(l[2 * v + 1], l[2 * v + 2])
+    end
+    return table.concat(key)
+  end
+  local gl, bl = {}, {}
+  for u, set in ipairs(uvs) do gl[u], bl[u] = set.g, set.b end
+  local alone = {}
+  for k = 0, n - 1 do
+    if not used[k] then
+      local x, y, z, r = least_rotation(uv_corner(bl, tri[3 * k + 1] - 1),
+        uv_corner(bl, tri[3 * k + 2] - 1), uv_corner(bl, tri[3 * k + 3] - 1))
+      local key = x .. y .. z
+      alone[key] = alone[key] or {}
+      table.insert(alone[key], { k = k, r = r })
+    end
+  end
+  for i = 0, nt - 1 do
+    if not paired[i] then
+      local x, y, z, r = least_rotation(uv_corner(gl, idx[3 * i + 1]),
+        uv_corner(gl, idx[3 * i + 2]), uv_corner(gl, idx[3 * i + 3]))
+      local list = alone[x .. y .. z]
+      local found = list and table.remove(list, 1)
+      if found then pair(i, found.k, (found.r - r) % 3) end
     end
   end
 end
@@ -1217,8 +1284,70 @@ function Job:base_vertices()
   for v = 1, self.nv do
     if not map[v] then near[v] = at[gkeys[v]] end
   end
-  self.base_of = { map = map, near = near, part = seen }
+  self.base_of = { map = map, near = near, part = seen,
+    beside = self:beside(map, near) }
   return self.base_of
+end
+
+-- For each new glTF vertex (1-based) with no base vertex of its own
+-- (none in map, none at its position in near): the base vertex of a
+-- corner beside it, of a triangle it or a vertex at its position is a
+-- corner of (an editor's new vertex: a loop cut, a subdivision), found
+-- by spreading out from the vertices that have one, nearest first.
+function Job:beside(map, near)
+  local _, gkeys = self:position_keys()
+  local beside, lonely = {}, {}
+  local function own(v)
+    return map[v] or (near[v] and near[v][1]) or beside[v]
+  end
+  for v = 1, self.nv do
+    if not own(v) then lonely[#lonely + 1] = v end
+  end
+  if #lonely == 0 then return beside end
+  local tris, at_key = {}, {}
+  for _, part in ipairs(self.parts) do
+    local idx, first = self:part_indices(part), self:group(part.p).first
+    for c = 1, #idx do tris[#tris + 1] = first + idx[c] + 1 end
+  end
+  for v = 1, self.nv do
+    local list = at_key[gkeys[v]]
+    if not list then
+      list = {}
+      at_key[gkeys[v]] = list
+    end
+    list[#list + 1] = v
+  end
+  -- rounds: each gives the vertices next to those that had one before it
+  while true do
+    local found = {}
+    for c = 1, #tris, 3 do
+      for k = 0, 2 do
+        local v = tris[c + k]
+        if not own(v) and not found[v] then
+          for j = 1, 2 do
+            local b = own(tris[c + (k + j) % 3])
+            if b then
+              found[v] = b
+              break
+            end
+          end
+        end
+      end
+    end
+    for _, v in ipairs(lonely) do
+      if not own(v) and not found[v] then
+        for _, w in ipairs(at_key[gkeys[v]]) do
+          if own(w) then
+            found[v] = own(w)
+            break
+          end
+        end
+      end
+    end
+    if next(found) == nil then break end
+    for v, b in pairs(found) do beside[v] = b end
+  end
+  return beside
 end
 
 -- Does glTF vertex v (1-based) carry the normal of base vertex b
@@ -1356,10 +1485,10 @@ end
 function Job:from_base(kind, what)
   local m = self.m
   local raw = assert(m:attribute(kind)):raw()
-  if self.same_layout then return raw, 0 end
+  if self.same_layout then return raw, 0, 0 end
   local size = #raw // m.vertex_count
   local bv = self:base_vertices()
-  local out, guessed = {}, 0
+  local out, guessed, besides, choice = {}, 0, 0, {}
   for v = 1, self.nv do
     local b = bv.map[v]
     if not b and bv.near[v] then
@@ -1367,21 +1496,25 @@ function Job:from_base(kind, what)
       b, sure = self:nearest(v, bv.near[v], kind, raw, size)
       if not sure then guessed = guessed + 1 end
     end
+    if not b and bv.beside[v] then
+      b, besides = bv.beside[v], besides + 1
+    end
     if not b then
       local gpos = column_bytes(self:column("POSITION", VEC3, ONLY_FLOAT))
       local x, y, z = string.unpack("<fff", gpos, 12 * v - 11)
       -- a new vertex (an extrusion) has none: with TANGENT exported, A
       -- and B are derived instead, so say how
       fail("%s: vertex %d: no %s in the glTF, and no vertex of the base"
-        .. " lies at its position (%s, %s, %s)%s", self.where, v, what,
+        .. " lies at its position (%s, %s, %s) or beside it%s", self.where,
+        v, what,
         rsxmesh.fmt(x), rsxmesh.fmt(y), rsxmesh.fmt(z),
         kind:match("^tangent") and "; export the tangents too (TANGENT:"
           .. " Blender's Tangents option) and A and B are derived from them"
           or "")
     end
-    out[v] = raw:sub(b * size + 1, b * size + size)
+    out[v], choice[v] = raw:sub(b * size + 1, b * size + size), b
   end
-  return table.concat(out), guessed
+  return table.concat(out), guessed, besides, choice
 end
 
 -- A kind the glTF lacks: the base's bytes, and a note when the export
@@ -1389,16 +1522,23 @@ end
 -- guess.
 function Job:keep(kind, what, had)
   if not self.same_layout then
-    local bytes, guessed = self:from_base(kind, what)
+    local bytes, guessed, besides = self:from_base(kind, what)
     self.t[kind] = bytes
+    local function add(why)
+      what = what:match("%)$") and what:sub(1, -2) .. ", and " .. why .. ")"
+        or what .. " (" .. why .. ")"
+    end
     if guessed > 0 then
-      local why = string.format("%s a guess: the base vertices at %s"
+      add(string.format("%s a guess: the base vertices at %s"
         .. " position differ in it, and %s UVs and normal single none out",
         guessed == 1 and "1 new vertex's was" or guessed
         .. " new vertices' were", guessed == 1 and "its" or "their",
-        guessed == 1 and "its" or "their")
-      what = what:match("%)$") and what:sub(1, -2) .. ", and " .. why .. ")"
-        or what .. " (" .. why .. ")"
+        guessed == 1 and "its" or "their"))
+    end
+    if besides > 0 then
+      add(string.format("%s from the base vertex of a corner beside %s",
+        besides == 1 and "1 new vertex's" or besides .. " new vertices'",
+        besides == 1 and "it" or "them"))
     end
   end
   if had or not self.same_layout then self:note("kept", what) end
@@ -1503,10 +1643,15 @@ function Job:derived_frames()
   return self.frames
 end
 
-local FRAMES = {
-  { kind = "tangent_a", name = "_TANGENT_A", what = "tangent A" },
-  { kind = "tangent_b", name = "_TANGENT_B", what = "tangent B" },
-}
+-- gltf-export's raw attributes (gltf.RAW), by kind, each with the set of
+-- its glTF type (expect's form).
+local RAW_OF = {}
+for _, r in ipairs(gltf.RAW) do
+  RAW_OF[r.kind] = { kind = r.kind, name = r.name, what = r.what,
+    type = { [r.type] = true } }
+end
+
+local FRAMES = { RAW_OF.tangent_a, RAW_OF.tangent_b }
 
 function Job:tangents()
   for _, f in ipairs(FRAMES) do
@@ -1517,8 +1662,12 @@ function Job:tangents()
         self.t[f.kind] = self.world and transform(self.world, v, "vector")
           or v
         self:changed(f.kind, f.what)
-      elseif not V and (self.e_attrs[f.name] or not self.same_layout) then
-        -- an editor dropped it: from TANGENT, else from the base
+      elseif not V and not self.same_layout then
+        -- an editor rebuilt the mesh and dropped it: each vertex's base
+        -- vertex's (its stock length kept), turned as the positions were
+        self:kept_frame(f)
+      elseif not V and self.e_attrs[f.name] then
+        -- a script dropped it: from TANGENT, else from the base
         local d = self:derived_frames()
         if d then
           self.t[f.kind] = d[f.kind]
@@ -1531,6 +1680,159 @@ function Job:tangents()
       end
     end
   end
+end
+
+-- Solve the 3x3 system m x = y (m row-major, 9 numbers): x, or nil when
+-- m is singular.
+local function solve3(m, y)
+  local a = { { m[1], m[2], m[3], y[1] }, { m[4], m[5], m[6], y[2] },
+    { m[7], m[8], m[9], y[3] } }
+  for c = 1, 3 do
+    local p = c
+    for r = c + 1, 3 do
+      if math.abs(a[r][c]) > math.abs(a[p][c]) then p = r end
+    end
+    if math.abs(a[p][c]) < 1e-12 then return nil end
+    a[c], a[p] = a[p], a[c]
+    for r = 1, 3 do
+      if r ~= c then
+        local k = a[r][c] / a[c][c]
+        for j = c, 4 do a[r][j] = a[r][j] - k * a[c][j] end
+      end
+    end
+  end
+  return { a[1][4] / a[1][1], a[2][4] / a[2][2], a[3][4] / a[3][3] }
+end
+
+-- The linear part (row-major, 9 numbers) of the transform that takes the
+-- base's positions to the glTF's (the node's transform applied), fitted
+-- over the vertices the triangles' alignment paired (Job:align), with
+-- the normals as rows too (a flat mesh's own positions say nothing of
+-- the direction across it). nil when the pairs are too few or the fit
+-- misses a position by more than 1e-4 of the mesh's size (an edit in
+-- edit mode, not a transform), and false when it is the identity (a
+-- move): the base's tangent vectors then stand as they are.
+function Job:fitted()
+  if self.fit ~= nil then return self.fit end
+  self.fit = false
+  local map = self:base_vertices().map
+  local P = column_values(self:column("POSITION", VEC3, ONLY_FLOAT))
+  if self.world then P = transform(self.world, P, "position") end
+  local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+  N = N and column_values(N)
+  if N and self.world then N = transform(self.world, N, "normal") end
+  local bp = self:base_range("position")
+  local bn = self.m:has("normal") and N and self:base_range("normal")
+  local pairs_, cb, cg = {}, { 0, 0, 0 }, { 0, 0, 0 }
+  for v, b in pairs(map) do
+    pairs_[#pairs_ + 1] = { v - 1, b }
+    for i = 1, 3 do
+      cb[i], cg[i] = cb[i] + bp[3 * b + i], cg[i] + P[3 * (v - 1) + i]
+    end
+  end
+  local n = #pairs_
+  if n < 3 then
+    self.fit = nil
+    return nil
+  end
+  for i = 1, 3 do cb[i], cg[i] = cb[i] / n, cg[i] / n end
+  local size = 0
+  for _, q in ipairs(pairs_) do
+    for i = 1, 3 do size = math.max(size, math.abs(bp[3 * q[2] + i] - cb[i]))
+    end
+  end
+  -- sums of x x^T and y x^T over the rows
+  local xx, yx = { 0, 0, 0, 0, 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+  local function row(x, y)
+    for r = 1, 3 do
+      for c = 1, 3 do
+        xx[3 * r + c - 3] = xx[3 * r + c - 3] + x[r] * x[c]
+        yx[3 * r + c - 3] = yx[3 * r + c - 3] + y[r] * x[c]
+      end
+    end
+  end
+  for _, q in ipairs(pairs_) do
+    local v, b = q[1], q[2]
+    row({ bp[3 * b + 1] - cb[1], bp[3 * b + 2] - cb[2], bp[3 * b + 3] - cb[3] },
+      { P[3 * v + 1] - cg[1], P[3 * v + 2] - cg[2], P[3 * v + 3] - cg[3] })
+    if bn then
+      -- light: enough to settle a flat mesh, too little to pull a solid
+      -- one's fit off its positions (Blender's normals are re-derived)
+      -- (directions: a stored normal's length is not always 1)
+      local lb = math.sqrt(bn[3 * b + 1] ^ 2 + bn[3 * b + 2] ^ 2
+        + bn[3 * b + 3] ^ 2)
+      local lg = math.sqrt(N[3 * v + 1] ^ 2 + N[3 * v + 2] ^ 2
+        + N[3 * v + 3] ^ 2)
+      if lb > 0 and lg > 0 then
+        local wb, wg = 1e-3 * size / lb, 1e-3 * size / lg
+        row({ wb * bn[3 * b + 1], wb * bn[3 * b + 2], wb * bn[3 * b + 3] },
+          { wg * N[3 * v + 1], wg * N[3 * v + 2], wg * N[3 * v + 3] })
+      end
+    end
+  end
+  -- L xx = yx, row by row of L: xx (symmetric) l_r = (yx row r)
+  local L = {}
+  for r = 1, 3 do
+    local l = solve3(xx, { yx[3 * r - 2], yx[3 * r - 1], yx[3 * r] })
+    if not l then
+      self.fit = nil
+      return nil
+    end
+    L[3 * r - 2], L[3 * r - 1], L[3 * r] = l[1], l[2], l[3]
+  end
+  local worst = 0
+  for _, q in ipairs(pairs_) do
+    local v, b = q[1], q[2]
+    local x = { bp[3 * b + 1] - cb[1], bp[3 * b + 2] - cb[2],
+      bp[3 * b + 3] - cb[3] }
+    for r = 1, 3 do
+      local y = L[3 * r - 2] * x[1] + L[3 * r - 1] * x[2] + L[3 * r] * x[3]
+      worst = math.max(worst, math.abs(y - (P[3 * v + r] - cg[r])))
+    end
+  end
+  if worst > 1e-4 * math.max(size, 1) then
+    self.fit = nil
+    return nil
+  end
+  local identity = true
+  for i = 1, 9 do
+    local want = (i == 1 or i == 5 or i == 9) and 1 or 0
+    identity = identity and math.abs(L[i] - want) <= 1e-4
+  end
+  self.fit = not identity and L or false
+  self.fit_pairs = n
+  return self.fit
+end
+
+-- Tangent vector f (FRAMES) of a rebuilt mesh that lacks it: each glTF
+-- vertex takes its base vertex's (Job:keep), turned and scaled by the
+-- transform fitted to the positions when there is one, its length kept.
+function Job:kept_frame(f)
+  local fit = self:fitted()
+  if not fit then
+    self:keep(f.kind, f.what .. " (no " .. f.name .. (self:column("TANGENT",
+      VEC4, ONLY_FLOAT) and "; its stock length kept rather than derived"
+      .. " from TANGENT" or " or TANGENT") .. ")", true)
+    return
+  end
+  local _, _, _, choice = self:from_base(f.kind, f.what)
+  local base = self:base_range(f.kind)
+  local out = {}
+  for v = 0, self.nv - 1 do
+    local b = choice[v + 1]
+    local x, y, z = base[3 * b + 1], base[3 * b + 2], base[3 * b + 3]
+    local X = fit[1] * x + fit[2] * y + fit[3] * z
+    local Y = fit[4] * x + fit[5] * y + fit[6] * z
+    local Z = fit[7] * x + fit[8] * y + fit[9] * z
+    local l0 = math.sqrt(x * x + y * y + z * z)
+    local l1 = math.sqrt(X * X + Y * Y + Z * Z)
+    local k = l1 > 0 and l0 / l1 or 0
+    out[3 * v + 1], out[3 * v + 2], out[3 * v + 3] = X * k, Y * k, Z * k
+  end
+  self.t[f.kind] = out
+  self:note("derived", string.format("%s: each vertex's base vertex's,"
+    .. " turned by the transform fitted to %d vertices' positions (no %s)",
+    f.what, self.fit_pairs, f.name))
 end
 
 -- The glTF attributes that carry stored UV set `set`: each primitive's
@@ -1551,7 +1853,7 @@ function Job:uv_sources(set)
           name = name, i = prim.attributes[name], e = ep[name] }
       end
     end
-    local name = "_UV_SET_" .. set
+    local name = gltf.uv_set_attribute(set)
     if prim.attributes[name] ~= nil then
       sources[#sources + 1] = { p = part.p, sub = part.sub, part = part,
         name = name, i = prim.attributes[name], e = ep[name] }
@@ -1658,12 +1960,7 @@ function Job:uv_sets()
 end
 
 -- The attributes that come back only as themselves.
-local RAW = {
-  { kind = "extra_a", name = "_EXTRA_A", type = VEC4, what = "extras A" },
-  { kind = "extra_b", name = "_EXTRA_B", type = VEC4, what = "extras B" },
-  { kind = "s32k2", name = "_S32K2", type = VEC2, what = "bit 11" },
-  { kind = "half4", name = "_HALF4", type = VEC4, what = "bit 12" },
-}
+local RAW = { RAW_OF.extra_a, RAW_OF.extra_b, RAW_OF.s32k2, RAW_OF.half4 }
 
 -- Refuse a value of v (flat, n a vertex) that the stored type would
 -- change past recognition: S32K2 holds integers of -32768..32767 (the
@@ -1851,6 +2148,98 @@ function Job:triangles()
     .. " u%d indices)", #all // 3, 8 * t.index_size))
 end
 
+-- Are the mesh's positions and logical UVs the base's, corner by corner,
+-- exactly (float32; a half as a half), with no node transform but the
+-- identity? The triangles may come in any order, from any corner (the
+-- winding kept), their vertices split or numbered anew: an editor does
+-- all that to a mesh it was never asked to change, and re-derives its
+-- normals, tangents and colours too. true, or false and why not.
+function Job:untouched()
+  if self.world then return false, "the node's transform" end
+  local pos = assert(self.m:attribute("position")):pack()
+  for _, part in ipairs(self.parts) do
+    local s = part.sub.s
+    local tri, n = s:triangles()
+    n = tri and n or 0
+    local idx = self:part_indices(part)
+    if #idx ~= 3 * n then
+      return false, string.format("submesh %d: %d triangles where the"
+        .. " base has %d", part.sub.index, #idx // 3, n)
+    end
+    -- the logical UVs the submesh routes, as gltf-export writes them
+    local uvs = {}
+    for logical = 0, 3 do
+      local set = s:uv_set(logical)
+      if set == nil then break end
+      local acc = self.m:attribute("uv" .. set)
+      if acc then
+        local i = part.prim.attributes["TEXCOORD_" .. logical]
+        if i == nil then
+          return false, string.format("submesh %d: no TEXCOORD_%d",
+            part.sub.index, logical)
+        end
+        uvs[#uvs + 1] = { b = self:base_range("uv" .. set),
+          half = self.m.format:info("uv" .. set).type == "SF",
+          g = values(self:uv_accessor({ p = part.p, i = i,
+            name = "TEXCOORD_" .. logical })) }
+      end
+    end
+    local gpos = self:group(part.p).position.bytes
+    local function corner(bytes, at, v, which)
+      local key = position_key(bytes, at)
+      for _, u in ipairs(uvs) do
+        local list = u[which]
+        key = key .. uv_key(list[2 * v + 1], list[2 * v + 2], u.half)
+      end
+      return key
+    end
+    local base, mine = {}, {}
+    for k = 0, n - 1 do
+      local a, b, c = tri[3 * k + 1] - 1, tri[3 * k + 2] - 1,
+        tri[3 * k + 3] - 1
+      local x, y, z = least_rotation(corner(pos, 12 * a + 1, a, "b"),
+        corner(pos, 12 * b + 1, b, "b"), corner(pos, 12 * c + 1, c, "b"))
+      base[k + 1] = x .. y .. z
+      a, b, c = idx[3 * k + 1], idx[3 * k + 2], idx[3 * k + 3]
+      x, y, z = least_rotation(corner(gpos, 12 * a + 1, a, "g"),
+        corner(gpos, 12 * b + 1, b, "g"), corner(gpos, 12 * c + 1, c, "g"))
+      mine[k + 1] = x .. y .. z
+    end
+    table.sort(base)
+    table.sort(mine)
+    for k = 1, n do
+      if base[k] ~= mine[k] then
+        return false, string.format("submesh %d: the positions or UVs of"
+          .. " its triangles", part.sub.index)
+      end
+    end
+  end
+  return true
+end
+
+-- Does the glTF hold the base's vertices, number for number, and the
+-- export's very index bytes? Then no editor rebuilt the mesh (Blender
+-- splits vertices and writes its own indices): its values were edited in
+-- place, by a script, and each attribute is compared on its own.
+function Job:as_written()
+  if not self.same_layout then return false end
+  for _, idx in ipairs(self:exported_indices()) do
+    if idx ~= false then return false end
+  end
+  return true
+end
+
+-- The decoded values of a base attribute (acc:range()), read once.
+function Job:base_range(kind)
+  self.ranges = self.ranges or {}
+  local r = self.ranges[kind]
+  if not r then
+    r = assert(self.m:attribute(kind)):range()
+    self.ranges[kind] = r
+  end
+  return r
+end
+
 local STEPS = { "primitives", "positions", "normals", "colours",
   "tangents", "uv_sets", "raw_kinds", "triangles" }
 
@@ -1865,7 +2254,8 @@ function Job:differs(copy, kind)
   local bv = self:base_vertices()
   for v = 1, self.nv do
     local mine = new:sub(v * size - size + 1, v * size)
-    local list = bv.map[v] and { bv.map[v] } or bv.near[v] or {}
+    local list = bv.map[v] and { bv.map[v] } or bv.near[v]
+      or { bv.beside[v] }
     local found = false
     for _, b in ipairs(list) do
       found = found or raw:sub(b * size + 1, b * size + size) == mine
@@ -1879,8 +2269,18 @@ end
 -- itself when its bytes come out the same) and its report.
 local function import_mesh(file, g, m, world)
   local job = new_job(file, g, m, world)
-  for _, step in ipairs(STEPS) do job[step](job) end
+  job:primitives()
   job.report.state = "unchanged"
+  local same, why = false, nil
+  if not job:as_written() then
+    same, why = job:untouched()
+  end
+  if same then
+    job:note("kept", "every byte (positions and UVs are the base's)")
+    return m, job.report
+  end
+  job.report.why = why
+  for k = 2, #STEPS do job[STEPS[k]](job) end
   if next(job.t) == nil then return m, job.report end
   local copy, err = m:with(job.t)
   if not copy then fail("%s: %s", job.where, err) end
@@ -1900,6 +2300,127 @@ local function import_mesh(file, g, m, world)
   return copy, job.report
 end
 
+-- ------------------------------------------------------------- records
+
+-- The facts of a mesh that a record of the game may hold: counts, index
+-- size, primitive, bounds (min, max: x, y, z) and, per submesh, its
+-- range of indices and of vertices (first_vertex 1-based, the least its
+-- triangles use; vertex_count up to the greatest).
+local function mesh_facts(m)
+  local f = { name = m.name, vertex_count = m.vertex_count,
+    index_count = m.index_count, index_size = m.index_size,
+    primitive = m.primitive, submesh_count = m.submesh_count,
+    submeshes = {} }
+  local pos = m:attribute("position")
+  if pos and m.vertex_count > 0 then f.min, f.max = pos:bounds() end
+  for i, s in m:submeshes() do
+    local sf = { index = i, first_index = s.first_index,
+      index_count = s.index_count }
+    local tri = s:triangles()
+    if tri and #tri > 0 then
+      local lo, hi = math.huge, 0
+      for _, v in ipairs(tri) do
+        if v < lo then lo = v end
+        if v > hi then hi = v end
+      end
+      sf.first_vertex, sf.vertex_count = lo, hi - lo + 1
+    end
+    f.submeshes[i] = sf
+  end
+  return f
+end
+
+-- The facts a --records hook receives of mesh m (doc/scripts.md).
+import.mesh_facts = mesh_facts
+
+-- What the records of base mesh m would say wrongly of its copy: a list
+-- of "vertex count 4 -> 6"-like texts, empty when the mesh's counts, index
+-- size, primitive and submesh ranges are the base's.
+local function stale_facts(m, copy)
+  local list = {}
+  for _, k in ipairs({ "vertex_count", "index_count", "index_size",
+      "primitive" }) do
+    if m[k] ~= copy[k] then
+      list[#list + 1] = string.format("%s %s -> %s", k:gsub("_", " "),
+        tostring(m[k]), tostring(copy[k]))
+    end
+  end
+  local a, b = m:attribute("position"), copy:attribute("position")
+  if a and b and m.vertex_count > 0 and copy.vertex_count > 0 then
+    local lo0, hi0 = a:bounds()
+    local lo1, hi1 = b:bounds()
+    for i = 1, 3 do
+      if lo0[i] ~= lo1[i] or hi0[i] ~= hi1[i] then
+        list[#list + 1] = "bounds"
+        break
+      end
+    end
+  end
+  for i, s in m:submeshes() do
+    local c = copy:submesh(i)
+    if s.first_index ~= c.first_index or s.index_count ~= c.index_count then
+      list[#list + 1] = string.format("submesh %d indices %d+%d -> %d+%d",
+        i, s.first_index, s.index_count, c.first_index, c.index_count)
+    end
+  end
+  return list
+end
+
+-- The copy with its records as hook (a table: meta = function(bytes,
+-- facts, base), submesh = function(bytes, facts, base, mesh_facts)) makes
+-- them; a function may return nil to keep the record. where names the
+-- mesh in messages. The new mesh, and what was rewritten.
+local function rewrite_records(copy, m, hook, where, hook_name)
+  local facts, base = mesh_facts(copy), mesh_facts(m)
+  local function call(fn, what, ...)
+    local ok, r = pcall(fn, ...)
+    if not ok then
+      fail("%s: %s: the %s record: %s", where, hook_name, what, tostring(r))
+    end
+    if r ~= nil and type(r) ~= "string" then
+      fail("%s: %s: the %s record: a string of bytes or nil expected, got"
+        .. " %s", where, hook_name, what, type(r))
+    end
+    return r
+  end
+  local done = {}
+  local meta = copy:record():bytes()
+  if hook.meta then
+    local r = call(hook.meta, "metadata", meta, facts, base)
+    if r and r ~= meta then
+      meta = r
+      done[#done + 1] = "metadata"
+    end
+  end
+  local subs = {}
+  for i, s in copy:submeshes() do
+    local rec = s:record():bytes()
+    if hook.submesh then
+      local r = call(hook.submesh, "submesh " .. i, rec, facts.submeshes[i],
+        base.submeshes[i], facts)
+      if r and r ~= rec then
+        rec = r
+        done[#done + 1] = "submesh " .. i
+      end
+    end
+    subs[i] = { record = rec, first_index = s.first_index,
+      index_count = s.index_count,
+      material = s.material and s.material.index or nil }
+  end
+  if #done == 0 then return copy, done end
+  local built, err = rsxmesh.mesh{ name = copy.name, meta = meta,
+    vertex_count = copy.vertex_count, mmp = copy:stream("mmp"),
+    mmp_stride = copy.mmp_stride, mgp = copy:stream("mgp"),
+    mgp_stride = copy.mgp_stride, indices = copy:index_bytes(),
+    index_size = copy.index_size, primitive = copy.primitive,
+    submeshes = subs }
+  if not built then
+    fail("%s: %s: the records it made are refused: %s", where, hook_name,
+      tostring(err))
+  end
+  return built, done
+end
+
 -- --------------------------------------------------------------- bundle
 
 -- The name a base mesh has in a glTF: gltf-export writes a name that is
@@ -1910,7 +2431,13 @@ end
 
 -- Import the glTF file (from import.read) into base (a bundle): opts.only
 -- (a set of mesh names, or nil for all), opts.progress(k, n) (called
--- before base mesh k of n). Returns { writer =, meshes = } or nil and a
+-- before base mesh k of n), opts.records (a hook's table, { meta =
+-- function(bytes, facts, base_facts), submesh = function(bytes, facts,
+-- base_facts, mesh_facts) }, each returning a record's new bytes or nil;
+-- opts.records_name names it in messages). A changed mesh's report has
+-- stale (what its records may say wrongly) and, with a hook, records
+-- (those it rewrote). Returns { writer =, meshes =, kept = (every
+-- mesh is the base's own: the base file is the output) } or nil and a
 -- message.
 function import.bundle(file, base, opts)
   opts = opts or {}
@@ -1964,13 +2491,21 @@ function import.bundle(file, base, opts)
     for _, mat in base:materials() do
       assert(w:material(mat.name, mat:samplers()))
     end
-    local reports = {}
+    local reports, kept = {}, true
     for k, m in base:meshes() do
       if opts.progress then opts.progress(k, #base) end
       local gi = match[k]
       local out, rep
       if gi then
         out, rep = import_mesh(file, t.meshes[gi], m, world[gi - 1])
+        if out ~= m then
+          rep.stale = stale_facts(m, out)
+          if opts.records then
+            local where = file.path .. ": " .. m.label
+            out, rep.records = rewrite_records(out, m, opts.records, where,
+              opts.records_name or "--records")
+          end
+        end
       else
         out = m
         rep = { label = m.label,
@@ -1980,8 +2515,9 @@ function import.bundle(file, base, opts)
       local ok, err = w:mesh(out)
       if not ok then fail("%s: %s", file.path, err) end
       reports[k] = rep
+      kept = kept and out == m
     end
-    return { writer = w, meshes = reports }
+    return { writer = w, meshes = reports, kept = kept }
   end)
   close_buffers(file)
   return r, err
