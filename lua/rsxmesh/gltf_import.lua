@@ -328,9 +328,9 @@ local function dense_bytes(file, a, r)
     local held = 0
     for _, b in ipairs(file.buffers) do held = held + buffer_length(b) end
     if count > math.max(held, ZEROS_MIN) // size then
-      fail("%s: count %d: elements of %d bytes without a buffer view: more zeros"
-        .. " than the file's buffers hold (%d bytes)", r.label, count, size,
-        held)
+      fail("%s: count %d: elements of %d bytes without a buffer view: more"
+        .. " zeros than the file's buffers hold (%d bytes)", r.label, count,
+        size, held)
     end
     return string.rep("\0", count * size)
   end
@@ -1753,7 +1753,8 @@ function Job:fitted()
   end
   for _, q in ipairs(pairs_) do
     local v, b = q[1], q[2]
-    row({ bp[3 * b + 1] - cb[1], bp[3 * b + 2] - cb[2], bp[3 * b + 3] - cb[3] },
+    row({ bp[3 * b + 1] - cb[1], bp[3 * b + 2] - cb[2],
+          bp[3 * b + 3] - cb[3] },
       { P[3 * v + 1] - cg[1], P[3 * v + 2] - cg[2], P[3 * v + 3] - cg[3] })
     if bn then
       -- light: enough to settle a flat mesh, too little to pull a solid
