@@ -410,6 +410,9 @@ static void host_setup(lua_State *L)
 {
   const char *scripts = RSXMESH_SCRIPTDIR "/?.lua";
   const char *env = getenv(HOST_PATH_VAR);
+#ifdef _WIN32
+  scripts = rsx_win_script_path(); /* beside the program: src/win32.c */
+#endif
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
   lua_pushcfunction(L, luaopen_rsxmesh);
   lua_setfield(L, -2, "rsxmesh");
@@ -813,7 +816,11 @@ static int host_main(lua_State *L)
 int main(int argc, char **argv)
 {
   int status, result;
-  lua_State *L = luaL_newstate();
+  lua_State *L;
+#ifdef _WIN32
+  rsx_win_start(&argc, &argv); /* UTF-8 arguments, binary stdio: win32.c */
+#endif
+  L = luaL_newstate();
   if (L == NULL) {
     msg_print(HOST_NAME, "cannot create state: not enough memory");
     return EXIT_FAILURE;
