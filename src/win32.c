@@ -28,6 +28,7 @@
 #undef rmdir
 #undef chdir
 #undef getcwd
+#undef strrchr
 
 /* ================================================= UTF-8 and UTF-16 */
 
@@ -100,7 +101,7 @@ static void errno_from_windows(void)
 
 /* ========================================================== the files */
 
-/* mode with a 'b' (every file binary), wide; NULL when too long. */
+/* mode with a 'b' (every file binary), wide; 0 when too long. */
 static int binary_mode(const char *mode, wchar_t *w, size_t size)
 {
   size_t i, n = 0;
@@ -116,17 +117,57 @@ static int binary_mode(const char *mode, wchar_t *w, size_t size)
   return 1;
 }
 
+/* fopen over CreateFileW, so that the file is shared for deletion: as on
+** POSIX, a file still open may be removed or renamed over (the name goes
+** when the last handle closes). The Lua side relies on it: a temporary
+** whose handle an interrupt left to the collector is removed at once. */
 FILE *rsx_win_fopen(const char *path, const char *mode)
 {
-  wchar_t wmode[16], *wpath;
+  DWORD access, disposition;
+  int flags, fd, plus = strchr(mode, '+') != NULL;
+  wchar_t *wpath;
+  HANDLE h;
   FILE *f;
-  if (!binary_mode(mode, wmode, 16)) {
+  char cmode[8];
+  switch (mode[0]) {
+  case 'r':
+    access = plus ? GENERIC_READ | GENERIC_WRITE : GENERIC_READ;
+    disposition = OPEN_EXISTING;
+    flags = plus ? _O_RDWR : _O_RDONLY;
+    break;
+  case 'w':
+    access = plus ? GENERIC_READ | GENERIC_WRITE : GENERIC_WRITE;
+    disposition = strchr(mode, 'x') != NULL ? CREATE_NEW : CREATE_ALWAYS;
+    flags = plus ? _O_RDWR : _O_WRONLY;
+    break;
+  case 'a':
+    access = plus ? GENERIC_READ | GENERIC_WRITE : GENERIC_WRITE;
+    disposition = OPEN_ALWAYS;
+    flags = (plus ? _O_RDWR : _O_WRONLY) | _O_APPEND;
+    break;
+  default:
     errno = EINVAL;
     return NULL;
   }
+  /* the C library's mode, binary: "r", "w", "a", with "+" */
+  snprintf(cmode, sizeof cmode, "%c%sb", mode[0], plus ? "+" : "");
   if ((wpath = to_wide(path)) == NULL) return NULL;
-  f = _wfopen(wpath, wmode);
+  h = CreateFileW(wpath, access,
+                  FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                  NULL, disposition, FILE_ATTRIBUTE_NORMAL, NULL);
   free(wpath);
+  if (h == INVALID_HANDLE_VALUE) {
+    errno_from_windows();
+    return NULL;
+  }
+  if ((fd = _open_osfhandle((intptr_t)h, flags | _O_BINARY)) < 0) {
+    CloseHandle(h);
+    return NULL;
+  }
+  if ((f = _fdopen(fd, cmode)) == NULL) {
+    _close(fd);
+    return NULL;
+  }
   return f;
 }
 
@@ -164,12 +205,19 @@ int rsx_win_open(const char *path, int flags, ...)
   return fd;
 }
 
+/* POSIX's remove: a file, or an empty folder. */
 int rsx_win_remove(const char *path)
 {
   wchar_t *wpath = to_wide(path);
+  DWORD attributes;
   int r;
   if (wpath == NULL) return -1;
-  r = _wremove(wpath);
+  attributes = GetFileAttributesW(wpath);
+  if (attributes != INVALID_FILE_ATTRIBUTES &&
+      (attributes & FILE_ATTRIBUTE_DIRECTORY))
+    r = _wrmdir(wpath);
+  else
+    r = _wremove(wpath);
   free(wpath);
   return r;
 }
@@ -323,6 +371,25 @@ int rsx_win_findnext(intptr_t handle, struct _finddata64i32_t *d)
   struct _wfinddata64i32_t w;
   if (_wfindnext64i32(handle, &w) != 0) return -1;
   return find_copy(&w, d);
+}
+
+char *rsx_win_strrchr(const char *s, int c)
+{
+  char *last = strrchr(s, c);
+  if (c == '/') {
+    char *back = strrchr(s, '\\');
+    if (back != NULL && (last == NULL || back > last)) last = back;
+  }
+  return last;
+}
+
+int rsx_win_tmpname(char *buf, size_t size)
+{
+  wchar_t dir[MAX_PATH + 1], file[MAX_PATH + 1];
+  DWORD n = GetTempPathW(MAX_PATH + 1, dir);
+  if (n == 0 || n > MAX_PATH || GetTempFileNameW(dir, L"lua", 0, file) == 0)
+    return 1;
+  return to_utf8(file, buf, size) < 0;
 }
 
 /* ============================================================== POSIX */

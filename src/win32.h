@@ -30,6 +30,7 @@
 #include <sys/types.h>
 #include <sys/stat.h>
 #include <signal.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,6 +91,12 @@ int rsx_win_stati64(const char *path, struct rsx_win_stati64 *st);
 #define _findfirst64i32(pattern, d) rsx_win_findfirst(pattern, d)
 #define _findnext64i32(handle, d) rsx_win_findnext(handle, d)
 
+/* The last '/' of a path (a bundle's name, the folder of its textures) is
+** its last '/' or '\\' on Windows: the user may give either. A search for
+** any other character is strrchr's. */
+char *rsx_win_strrchr(const char *s, int c);
+#define strrchr(s, c) rsx_win_strrchr(s, c)
+
 /* Flags Windows lacks: a handle is not inherited by the children
 ** rsxmesh starts unless asked, and a read never blocks on a file. */
 #ifndef O_CLOEXEC
@@ -139,6 +146,14 @@ int rsx_win_clock_gettime(int clock, struct timespec *ts);
 #endif
 long rsx_win_sysconf(int name);
 #define sysconf(name) rsx_win_sysconf(name)
+
+/* Lua's os.tmpname (loslib.c): a new empty file in the user's temporary
+** folder (GetTempFileNameW), as POSIX Lua's mkstemp makes one, instead of
+** the C library's tmpnam, whose "\\s4.." names the root of the current
+** drive. */
+#define LUA_TMPNAMBUFSIZE 1024
+int rsx_win_tmpname(char *buf, size_t size);
+#define lua_tmpnam(buf, err) { err = rsx_win_tmpname(buf, LUA_TMPNAMBUFSIZE); }
 
 /* ----------------------------------------------------------- the host */
 /* The command line as UTF-8 (CommandLineToArgvW), stdin, stdout and

@@ -15,6 +15,8 @@ say() { echo "win64/build.sh: $*" >&2; }
 
 "$srcdir/win64/deps.sh" "$w/deps"
 deps=$w/deps
+# stdin, stdout and stderr binary in every program (see the file)
+$host-gcc -O2 -c -o "$deps/binary-stdio.o" "$srcdir/win64/binary-stdio.c"
 # zlib linked in: the static library alone in a folder searched first, so
 # that -lz does not find Debian's import library of zlib1.dll
 cp "/usr/$host/lib/libz.a" "$deps/lib/libz.a"
@@ -45,7 +47,8 @@ if [ ! -f Makefile ] || [ "$src/configure" -nt Makefile ]; then
     PNG_CFLAGS="-I$deps/include" \
     PNG_LIBS="-L$deps/lib -lpng -lz" lt_cv_deplibs_check_method=pass_all \
     CPPFLAGS="-include $src/src/win32.h -D__USE_MINGW_ANSI_STDIO=1" \
-    CFLAGS="-g -O2 -Wno-format" LDFLAGS="-static-libgcc" \
+    CFLAGS="-g -O2 -Wno-format" \
+    LDFLAGS="-static-libgcc $deps/binary-stdio.o" \
     rsx_cv_lua_lfs=yes rsx_cv_lua_cjson=yes
 fi
 say "building in $w/build"
