@@ -65,8 +65,10 @@ local opts = cli.parse(arg, {
       default = 1, help = "the seed: the same seed, the same bytes" },
     { long = "levels", arg = "LIST", check = check_levels,
       help = "make only these levels (names or numbers, comma-separated)" },
+    -- one on Windows, which has no sh for the children (until the pool)
     { short = "j", long = "jobs", arg = "N", check = cli.integer(1, 16),
-      default = 2, help = "processes to share the levels (default 2)" },
+      default = package.config:sub(1, 1) == "\\" and 1 or 2,
+      help = "processes to share the levels (default 2; 1 on Windows)" },
     { long = "no-textures", help = "do not copy the textures" },
     { short = "q", long = "quiet", help = "no progress and no summary" },
   },

@@ -292,6 +292,9 @@ end
 -- worker's own (not shown by --help).
 function jobs.options()
   local n = rsxmesh.processors()
+  -- Windows has no sh or xargs for the workers: one process until the
+  -- process pool in C replaces them
+  if package.config:sub(1, 1) == "\\" then n = 1 end
   return {
     { short = "j", long = "jobs", arg = "N",
       check = function(s)
