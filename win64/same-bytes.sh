@@ -125,5 +125,21 @@ else
   echo "not ok $n - import: an unedited export gives back the bundle"
   failed=$((failed + 1))
 fi
+# A stock Lua 5.4 for Windows (Lua's own lua.c, built by win64/deps.sh)
+# loads the zip's module DLL, with the zip's lua54.dll's
+if [ -n "${WIN64_LUA:-}" ]; then
+  n=$((n + 1))
+  want=$(cd "$lin" && "$RSXMESH" -e 'print(rsxmesh.open("sample/CHARLIE.rsxb"))')
+  got=$(cd "$win" && LUA_CPATH="$(dirname "$WIN64_EXE")/?.dll" $WINE \
+    "$WIN64_LUA" -e 'print(require("rsxmesh").open("sample/CHARLIE.rsxb"))' \
+    | tr -d '\r')
+  if [ "$got" = "$want" ]; then
+    echo "ok $n - a stock lua.exe requires rsxmesh.dll: $got"
+  else
+    echo "not ok $n - a stock lua.exe requires rsxmesh.dll"
+    echo "#   got: $got"; echo "#   want: $want"
+    failed=$((failed + 1))
+  fi
+fi
 echo "1..$n"
 [ "$failed" = 0 ]

@@ -294,13 +294,18 @@ function jobs.options()
   local n = rsxmesh.processors()
   -- Windows has no sh or xargs for the workers: one process until the
   -- process pool in C replaces them
-  if package.config:sub(1, 1) == "\\" then n = 1 end
+  local windows = package.config:sub(1, 1) == "\\"
+  if windows then n = 1 end
   return {
     { short = "j", long = "jobs", arg = "N",
       check = function(s)
         local v = math.tointeger(tonumber(s))
         if not v or v < 1 or v > 256 then
           return nil, "expects an integer in 1..256, not '" .. s .. "'"
+        end
+        if windows and v > 1 then
+          return nil, "expects 1 on Windows (no worker processes there"
+            .. " yet), not '" .. s .. "'"
         end
         return v
       end, default = n,
