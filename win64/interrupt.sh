@@ -4,8 +4,10 @@
 # written whole (the same bytes as a whole run's) and no temporary file
 # left. wine turns the SIGINT sent to the program into the console's
 # CTRL_C_EVENT, which reaches the handler src/win32.c sets with
-# SetConsoleCtrlHandler. Run by make check-win64 (WIN64_EXE).
-: "${WIN64_EXE:?run by make check-win64}"
+# SetConsoleCtrlHandler. Run by make check-win64 (WIN64_STAGE: the zip's
+# folder).
+: "${WIN64_STAGE:?run by make check-win64}"
+WIN64_EXE=$WIN64_STAGE/rsxmesh.exe
 WINE=${WINE:-wine}
 export WINEDEBUG=${WINEDEBUG:--all}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rsxmesh-win64.XXXXXX") || exit 99

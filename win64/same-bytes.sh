@@ -1,19 +1,22 @@
 #!/bin/sh
 # win64/same-bytes.sh - TAP: the standard scripts write the same bytes on
 # Windows (rsxmesh.exe of the win64 zip, under wine) as on Linux ($RSXMESH).
-# Run by make check-win64, which sets WIN64_EXE. Each side works in its
-# own folder, whose name has a space and non-ASCII letters, on inputs it
-# made itself (synth, the first comparison), with the same relative paths,
-# so that any path written into a file is the same too.
+# Run by make check-win64, which sets WIN64_ZIP (and WIN64_LUA, Lua's own
+# lua.exe). The zip is unzipped into a folder whose name has spaces and
+# non-ASCII letters, and run from there. Each side works in its own such
+# folder, on inputs it made itself (synth, the first comparison), with the
+# same relative paths, so that any path written into a file is the same.
 : "${RSXMESH:?run by make check-win64}"
-: "${WIN64_EXE:?run by make check-win64}"
+: "${WIN64_ZIP:?run by make check-win64}"
 WINE=${WINE:-wine}
 export WINEDEBUG=${WINEDEBUG:--all}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rsxmesh-win64.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 lin="$tmp/linux dossier é"
 win="$tmp/windows dossier é"
-mkdir -p "$lin" "$win"
+mkdir -p "$lin" "$win" "$tmp/mes outils à moi"
+(cd "$tmp/mes outils à moi" && unzip -q "$WIN64_ZIP") || exit 99
+WIN64_EXE=$(echo "$tmp/mes outils à moi"/rsxmesh-*-win64/rsxmesh.exe)
 n=0 failed=0
 
 # both NAME ARGS...: run the script on both sides, stdout to NAME.stdout
@@ -45,7 +48,9 @@ EOT
       why="$why; $f differs"
     fi
   done
-  if [ -z "$why" ] && [ "$(cat "$lin/$name.status")" = 0 ]; then
+  # a run that fails fails the test, unless failures are what it is for
+  if [ -z "$why" ] && { [ "$(cat "$lin/$name.status")" = 0 ] ||
+                        [ -n "${failures_wanted:-}" ]; }; then
     echo "ok $n - $name: the same bytes"
   else
     echo "not ok $n - $name: ${why#; }"
@@ -125,12 +130,35 @@ else
   echo "not ok $n - import: an unedited export gives back the bundle"
   failed=$((failed + 1))
 fi
+# Bad input: the same messages, with the paths as given (the run's time
+# taken out of the summary line)
+for side in "$lin" "$win"; do
+  head -c 3000 "$side/sample/BRAVO.rsxb" >"$side/sample/cut short.rsxb"
+  printf 'not a bundle' >"$side/sample/junk.rsxb"
+done
+both bad obj-export "sample/cut short.rsxb" sample/junk.rsxb sample/none.rsxb \
+  sample/ALFA.rsxb -o bad
+for side in "$lin" "$win"; do
+  sed 's/ in [0-9.]* s/ in T s/' "$side/bad.stderr" >"$side/bad.messages"
+done
+failures_wanted=yes same bad bad bad.messages
+n=$((n + 1))
+if grep -q "cut short.rsxb" "$lin/bad.messages" &&
+   [ "$(cat "$lin/bad.status")" != 0 ]; then
+  echo "ok $n - bad: the failures named, the run goes on, exit status not 0"
+else
+  echo "not ok $n - bad: the failures named, the run goes on"
+  failed=$((failed + 1))
+fi
+
 # A stock Lua 5.4 for Windows (Lua's own lua.c, built by win64/deps.sh)
 # loads the zip's module DLL, with the zip's lua54.dll's
-if [ -n "${WIN64_LUA:-}" ]; then
+if [ -n "${WIN64_LUA:-}" ] && [ -n "${WIN64_STAGE:-}" ]; then
   n=$((n + 1))
   want=$(cd "$lin" && "$RSXMESH" -e 'print(rsxmesh.open("sample/CHARLIE.rsxb"))')
-  got=$(cd "$win" && LUA_CPATH="$(dirname "$WIN64_EXE")/?.dll" $WINE \
+  # Lua's lua.exe reads LUA_CPATH in the ANSI code page: the unzipped
+  # copy's folder, not ASCII, cannot be given to it
+  got=$(cd "$win" && LUA_CPATH="$WIN64_STAGE/?.dll" $WINE \
     "$WIN64_LUA" -e 'print(require("rsxmesh").open("sample/CHARLIE.rsxb"))' \
     | tr -d '\r')
   if [ "$got" = "$want" ]; then
