@@ -29,6 +29,7 @@
 #undef chdir
 #undef getcwd
 #undef strrchr
+#undef getenv
 
 /* ================================================= UTF-8 and UTF-16 */
 
@@ -337,6 +338,34 @@ char *rsx_win_getcwd(char *buf, int size)
   }
   if (size <= 0 || to_utf8(w, buf, (size_t)size) < 0) return NULL;
   return buf;
+}
+
+/* getenv's value as UTF-8. A value read once is kept for the life of the
+** program, as the environment's own strings are, and the same pointer is
+** given for the same value. */
+char *rsx_win_getenv(const char *name)
+{
+  static char *kept[64];
+  static int nkept = 0;
+  wchar_t *wname = to_wide(name), *wvalue;
+  char *value;
+  int i, n;
+  if (wname == NULL) return NULL;
+  wvalue = _wgetenv(wname);
+  free(wname);
+  if (wvalue == NULL) return NULL;
+  n = WideCharToMultiByte(CP_UTF8, 0, wvalue, -1, NULL, 0, NULL, NULL);
+  if (n <= 0 || (value = malloc((size_t)n)) == NULL) return NULL;
+  WideCharToMultiByte(CP_UTF8, 0, wvalue, -1, value, n, NULL, NULL);
+  for (i = 0; i < nkept; i++)
+    if (strcmp(kept[i], value) == 0) {
+      free(value);
+      return kept[i];
+    }
+  if (nkept < 64) kept[nkept++] = value;
+  /* past 64 values, each new one is a small leak: no program here reads
+  ** that many */
+  return value;
 }
 
 /* The folder listing of LuaFileSystem's lfs.dir: the names as UTF-8. */

@@ -88,6 +88,11 @@ struct rsx_win_stati64 {
 int rsx_win_stati64(const char *path, struct rsx_win_stati64 *st);
 #undef _stati64
 #define _stati64 rsx_win_stati64
+/* The environment, UTF-8 (LUA_PATH, RSXMESH_PATH naming a folder that is
+** not ASCII). */
+char *rsx_win_getenv(const char *name);
+#define getenv(name) rsx_win_getenv(name)
+
 #define _findfirst64i32(pattern, d) rsx_win_findfirst(pattern, d)
 #define _findnext64i32(handle, d) rsx_win_findnext(handle, d)
 

@@ -152,13 +152,12 @@ else
 fi
 
 # A stock Lua 5.4 for Windows (Lua's own lua.c, built by win64/deps.sh)
-# loads the zip's module DLL, with the zip's lua54.dll's
-if [ -n "${WIN64_LUA:-}" ] && [ -n "${WIN64_STAGE:-}" ]; then
+# loads the zip's module DLL (unzipped in a folder whose name is not ASCII,
+# given in LUA_CPATH), with its lua54.dll (the build the zip has)
+if [ -n "${WIN64_LUA:-}" ]; then
   n=$((n + 1))
   want=$(cd "$lin" && "$RSXMESH" -e 'print(rsxmesh.open("sample/CHARLIE.rsxb"))')
-  # Lua's lua.exe reads LUA_CPATH in the ANSI code page: the unzipped
-  # copy's folder, not ASCII, cannot be given to it
-  got=$(cd "$win" && LUA_CPATH="$WIN64_STAGE/?.dll" $WINE \
+  got=$(cd "$win" && LUA_CPATH="$(dirname "$WIN64_EXE")/?.dll" $WINE \
     "$WIN64_LUA" -e 'print(require("rsxmesh").open("sample/CHARLIE.rsxb"))' \
     | tr -d '\r')
   if [ "$got" = "$want" ]; then
