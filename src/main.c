@@ -245,6 +245,9 @@ static int run_script(lua_State *L, const char *path)
 static int std_is_name(const char *s)
 {
   size_t n = strlen(s);
+#ifdef _WIN32 /* '\' and a drive letter ("C:x") make a path there too */
+  if (strchr(s, '\\') != NULL || (n >= 2 && s[1] == ':')) return 0;
+#endif
   return n > 0 && s[0] != '-' && strchr(s, '/') == NULL &&
          !(n >= 4 && strcmp(s + n - 4, ".lua") == 0);
 }

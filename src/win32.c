@@ -102,6 +102,17 @@ static void errno_from_windows(void)
 
 /* ========================================================== the files */
 
+/* fn, one of the C library's wide functions of a name, on UTF-8 path. */
+static int wide_call(int (*fn)(const wchar_t *), const char *path)
+{
+  wchar_t *wpath = to_wide(path);
+  int r;
+  if (wpath == NULL) return -1;
+  r = fn(wpath);
+  free(wpath);
+  return r;
+}
+
 /* mode with a 'b' (every file binary), wide; 0 when too long. */
 static int binary_mode(const char *mode, wchar_t *w, size_t size)
 {
@@ -249,21 +260,21 @@ int rsx_win_stat64(const char *path, struct _stat64 *st)
   return r;
 }
 
+/* Copy the fields of a struct _stat64 into another stat struct, whose
+** size and times may be narrower. */
+#define STAT_COPY(to, from) \
+  ((to)->st_dev = (from).st_dev, (to)->st_ino = (from).st_ino, \
+   (to)->st_mode = (from).st_mode, (to)->st_nlink = (from).st_nlink, \
+   (to)->st_uid = (from).st_uid, (to)->st_gid = (from).st_gid, \
+   (to)->st_rdev = (from).st_rdev, (to)->st_size = (from).st_size, \
+   (to)->st_atime = (from).st_atime, (to)->st_mtime = (from).st_mtime, \
+   (to)->st_ctime = (from).st_ctime)
+
 int rsx_win_stati64(const char *path, struct rsx_win_stati64 *st)
 {
   struct _stat64 s;
   if (rsx_win_stat64(path, &s) != 0) return -1;
-  st->st_dev = s.st_dev;
-  st->st_ino = s.st_ino;
-  st->st_mode = s.st_mode;
-  st->st_nlink = s.st_nlink;
-  st->st_uid = s.st_uid;
-  st->st_gid = s.st_gid;
-  st->st_rdev = s.st_rdev;
-  st->st_size = s.st_size;
-  st->st_atime = s.st_atime;
-  st->st_mtime = s.st_mtime;
-  st->st_ctime = s.st_ctime;
+  STAT_COPY(st, s);
   return 0;
 }
 
@@ -278,48 +289,23 @@ int rsx_win_stat(const char *path, struct stat *st)
     return -1;
   }
   memset(st, 0, sizeof *st);
-  st->st_dev = s.st_dev;
-  st->st_ino = s.st_ino;
-  st->st_mode = s.st_mode;
-  st->st_nlink = s.st_nlink;
-  st->st_uid = s.st_uid;
-  st->st_gid = s.st_gid;
-  st->st_rdev = s.st_rdev;
-  st->st_size = (_off_t)s.st_size;
-  st->st_atime = s.st_atime;
-  st->st_mtime = s.st_mtime;
-  st->st_ctime = s.st_ctime;
+  STAT_COPY(st, s);
   return 0;
 }
 
 int rsx_win_mkdir(const char *path)
 {
-  wchar_t *wpath = to_wide(path);
-  int r;
-  if (wpath == NULL) return -1;
-  r = _wmkdir(wpath);
-  free(wpath);
-  return r;
+  return wide_call(_wmkdir, path);
 }
 
 int rsx_win_rmdir(const char *path)
 {
-  wchar_t *wpath = to_wide(path);
-  int r;
-  if (wpath == NULL) return -1;
-  r = _wrmdir(wpath);
-  free(wpath);
-  return r;
+  return wide_call(_wrmdir, path);
 }
 
 int rsx_win_chdir(const char *path)
 {
-  wchar_t *wpath = to_wide(path);
-  int r;
-  if (wpath == NULL) return -1;
-  r = _wchdir(wpath);
-  free(wpath);
-  return r;
+  return wide_call(_wchdir, path);
 }
 
 /* getcwd as the C library's: buf NULL allocates. */
