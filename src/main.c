@@ -323,6 +323,9 @@ static int run_script(lua_State *L, const char *path)
 ** as for lua: missing.rsxb is a file that cannot be opened. */
 static int std_is_name(const char *s)
 {
+#ifdef _WIN32 /* '\' and a drive letter ("C:x") make a path there too */
+  if (strchr(s, '\\') != NULL || (s[0] != '\0' && s[1] == ':')) return 0;
+#endif
   return s[0] != '\0' && s[0] != '-' && strpbrk(s, "/.") == NULL;
 }
 
@@ -468,6 +471,9 @@ static void host_setup(lua_State *L, int noenv)
 {
   const char *scripts = RSXMESH_SCRIPTDIR "/?.lua";
   const char *env = noenv ? NULL : getenv(HOST_PATH_VAR);
+#ifdef _WIN32
+  scripts = rsx_win_script_path(); /* beside the program: src/win32.c */
+#endif
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
   lua_pushcfunction(L, luaopen_rsxmesh);
   lua_setfield(L, -2, "rsxmesh");
@@ -901,7 +907,11 @@ static int host_main(lua_State *L)
 int main(int argc, char **argv)
 {
   int status, result;
-  lua_State *L = luaL_newstate();
+  lua_State *L;
+#ifdef _WIN32
+  rsx_win_start(&argc, &argv); /* UTF-8 arguments, binary stdio: win32.c */
+#endif
+  L = luaL_newstate();
   if (L == NULL) {
     msg_print(argv[0] != NULL && argv[0][0] != '\0' ? argv[0] : HOST_NAME,
               "cannot create state: not enough memory");
