@@ -330,20 +330,27 @@ static int aux_pin_gc(lua_State *L)
   return 0;
 }
 
+/* Push the registry's table at key, made on first use with weak keys or
+** values (mode "k" or "v"): the pins and the accessors' set. */
+static void push_weak_registry_table(lua_State *L, const void *key,
+                                     const char *mode)
+{
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TNIL) return;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushstring(L, mode);
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+}
+
 void rsxlua_new_pin(lua_State *L, int idx)
 {
   rl_pin *pin;
   idx = lua_absindex(L, idx);
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &pins_key) == LUA_TNIL) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "v");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &pins_key);
-  }
+  push_weak_registry_table(L, &pins_key, "v");
   pin = lua_newuserdatauv(L, sizeof *pin, 1);
   pin->bundle = lua_touserdata(L, idx);
   lua_createtable(L, 0, 2);
@@ -454,16 +461,7 @@ static const char accessors_key = 'a';
 void rsxlua_mark_accessor(lua_State *L, int idx)
 {
   idx = lua_absindex(L, idx);
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &accessors_key) == LUA_TNIL) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &accessors_key);
-  }
+  push_weak_registry_table(L, &accessors_key, "k");
   lua_pushvalue(L, idx);
   lua_pushboolean(L, 1);
   lua_rawset(L, -3);
