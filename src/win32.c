@@ -414,10 +414,18 @@ static void (*interrupt_handler)(int) = SIG_DFL;
 /* The console's thread calls this on Control-C and Control-Break: the
 ** handler set with sigaction runs (it sets a Lua hook), and the program
 ** goes on; with none, Windows ends the program. */
+static volatile LONG console_events = 0;
+
+long rsx_win_console_events(void)
+{
+  return InterlockedCompareExchange(&console_events, 0, 0);
+}
+
 static BOOL WINAPI console_event(DWORD event)
 {
   void (*handler)(int) = interrupt_handler;
   if (event != CTRL_C_EVENT && event != CTRL_BREAK_EVENT) return FALSE;
+  InterlockedIncrement(&console_events);
   if (handler == SIG_DFL || handler == SIG_IGN)
     return handler == SIG_IGN;
   handler(SIGINT);
@@ -463,6 +471,27 @@ static int program_file(char *buf, size_t size)
 }
 
 /* The Xs at the end of name replaced until a new folder is made. */
+long long rsx_win_pread(int fd, void *buf, size_t n, long long off)
+{
+  HANDLE h = (HANDLE)_get_osfhandle(fd);
+  OVERLAPPED at;
+  DWORD got = 0;
+  if (h == INVALID_HANDLE_VALUE) {
+    errno = EBADF;
+    return -1;
+  }
+  if (n > 0x40000000u) n = 0x40000000u; /* a DWORD's worth, at most */
+  memset(&at, 0, sizeof at);
+  at.Offset = (DWORD)((unsigned long long)off & 0xFFFFFFFFu);
+  at.OffsetHigh = (DWORD)((unsigned long long)off >> 32);
+  if (!ReadFile(h, buf, (DWORD)n, &got, &at)) {
+    if (GetLastError() == ERROR_HANDLE_EOF) return 0;
+    errno = EIO;
+    return -1;
+  }
+  return (long long)got;
+}
+
 char *rsx_win_mkdtemp(char *name)
 {
   static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";

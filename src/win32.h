@@ -126,9 +126,18 @@ int rsx_win_sigaction(int sig, const struct sigaction *sa,
 #define sigaction(sig, sa, old) rsx_win_sigaction(sig, sa, old)
 #endif
 
+/* How many Control-C (or Break) events the console has sent: the pool's
+** wait ends on a new one, as poll ends on SIGINT elsewhere. */
+long rsx_win_console_events(void);
+
 /* mkdtemp, for the tests' scratch folders. */
 char *rsx_win_mkdtemp(char *template_name);
 #define mkdtemp(template_name) rsx_win_mkdtemp(template_name)
+
+/* pread, which MinGW lacks (the scanner reads a file a chunk at a time):
+** ReadFile at an offset. off_t is 32 bits there, as stat's sizes are. */
+long long rsx_win_pread(int fd, void *buf, size_t n, long long off);
+#define pread(fd, buf, n, off) rsx_win_pread(fd, buf, n, off)
 
 /* readlink knows /proc/self/exe (the program's file, UTF-8, '/'
 ** separators); realpath is _wfullpath's, with '/' separators. */
