@@ -14,6 +14,7 @@
 
 #ifdef _WIN32
 #include <windows.h>
+#include "win32.h" /* rsx_win_console_events */
 typedef HANDLE pool_fd;
 #define NO_FD NULL
 #else
@@ -328,10 +329,12 @@ static void interrupt_worker(worker *w)
 
 /* Wait until some pipe of a live worker (of only, when not NULL) may have
 ** bytes: Windows has no poll for anonymous pipes, so look every few
-** milliseconds. */
+** milliseconds; a Control-C (win32.c counts them) cuts the wait short,
+** as SIGINT cuts poll short elsewhere. */
 static int wait_pipes(rsx_pool *p, const worker *only)
 {
   int i, k;
+  long seen = rsx_win_console_events();
   for (;;) {
     for (i = 0; i < p->workers; i++) {
       worker *w = &p->w[i];
@@ -344,6 +347,7 @@ static int wait_pipes(rsx_pool *p, const worker *only)
           return 0;
       }
     }
+    if (rsx_win_console_events() != seen) return RSX_POOL_INTERRUPTED;
     Sleep(2);
   }
 }

@@ -81,6 +81,17 @@ both survey-json survey sample --json -j 1
 same survey-json
 both info info sample --json --declaration -j 1
 same info
+# -j 2: the pool in C, CreateProcessW's workers on Windows (src/pool.c)
+both synth-j2 synth -o sample-j2 --jobs 2
+same synth-j2 sample-j2
+both obj-j2 obj-export sample -o obj-j2 -j 2
+same obj-j2 obj-j2
+both glb-j2 gltf-export sample --glb -o glb-j2 -j 2
+same glb-j2 glb-j2
+both info-j2 info sample --json --declaration -j 2
+same info-j2
+both survey-j2 survey sample -j 2
+same survey-j2
 both uv-layout uv-layout sample/CHARLIE.rsxb --mesh building_0001 \
   -o uv-layout
 same uv-layout uv-layout
