@@ -140,6 +140,22 @@ local function append(doc, bin, bytes, a)
   return bin .. bytes, #doc.accessors - 1
 end
 
+-- The bytes of accessor a's elements number k (0-based) for each k of
+-- corners, as a list: how these tests rebuild a primitive a vertex a corner.
+local COMPONENTS = { SCALAR = 1, VEC2 = 2, VEC3 = 3, VEC4 = 4 }
+local COMPONENT_SIZE = { [5126] = 4, [5121] = 1, [5123] = 2, [5125] = 4 }
+local function element_bytes(doc, bin, a, corners)
+  local v = doc.bufferViews[a.bufferView + 1]
+  local size = COMPONENTS[a.type] * COMPONENT_SIZE[a.componentType]
+  local stride = v.byteStride or size
+  local at0 = v.byteOffset + (a.byteOffset or 0)
+  local parts = {}
+  for c, k in ipairs(corners) do
+    parts[c] = bin:sub(at0 + k * stride + 1, at0 + k * stride + size)
+  end
+  return parts
+end
+
 -- little-endian float32 bytes of a list of numbers
 local function floats(list)
   return string.pack("<" .. ("f"):rep(#list), table.unpack(list))
@@ -334,8 +350,6 @@ end
 -- base vertex lay at its new position to take A and B from.)
 do
   local ORDER = { 0, 1, 2, 0, 2, 3 }
-  local COMP = { SCALAR = 1, VEC2 = 2, VEC3 = 3, VEC4 = 4 }
-  local SIZE = { [5126] = 4, [5121] = 1, [5123] = 2, [5125] = 4 }
   local function per_corner(dir, moved) return edited(dir, function(doc, bin)
     local prim = panel_of(doc).primitives[1]
     local function add(bytes, count, a)
@@ -350,14 +364,7 @@ do
     for name in pairs(attrs) do names[#names + 1] = name end
     for _, name in ipairs(names) do
       local a = doc.accessors[attrs[name] + 1]
-      local v = doc.bufferViews[a.bufferView + 1]
-      local size = COMP[a.type] * SIZE[a.componentType]
-      local stride = v.byteStride or size
-      local at0 = v.byteOffset + (a.byteOffset or 0)
-      local parts = {}
-      for c, k in ipairs(ORDER) do
-        parts[c] = bin:sub(at0 + k * stride + 1, at0 + k * stride + size)
-      end
+      local parts = element_bytes(doc, bin, a, ORDER)
       if name == "POSITION" then
         for c, xyz in pairs(moved) do
           parts[c] = string.pack("<fff", table.unpack(xyz))
@@ -747,8 +754,6 @@ end
 -- bytes of attribute name, or nil to keep them; kind(name, a) the new
 -- accessor's componentType, type and normalized (default a's own).
 local function rebuilt(dir, corners, change, kind)
-  local COMP = { VEC2 = 2, VEC3 = 3, VEC4 = 4 }
-  local SIZE = { [5126] = 4, [5121] = 1, [5123] = 2 }
   return edited(dir, function(doc, bin)
     local prim = panel_of(doc).primitives[1]
     local attrs = prim.attributes
@@ -766,13 +771,8 @@ local function rebuilt(dir, corners, change, kind)
     end
     for _, name in ipairs(names) do
       local a = doc.accessors[attrs[name] + 1]
-      local v = doc.bufferViews[a.bufferView + 1]
-      local size = COMP[a.type] * SIZE[a.componentType]
-      local stride = v.byteStride or size
-      local at0 = v.byteOffset + (a.byteOffset or 0)
-      local parts = {}
-      for c, k in ipairs(corners) do
-        parts[c] = bin:sub(at0 + k * stride + 1, at0 + k * stride + size)
+      local parts = element_bytes(doc, bin, a, corners)
+      for c in ipairs(corners) do
         parts[c] = change(name, c, parts[c]) or parts[c]
       end
       attrs[name] = add(table.concat(parts), kind and kind(name, a) or a)
