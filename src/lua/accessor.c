@@ -229,20 +229,18 @@ static void ac_check_options(lua_State *L, int idx)
 static int a_lines(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:lines");
-  size_t plen;
-  const char *prefix = rsxlua_checklstring(L, 2, &plen, "accessor:lines");
-  const rl_accessor *with = NULL;
+  int n = a->info->components, mapped = 0, top = lua_gettop(L), file = 0;
   double scale[AC_MAXC], offset[AC_MAXC];
-  /* n and nw are the decoded components (the strides of c and cw), nc
-  ** and ncw those written */
-  int n = a->info->components, nw = 0, nc = n, ncw = 0, mapped = 0, k;
-  uint32_t first, count, v, run;
-  float c[AC_CHUNK * AC_MAXC], cw[AC_CHUNK * AC_MAXC];
-  size_t line;
-  int top = lua_gettop(L), file = 0;
-  char pre[8] = {0};
+  uint32_t first, count;
+  rsx_vertex_text how;
+  rsx_sink sink;
+  rsx_error err;
   rl_text t;
 
+  how.prefix = rsxlua_checklstring(L, 2, &how.prefix_len, "accessor:lines");
+  how.components = n;
+  how.with = -1;
+  how.with_components = 0;
   /* acc:lines(prefix, opts) and acc:lines(prefix, i, opts): the options
   ** table is the last argument, whatever the range before it leaves out */
   if ((top == 3 || top == 4) && lua_type(L, top) == LUA_TTABLE) {
@@ -255,53 +253,32 @@ static int a_lines(lua_State *L)
     ac_check_options(L, 5);
     ac_opt_vector(L, 5, "scale", n, 1.0, scale, &mapped);
     ac_opt_vector(L, 5, "offset", n, 0.0, offset, &mapped);
-    nc = ac_opt_count(L, 5, "components", n);
+    how.components = ac_opt_count(L, 5, "components", n);
     if (lua_getfield(L, 5, "with") != LUA_TNIL) {
-      with = ac_check(L, -1, "accessor:lines");
+      const rl_accessor *with = ac_check(L, -1, "accessor:lines");
       if (with->m != a->m)
         return luaL_error(L, "accessor:lines: opts.with is an accessor of "
                           "another mesh");
-      nw = with->info->components;
-      ncw = ac_opt_count(L, 5, "with_components", nw);
+      how.with = with->kind;
+      how.with_components = ac_opt_count(L, 5, "with_components",
+                                         with->info->components);
     } else if (lua_getfield(L, 5, "with_components") != LUA_TNIL) {
       return luaL_error(L, "accessor:lines: opts.with_components needs "
                         "opts.with");
     }
     /* the with accessor stays at 6: it anchors what it views */
     if (lua_getfield(L, 5, "file") != LUA_TNIL) file = lua_gettop(L);
-  } else {
-    for (k = 0; k < n; k++) scale[k] = 1.0, offset[k] = 0.0;
   }
+  how.scale = mapped ? scale : NULL;
+  how.offset = mapped ? offset : NULL;
 
-  line = plen + 1 + (size_t)(nc + ncw) * (RSX_FLOAT_CHARS + 1);
-  memcpy(pre, prefix, plen < sizeof pre ? plen : sizeof pre);
-  rsxlua_text_init(L, &t, file, count > 0 && (size_t)count <= (SIZE_MAX
-                   - line) / line ? (size_t)count * line : 0,
+  rsxlua_text_init(L, &t, file, rsx_vertex_lines_size(count, &how),
                    "accessor:lines");
-  for (v = 0; v < count; v += run) {
-    uint32_t i;
-    run = count - v < AC_CHUNK ? count - v : AC_CHUNK;
-    ac_decode_run(L, a, first + v, run, c);
-    if (with != NULL) ac_decode_run(L, with, first + v, run, cw);
-    for (i = 0; i < run; i++) {
-      const float *x = c + (size_t)i * n, *y = cw + (size_t)i * nw;
-      size_t len = plen;
-      char *p = rsxlua_text_room(&t, line);
-      if (plen <= sizeof pre)
-        memcpy(p, pre, sizeof pre); /* a fixed size: no call */
-      else
-        memcpy(p, prefix, plen);
-      for (k = 0; k < nc + ncw; k++) {
-        float f = k >= nc ? y[k - nc]
-                  : mapped ? (float)(offset[k] + scale[k] * (double)x[k])
-                           : x[k];
-        if (len > 0) p[len++] = ' ';
-        len += (size_t)rsxlua_fmt(f, p + len);
-      }
-      p[len++] = '\n';
-      rsxlua_text_add(&t, len);
-    }
-  }
+  sink = rsxlua_text_sink(&t);
+  /* decodable since the accessor was made, and a mesh never changes: a
+  ** failure is a broken invariant, raised all the same */
+  if (rsx_vertex_lines(a->m, a->kind, first, count, &how, &sink, &err) != 0)
+    return luaL_error(L, "%s", err.text);
   return rsxlua_text_push(&t);
 }
 

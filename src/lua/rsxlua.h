@@ -18,6 +18,7 @@
 
 #include "rsxmesh.h"
 #include "render.h"
+#include "lines.h"
 
 #define RSXLUA_BUNDLE "rsxmesh.bundle"
 #define RSXLUA_MESH "rsxmesh.mesh"
@@ -288,6 +289,27 @@ char *rsxlua_text_room(rl_text *t, size_t size);
 void rsxlua_text_add(rl_text *t, size_t len);
 int rsxlua_text_push(rl_text *t);
 
+/* t as the sink of the core's line writers (lines.h); the room they ask
+** for at once (RSX_SINK_ROOM) fits in a block. */
+static inline char *rsxlua_sink_room(void *t, size_t size)
+{
+  return rsxlua_text_room(t, size);
+}
+
+static inline void rsxlua_sink_keep(void *t, size_t len)
+{
+  rsxlua_text_add(t, len);
+}
+
+static inline rsx_sink rsxlua_text_sink(rl_text *t)
+{
+  rsx_sink sink;
+  sink.room = rsxlua_sink_room;
+  sink.keep = rsxlua_sink_keep;
+  sink.ctx = t;
+  return sink;
+}
+
 /* The index of a file (io.open's) given as the last argument, from arg
 ** first on, or 0: its argument is set to nil and the file moved above
 ** first + 1, so that a range read from first does not see it. */
@@ -304,6 +326,13 @@ int rsxlua_take_file(lua_State *L, int first);
 enum { RL_TRI_TABLE = 0, RL_TRI_BYTES = 1, RL_TRI_COUNT = 2 };
 int rsxlua_triangles(lua_State *L, const rsx_mesh *m, const rsx_submesh *s,
                      uint32_t first, uint32_t count, int mode, int file);
+/* The same triangles as 0-based vertex numbers, three each, in a scratch
+** userdata pushed on the stack: their address, and their count in *n;
+** NULL (with nil and the message pushed instead) on an index out of
+** range. */
+const uint32_t *rsxlua_triangle_list(lua_State *L, const rsx_mesh *m,
+                                     const rsx_submesh *s, uint32_t first,
+                                     uint32_t count, size_t *n);
 /* The same for the whole mesh: its submeshes' triangles in turn. */
 int rsxlua_mesh_triangles(lua_State *L, const rsx_mesh *m, int mode,
                           int file);

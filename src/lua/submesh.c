@@ -3,7 +3,6 @@
 ** (also as face lines), the RSX vertex declaration and the raw record.
 */
 #include <stdio.h>
-#include <string.h>
 
 #include "rsxlua.h"
 
@@ -113,56 +112,14 @@ static int s_triangle_count(lua_State *L)
 
 /* ---------------------------------------------------------- face lines */
 
-/* At most this many columns per corner; enough for any text format. */
-#define FL_MAXCOLS 16
-/* The digits of a lua_Integer, its sign and a separator: 64 bits. */
-#define FL_INTCHARS 22
-
-static const char fl_pairs[201] =
-  "00010203040506070809101112131415161718192021222324252627282930313233343536"
-  "37383940414243444546474849505152535455565758596061626364656667686970717273"
-  "7475767778798081828384858687888990919293949596979899";
-
-/* Writes v in decimal at p and returns the end: its digits counted, then
-** written from the last, two at a time, with no call (not even memcpy of
-** a varying size): the hot path of a text export. */
-static char *fl_int(char *p, lua_Integer v)
-{
-  lua_Unsigned u = (lua_Unsigned)v, x;
-  int n = 1;
-  if (v < 0) {
-    *p++ = '-';
-    u = 0u - u;
-  }
-  for (x = u; x >= 100; x /= 100) n += 2;
-  n += x >= 10;
-  x = u;
-  p += n;
-  while (x >= 100) {
-    p -= 2;
-    p[0] = fl_pairs[2 * (x % 100)];
-    p[1] = fl_pairs[2 * (x % 100) + 1];
-    x /= 100;
-  }
-  if (x >= 10) {
-    p -= 2;
-    p[0] = fl_pairs[2 * x];
-    p[1] = fl_pairs[2 * x + 1];
-  } else {
-    *--p = (char)('0' + x);
-  }
-  return p + n;
-}
-
 /* Column k (1-based) of the table at arg: {offset = integer}, or false
-** for an empty field. Sets *used and *off. */
-static void fl_column(lua_State *L, int arg, int k, int *used,
-                      lua_Integer *off)
+** for an empty field. */
+static void fl_column(lua_State *L, int arg, int k, rsx_face_column *col)
 {
   int t = lua_rawgeti(L, arg, k), isint;
   if (t == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
-    *used = 0;
-    *off = 0;
+    col->used = 0;
+    col->offset = 0;
     lua_pop(L, 1);
     return;
   }
@@ -171,76 +128,58 @@ static void fl_column(lua_State *L, int arg, int k, int *used,
                "{offset = integer} or false, got %s", k,
                luaL_typename(L, -1));
   lua_getfield(L, -1, "offset");
-  *off = lua_tointegerx(L, -1, &isint);
+  col->offset = lua_tointegerx(L, -1, &isint);
   /* a 1-based u32 vertex number plus the offset must fit */
-  if (!isint || *off > LUA_MAXINTEGER - ((lua_Integer)1 << 32))
+  if (!isint || col->offset > RSX_FACE_OFFSET_MAX)
     luaL_error(L, "submesh:face_lines: columns[%d].offset must be an "
                "integer below 2^63 - 2^32, got %s", k,
                lua_isnumber(L, -1) ? luaL_tolstring(L, -1, NULL)
                : luaL_typename(L, -1));
-  *used = 1;
+  col->used = 1;
   lua_pop(L, 2);
 }
 
 /* s:face_lines(prefix, columns [, file]): a line per triangle of
-** s:triangles(), the prefix and three corners; each corner the columns
-** joined by "/", a column the vertex number plus its offset, or empty.
-** The text, or with a file the bytes written to it; then the count. */
+** s:triangles(), written by the core (rsx_face_lines). The text, or with
+** a file the bytes written to it; then the count. */
 static int s_face_lines(lua_State *L)
 {
   rl_submesh *sm = sm_check(L, 1, "submesh:face_lines");
-  size_t plen, n, t, line;
-  const char *prefix = rsxlua_checklstring(L, 2, &plen, "submesh:face_lines");
-  const unsigned char *tri;
-  lua_Integer off[FL_MAXCOLS];
-  int used[FL_MAXCOLS], ncols, k, c, nres;
+  rsx_face_column columns[RSX_FACE_COLUMNS];
+  rsx_face_text how;
+  const uint32_t *tri;
+  size_t n, cache_size;
+  void *cache = NULL;
   lua_Unsigned len;
-  char pre[8] = {0};
+  rsx_sink sink;
+  rsx_error err;
   rl_text out;
+  int k;
 
+  how.prefix = rsxlua_checklstring(L, 2, &how.prefix_len,
+                                   "submesh:face_lines");
   rsxlua_checktype(L, 3, LUA_TTABLE, "submesh:face_lines");
   lua_settop(L, 4); /* 4: the file to write to, or nil */
   len = lua_rawlen(L, 3);
-  if (len < 1 || len > FL_MAXCOLS)
+  if (len < 1 || len > RSX_FACE_COLUMNS)
     return luaL_error(L, "submesh:face_lines: columns must hold 1..%d "
-                      "columns, got %I", FL_MAXCOLS, (lua_Integer)len);
-  ncols = (int)len;
-  for (k = 0; k < ncols; k++) fl_column(L, 3, k + 1, &used[k], &off[k]);
+                      "columns, got %I", RSX_FACE_COLUMNS, (lua_Integer)len);
+  how.columns = columns;
+  how.ncolumns = (int)len;
+  for (k = 0; k < how.ncolumns; k++) fl_column(L, 3, k + 1, &columns[k]);
 
-  /* the triangles of s:triangle_bytes(): one rule for every caller */
-  nres = rsxlua_triangles(L, sm->m, sm->s, sm->s->first_index,
-                          sm->s->index_count, RL_TRI_BYTES, 0);
-  if (nres != 2 || lua_isnil(L, -2)) return nres;
-  n = (size_t)lua_tointeger(L, -1);
-  tri = (const unsigned char *)lua_tostring(L, -2);
-
-  /* the longest line: prefix, three spaced corners, newline */
-  line = plen + 3 * (1 + (size_t)ncols * FL_INTCHARS) + 1;
-  memcpy(pre, prefix, plen < sizeof pre ? plen : sizeof pre);
-  rsxlua_text_init(L, &out, 4, n > 0 && n <= (SIZE_MAX - line) / line
-                   ? n * line : 0, "submesh:face_lines");
-  for (t = 0; t < n; t++) {
-    char *p = rsxlua_text_room(&out, line), *start = p;
-    if (plen <= sizeof pre)
-      memcpy(p, pre, sizeof pre); /* a fixed size: no call */
-    else
-      memcpy(p, prefix, plen);
-    p += plen;
-    for (c = 0; c < 3; c++, tri += 4) {
-      /* 0-based little-endian u32 -> 1-based vertex number */
-      lua_Integer v = (lua_Integer)((uint32_t)tri[0] |
-                                    (uint32_t)tri[1] << 8 |
-                                    (uint32_t)tri[2] << 16 |
-                                    (uint32_t)tri[3] << 24) + 1;
-      if (c > 0 || plen > 0) *p++ = ' '; /* as acc:lines */
-      for (k = 0; k < ncols; k++) {
-        if (k > 0) *p++ = '/';
-        if (used[k]) p = fl_int(p, v + off[k]);
-      }
-    }
-    *p++ = '\n';
-    rsxlua_text_add(&out, (size_t)(p - start));
-  }
+  /* the triangles of s:triangles(): one rule for every caller */
+  tri = rsxlua_triangle_list(L, sm->m, sm->s, sm->s->first_index,
+                             sm->s->index_count, &n);
+  if (tri == NULL) return 2;
+  cache_size = rsx_face_cache_size(tri, n, &how);
+  if (cache_size > 0 && cache_size != SIZE_MAX)
+    cache = lua_newuserdatauv(L, cache_size, 0); /* the GC frees it */
+  rsxlua_text_init(L, &out, 4, rsx_face_lines_size(tri, n, &how),
+                   "submesh:face_lines");
+  sink = rsxlua_text_sink(&out);
+  if (rsx_face_lines(tri, n, &how, cache, &sink, &err) != 0)
+    return luaL_error(L, "submesh:face_lines: %s", err.text); /* checked */
   if (rsxlua_text_push(&out) != 1) return 3; /* nil, message, errno */
   lua_pushinteger(L, (lua_Integer)n);
   return 2;

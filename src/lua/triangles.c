@@ -48,14 +48,26 @@ static int tri_push(lua_State *L, const uint32_t *tri, size_t n, int mode,
   return mode == RL_TRI_COUNT ? 1 : 2;
 }
 
+const uint32_t *rsxlua_triangle_list(lua_State *L, const rsx_mesh *m,
+                                     const rsx_submesh *s, uint32_t first,
+                                     uint32_t count, size_t *n)
+{
+  uint32_t *tri = tri_scratch(L, rsx_triangle_capacity(count));
+  rsx_error err;
+  *n = 0;
+  if (rsx_triangles(m, s, first, count, tri, n, &err) != 0) {
+    rsxlua_fail(L, err.text);
+    return NULL;
+  }
+  return tri;
+}
+
 int rsxlua_triangles(lua_State *L, const rsx_mesh *m, const rsx_submesh *s,
                      uint32_t first, uint32_t count, int mode, int file)
 {
-  uint32_t *tri = tri_scratch(L, rsx_triangle_capacity(count));
-  size_t n = 0;
-  rsx_error err;
-  if (rsx_triangles(m, s, first, count, tri, &n, &err) != 0)
-    return rsxlua_fail(L, err.text);
+  size_t n;
+  const uint32_t *tri = rsxlua_triangle_list(L, m, s, first, count, &n);
+  if (tri == NULL) return 2;
   return tri_push(L, tri, n, mode, file);
 }
 

@@ -1,0 +1,305 @@
+/*
+** lines.c - vertex lines and face lines into a sink (see lines.h): the
+** hot path of a text export, so each line is built in place in the
+** sink's room, several lines to a room, with no call per number but the
+** float writer's.
+*/
+#include <string.h>
+
+#include "lines.h"
+
+#define VL_CHUNK 256 /* vertices decoded at a time */
+#define VL_MAXC 4    /* components of any kind */
+
+/* A prefix this short is copied as a fixed block (no call): the room of
+** any line is longer, as a number follows or a newline and a corner. */
+#define LN_SHORT 8
+
+/* ------------------------------------------------------- vertex lines */
+
+static int vl_check(const rsx_mesh *m, int kind, int components,
+                    const char *what, rsx_error *err)
+{
+  int n;
+  if (rsx_mesh_can_decode(m, kind, err) != 0) return -1;
+  n = m->format.attr[kind]->components;
+  if (components < 1 || components > n)
+    return rsx_fail(err, "vertex lines: %s components %d out of range "
+                    "1..%d", what, components, n);
+  return 0;
+}
+
+/* The longest line: prefix, each number after a space, newline. */
+static size_t vl_line(const rsx_vertex_text *how)
+{
+  int numbers = how->components + (how->with >= 0 ? how->with_components
+                                   : 0);
+  return how->prefix_len + 1 + (size_t)numbers * (RSX_FLOAT_CHARS + 1);
+}
+
+size_t rsx_vertex_lines_size(uint32_t count, const rsx_vertex_text *how)
+{
+  size_t line = vl_line(how);
+  return count <= SIZE_MAX / line ? (size_t)count * line : 0;
+}
+
+int rsx_vertex_lines(const rsx_mesh *m, int kind, uint32_t first,
+                     uint32_t count, const rsx_vertex_text *how,
+                     rsx_sink *sink, rsx_error *err)
+{
+  float c[VL_CHUNK * VL_MAXC], cw[VL_CHUNK * VL_MAXC];
+  double scale[VL_MAXC], offset[VL_MAXC];
+  const size_t plen = how->prefix_len;
+  char pre[LN_SHORT] = {0};
+  int n, nw = 0, nc = how->components, ncw = 0, k;
+  int mapped = how->scale != NULL || how->offset != NULL;
+  size_t line, per;
+  uint32_t v, run;
+
+  if (vl_check(m, kind, nc, "kind", err) != 0) return -1;
+  n = m->format.attr[kind]->components;
+  if (how->with >= 0) {
+    if (vl_check(m, how->with, how->with_components, "with", err) != 0)
+      return -1;
+    nw = m->format.attr[how->with]->components;
+    ncw = how->with_components;
+  }
+  if (count > m->vertex_count || first > m->vertex_count - count)
+    return rsx_mesh_decode(m, kind, first, count, c, err); /* its message */
+  /* a missing scale is 1, a missing offset 0, as the caller gave none */
+  for (k = 0; k < n; k++) {
+    scale[k] = how->scale != NULL ? how->scale[k] : 1.0;
+    offset[k] = how->offset != NULL ? how->offset[k] : 0.0;
+  }
+
+  line = vl_line(how);
+  per = line < RSX_SINK_ROOM ? RSX_SINK_ROOM / line : 1;
+  memcpy(pre, how->prefix, plen < LN_SHORT ? plen : LN_SHORT);
+  for (v = 0; v < count; v += run) {
+    uint32_t i, batch;
+    run = count - v < VL_CHUNK ? count - v : VL_CHUNK;
+    /* checked above: these cannot fail */
+    rsx_mesh_decode(m, kind, first + v, run, c, NULL);
+    if (ncw > 0) rsx_mesh_decode(m, how->with, first + v, run, cw, NULL);
+    for (i = 0; i < run; i += batch) {
+      uint32_t j;
+      char *p;
+      size_t len = 0;
+      batch = run - i < per ? run - i : (uint32_t)per;
+      p = sink->room(sink->ctx, (size_t)batch * line);
+      for (j = i; j < i + batch; j++) {
+        const float *x = c + (size_t)j * n, *y = cw + (size_t)j * nw;
+        if (plen <= LN_SHORT)
+          memcpy(p + len, pre, LN_SHORT); /* a fixed size: no call */
+        else
+          memcpy(p + len, how->prefix, plen);
+        len += plen;
+        for (k = 0; k < nc + ncw; k++) {
+          float f = k >= nc ? y[k - nc]
+                    : mapped ? (float)(offset[k] + scale[k] * (double)x[k])
+                             : x[k];
+          if (k > 0 || plen > 0) p[len++] = ' ';
+          len += rsx_format_float(f, p + len);
+        }
+        p[len++] = '\n';
+      }
+      sink->keep(sink->ctx, len);
+    }
+  }
+  return 0;
+}
+
+/* --------------------------------------------------------- face lines */
+
+static const char ln_pairs[201] =
+  "00010203040506070809101112131415161718192021222324252627282930313233343536"
+  "37383940414243444546474849505152535455565758596061626364656667686970717273"
+  "7475767778798081828384858687888990919293949596979899";
+
+/* The characters of x in decimal, its sign included. */
+static int fl_length(int64_t x)
+{
+  uint64_t u = x < 0 ? 0u - (uint64_t)x : (uint64_t)x;
+  int n = 1 + (x < 0);
+  for (; u >= 10; u /= 10) n++;
+  return n;
+}
+
+/* Writes x in decimal at p and returns the end: its digits counted, then
+** written from the last, two at a time. */
+static char *fl_int(char *p, int64_t x)
+{
+  uint64_t u = (uint64_t)x, y;
+  int n = 1;
+  if (x < 0) {
+    *p++ = '-';
+    u = 0u - u;
+  }
+  for (y = u; y >= 100; y /= 100) n += 2;
+  n += y >= 10;
+  p += n;
+  y = u;
+  while (y >= 100) {
+    p -= 2;
+    p[0] = ln_pairs[2 * (y % 100)];
+    p[1] = ln_pairs[2 * (y % 100) + 1];
+    y /= 100;
+  }
+  if (y >= 10) {
+    p -= 2;
+    p[0] = ln_pairs[2 * y];
+    p[1] = ln_pairs[2 * y + 1];
+  } else {
+    *--p = (char)('0' + y);
+  }
+  return p + n;
+}
+
+/* The corner of 0-based vertex v at p; returns its end. */
+static char *fl_corner(char *p, uint32_t v, const rsx_face_text *how)
+{
+  int k;
+  for (k = 0; k < how->ncolumns; k++) {
+    if (k > 0) *p++ = '/';
+    if (how->columns[k].used)
+      p = fl_int(p, (int64_t)v + 1 + how->columns[k].offset);
+  }
+  return p;
+}
+
+/* What the triangles need: their lowest vertex and the count from it to
+** the highest, and the longest corner's characters. */
+typedef struct fl_layout {
+  uint32_t low;
+  uint64_t range;
+  size_t corner;
+} fl_layout;
+
+static void fl_measure(const uint32_t *tri, size_t n,
+                       const rsx_face_text *how, fl_layout *l)
+{
+  uint32_t low = UINT32_MAX, high = 0;
+  size_t i;
+  int k;
+  for (i = 0; i < n * 3; i++) {
+    if (tri[i] < low) low = tri[i];
+    if (tri[i] > high) high = tri[i];
+  }
+  if (n == 0) low = high = 0;
+  l->low = low;
+  l->range = (uint64_t)high - low + 1;
+  l->corner = (size_t)how->ncolumns - 1; /* the slashes */
+  for (k = 0; k < how->ncolumns; k++) {
+    const rsx_face_column *c = &how->columns[k];
+    if (c->used) {
+      /* the length grows with the size: the longest is at an end */
+      int a = fl_length((int64_t)low + 1 + c->offset);
+      int b = fl_length((int64_t)high + 1 + c->offset);
+      l->corner += (size_t)(a > b ? a : b);
+    }
+  }
+}
+
+/* A cache slot holds a corner, rounded up to whole 8-byte words (copied
+** a word at a time); the slots' lengths follow them, as uint16_t. */
+static size_t fl_slot(const fl_layout *l)
+{
+  return (l->corner + 7) / 8 * 8;
+}
+
+/* The longest line: prefix, three corners after a space, newline. */
+static size_t fl_line(const rsx_face_text *how, size_t corner)
+{
+  return how->prefix_len + 3 * (1 + corner) + 1;
+}
+
+static int fl_check(const rsx_face_text *how, rsx_error *err)
+{
+  int k;
+  if (how->ncolumns < 1 || how->ncolumns > RSX_FACE_COLUMNS)
+    return rsx_fail(err, "face lines: %d columns, not 1..%d",
+                    how->ncolumns, RSX_FACE_COLUMNS);
+  for (k = 0; k < how->ncolumns; k++)
+    if (how->columns[k].offset > RSX_FACE_OFFSET_MAX)
+      return rsx_fail(err, "face lines: column %d's offset is above "
+                      "2^63 - 2^32", k + 1);
+  return 0;
+}
+
+size_t rsx_face_cache_size(const uint32_t *tri, size_t n,
+                           const rsx_face_text *how)
+{
+  fl_layout l;
+  size_t slot;
+  if (n == 0 || fl_check(how, NULL) != 0) return 0;
+  fl_measure(tri, n, how, &l);
+  /* a corner written once pays when it is copied about twice */
+  if (l.range > n / 2 * 3) return 0;
+  slot = fl_slot(&l);
+  if (l.range > SIZE_MAX / (slot + sizeof(uint16_t))) return SIZE_MAX;
+  return (size_t)l.range * (slot + sizeof(uint16_t));
+}
+
+size_t rsx_face_lines_size(const uint32_t *tri, size_t n,
+                           const rsx_face_text *how)
+{
+  fl_layout l;
+  size_t line;
+  if (n == 0 || fl_check(how, NULL) != 0) return 0;
+  fl_measure(tri, n, how, &l);
+  line = fl_line(how, fl_slot(&l));
+  return n <= SIZE_MAX / line ? n * line : 0;
+}
+
+int rsx_face_lines(const uint32_t *tri, size_t n, const rsx_face_text *how,
+                   void *cache, rsx_sink *sink, rsx_error *err)
+{
+  const size_t plen = how->prefix_len;
+  char pre[LN_SHORT] = {0};
+  char *slots = cache;
+  uint16_t *lengths = NULL;
+  size_t slot, line, per, t;
+  fl_layout l;
+
+  if (fl_check(how, err) != 0) return -1;
+  if (n == 0) return 0;
+  fl_measure(tri, n, how, &l);
+  slot = fl_slot(&l);
+  if (cache != NULL) {
+    lengths = (uint16_t *)(slots + (size_t)l.range * slot);
+    memset(lengths, 0, (size_t)l.range * sizeof *lengths); /* none yet */
+  }
+  line = fl_line(how, slot);
+  per = line < RSX_SINK_ROOM ? RSX_SINK_ROOM / line : 1;
+  memcpy(pre, how->prefix, plen < LN_SHORT ? plen : LN_SHORT);
+  for (t = 0; t < n; ) {
+    size_t end = n - t < per ? n : t + per;
+    char *p = sink->room(sink->ctx, (end - t) * line), *start = p;
+    for (; t < end; t++) {
+      int c;
+      if (plen <= LN_SHORT)
+        memcpy(p, pre, LN_SHORT); /* a fixed size: no call */
+      else
+        memcpy(p, how->prefix, plen);
+      p += plen;
+      for (c = 0; c < 3; c++) {
+        uint32_t v = tri[3 * t + (size_t)c];
+        if (c > 0 || plen > 0) *p++ = ' ';
+        if (lengths == NULL) {
+          p = fl_corner(p, v, how);
+        } else {
+          size_t at = v - l.low, w;
+          const char *s = slots + at * slot;
+          if (lengths[at] == 0) /* (an empty corner is made each time) */
+            lengths[at] = (uint16_t)(fl_corner(slots + at * slot, v, how)
+                                     - s);
+          for (w = 0; w < slot; w += 8) memcpy(p + w, s + w, 8);
+          p += lengths[at];
+        }
+      }
+      *p++ = '\n';
+    }
+    sink->keep(sink->ctx, (size_t)(p - start));
+  }
+  return 0;
+}

@@ -1,0 +1,99 @@
+/*
+** lines.h - text lines of numbers, written by C into a sink: a line per
+** vertex ("v x y z", as OBJ's v, vt and vn) and a line per triangle
+** ("f 1/1/1 2/2/2 3/3/3", OBJ's faces). The binding's acc:lines and
+** s:face_lines check their arguments and call these; no Lua here.
+*/
+#ifndef RSXMESH_LINES_H
+#define RSXMESH_LINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rsxmesh.h"
+
+/* Where the lines go. room(ctx, size) gives room for size bytes (the
+** emitters ask for at most RSX_SINK_ROOM bytes at a time, or one line
+** when a line is longer); keep(ctx, len) keeps the first len of them. A
+** sink never fails here: one that writes a file keeps its first error
+** for its owner to report once the lines are done. */
+#define RSX_SINK_ROOM 32768
+typedef struct rsx_sink {
+  char *(*room)(void *ctx, size_t size);
+  void (*keep)(void *ctx, size_t len);
+  void *ctx;
+} rsx_sink;
+
+/* ------------------------------------------------------- vertex lines */
+
+/* How rsx_vertex_lines writes a vertex: prefix, then the first components
+** of kind's decoded values, each as offset[k] + scale[k] * value computed
+** in double and written as the float32 nearest (scale and offset NULL:
+** the value as decoded), then the first with_components of kind with (-1:
+** none) of the same vertex, as decoded; each number after a space (none
+** before the first after an empty prefix), in the shortest decimal that
+** reads back as the same float32 (rsx_format_float); then "\n". */
+typedef struct rsx_vertex_text {
+  const char *prefix;
+  size_t prefix_len;
+  int components;      /* 1..kind's components */
+  const double *scale; /* per component, or NULL */
+  const double *offset;
+  int with;            /* another kind of the mesh, or -1 */
+  int with_components; /* 1..with's components */
+} rsx_vertex_text;
+
+/* Lines for vertices first..first+count-1 (0-based) of m. Fails as
+** rsx_mesh_decode does (before writing anything), or on components out
+** of range. */
+int rsx_vertex_lines(const rsx_mesh *m, int kind, uint32_t first,
+                     uint32_t count, const rsx_vertex_text *how,
+                     rsx_sink *sink, rsx_error *err);
+
+/* At least the bytes of count such lines (for a string's first
+** reservation), or 0 when that would not fit in a size_t. */
+size_t rsx_vertex_lines_size(uint32_t count, const rsx_vertex_text *how);
+
+/* --------------------------------------------------------- face lines */
+
+/* A corner of a face line is its columns joined by "/": a used column is
+** the corner's 1-based vertex number plus offset, an unused one is empty
+** ("1//3"). The offset is at most RSX_FACE_OFFSET_MAX, so that a u32
+** vertex number plus it stays in an int64_t. */
+#define RSX_FACE_COLUMNS 16
+#define RSX_FACE_OFFSET_MAX (INT64_MAX - ((int64_t)1 << 32))
+typedef struct rsx_face_column {
+  int used;
+  int64_t offset;
+} rsx_face_column;
+
+/* How rsx_face_lines writes n triangles of 0-based vertex numbers (three
+** each, as rsx_triangles gives them): a line each, prefix, then the three
+** corners after a space each (none before the first after an empty
+** prefix), then "\n". */
+typedef struct rsx_face_text {
+  const char *prefix;
+  size_t prefix_len;
+  const rsx_face_column *columns;
+  int ncolumns; /* 1..RSX_FACE_COLUMNS */
+} rsx_face_text;
+
+/* The bytes of the scratch space that lets rsx_face_lines write each
+** vertex's corner once and copy it for every triangle that shares it; 0
+** when it would not pay (few triangles for their vertices), SIZE_MAX when
+** it would not fit in a size_t. */
+size_t rsx_face_cache_size(const uint32_t *tri, size_t n,
+                           const rsx_face_text *how);
+
+/* The lines of n triangles; cache is NULL, or rsx_face_cache_size's bytes
+** (any content). Fails only on a column count or an offset out of range,
+** before writing anything. */
+int rsx_face_lines(const uint32_t *tri, size_t n, const rsx_face_text *how,
+                   void *cache, rsx_sink *sink, rsx_error *err);
+
+/* At least the bytes of those lines, or 0 when that would not fit in a
+** size_t (or the columns are out of range). */
+size_t rsx_face_lines_size(const uint32_t *tri, size_t n,
+                           const rsx_face_text *how);
+
+#endif
