@@ -11,8 +11,8 @@
 #define VL_CHUNK 256 /* vertices decoded at a time */
 #define VL_MAXC 4    /* components of any kind */
 
-/* A prefix this short is copied as a fixed block (no call): the room of
-** any line is longer, as a number follows or a newline and a corner. */
+/* A prefix this short is copied as a fixed block (no call), so the room
+** of a line is never shorter. */
 #define LN_SHORT 8
 
 /* ------------------------------------------------------- vertex lines */
@@ -207,10 +207,12 @@ static size_t fl_slot(const fl_layout *l)
   return (l->corner + 7) / 8 * 8;
 }
 
-/* The longest line: prefix, three corners after a space, newline. */
+/* The longest line: prefix, three corners after a space, newline; and
+** never less than a short prefix's fixed copy (corners may be empty). */
 static size_t fl_line(const rsx_face_text *how, size_t corner)
 {
-  return how->prefix_len + 3 * (1 + corner) + 1;
+  size_t line = how->prefix_len + 3 * (1 + corner) + 1;
+  return line > LN_SHORT ? line : LN_SHORT;
 }
 
 static int fl_check(const rsx_face_text *how, rsx_error *err)

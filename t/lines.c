@@ -1,0 +1,428 @@
+/*
+** lines.c - tests of the vertex and face lines (src/lines.c), written
+** into a memory sink that checks the room it was asked for; every
+** expected line worked out by hand below.
+*/
+#include "rsxmesh.h"
+#include "lines.h"
+#include "tap.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ----------------------------------------------------------- the sink */
+
+#define SINK_SIZE (1 << 20)
+#define CANARY 0xA5
+
+/* Text kept so far; each room is checked at keep: no more kept than
+** asked for, and nothing written past the room. */
+typedef struct mem {
+  unsigned char buf[SINK_SIZE];
+  size_t n, asked, largest;
+  int rooms, overrun;
+} mem;
+
+static mem sink_mem;
+
+static char *mem_room(void *ctx, size_t size)
+{
+  mem *m = ctx;
+  if (size > SINK_SIZE - 64 - m->n) bail_out("sink: %zu bytes asked", size);
+  m->asked = size;
+  if (size > m->largest) m->largest = size;
+  m->rooms++;
+  memset(m->buf + m->n, CANARY, size + 64);
+  return (char *)m->buf + m->n;
+}
+
+static void mem_keep(void *ctx, size_t len)
+{
+  mem *m = ctx;
+  size_t i;
+  if (len > m->asked) m->overrun = 1;
+  for (i = 0; i < 64; i++)
+    if (m->buf[m->n + m->asked + i] != CANARY) m->overrun = 1;
+  m->n += len;
+  m->buf[m->n] = 0;
+}
+
+static rsx_sink mem_start(void)
+{
+  rsx_sink s;
+  memset(&sink_mem, 0, sizeof sink_mem);
+  s.room = mem_room;
+  s.keep = mem_keep;
+  s.ctx = &sink_mem;
+  return s;
+}
+
+static const char *mem_text(void)
+{
+  return (const char *)sink_mem.buf;
+}
+
+/* ------------------------------------------------------ a small mesh */
+
+/* Unpacked layouts, from rsxb.md: the MMP holds the position's three
+** floats at +0 and the normal's at +12, its stride rounded up to 16;
+** the MGP holds uv0's two floats. */
+#define MASK_PN_UV 0x25u /* position, normal, uv0 */
+#define MMP_STRIDE 32
+#define MGP_STRIDE 8
+#define MAXV 700
+
+typedef struct fx {
+  uint8_t meta[RSX_META_MIN];
+  uint8_t mmp[MAXV * MMP_STRIDE], mgp[MAXV * MGP_STRIDE];
+  rsx_mesh m;
+} fx;
+
+static fx mesh_fx;
+
+static void fx_vertex(int v, float x, float y, float z, float nx, float ny,
+                      float nz, float u, float w)
+{
+  uint8_t *p = mesh_fx.mmp + v * MMP_STRIDE, *q = mesh_fx.mgp
+    + v * MGP_STRIDE;
+  rsx_put_f32(p, x);
+  rsx_put_f32(p + 4, y);
+  rsx_put_f32(p + 8, z);
+  rsx_put_f32(p + 12, nx);
+  rsx_put_f32(p + 16, ny);
+  rsx_put_f32(p + 20, nz);
+  rsx_put_f32(q, u);
+  rsx_put_f32(q + 4, w);
+}
+
+static const rsx_mesh *fx_mesh(uint32_t vc)
+{
+  rsx_error e;
+  fx *x = &mesh_fx;
+  rsx_put_be32(x->meta + RSX_MASK_OFFSET, MASK_PN_UV);
+  x->m.name = "lines";
+  x->m.index = 0;
+  x->m.meta = x->meta;
+  x->m.meta_size = RSX_META_MIN;
+  x->m.vertex_count = vc;
+  x->m.mmp = x->mmp;
+  x->m.mmp_stride = MMP_STRIDE;
+  x->m.mgp = x->mgp;
+  x->m.mgp_stride = MGP_STRIDE;
+  x->m.index_size = 2;
+  x->m.primitive = RSX_TRIANGLES;
+  if (rsx_mesh_check(&x->m, 0, "mesh 1 (lines)", &e) != 0)
+    bail_out("fixture refused: %s", e.text);
+  return &x->m;
+}
+
+static rsx_vertex_text vt_plain(const char *prefix, int components)
+{
+  rsx_vertex_text how;
+  how.prefix = prefix;
+  how.prefix_len = strlen(prefix);
+  how.components = components;
+  how.scale = how.offset = NULL;
+  how.with = -1;
+  how.with_components = 0;
+  return how;
+}
+
+/*
+** Three vertices:
+**   v  position             normal        uv0
+**   1  (1, -1.5, 0.1f)      (0, 0, 1)     (0.25, 0.75)
+**   2  (0, 2.5, -0)         (0, -1, 0)    (0, -0)
+**   3  (1e-8f, 150, 65504)  (1, 0, 0)     (1, 2)
+** 0.1f is 13421773 * 2^-27, whose shortest decimal is 0.1; 1e-8f's is
+** 1e-8; -0 is written "-0".
+*/
+static void test_vertices(void)
+{
+  const rsx_mesh *m;
+  rsx_vertex_text how;
+  rsx_sink s;
+  rsx_error e;
+  static const double flip_scale[2] = {1, -1}, flip_offset[2] = {0, 1};
+  memset(&mesh_fx, 0, sizeof mesh_fx);
+  fx_vertex(0, 1, -1.5f, 0.1f, 0, 0, 1, 0.25f, 0.75f);
+  fx_vertex(1, 0, 2.5f, -0.0f, 0, -1, 0, 0, -0.0f);
+  fx_vertex(2, 1e-8f, 150, 65504, 1, 0, 0, 1, 2);
+  m = fx_mesh(3);
+
+  s = mem_start();
+  how = vt_plain("v", 3);
+  ok(rsx_vertex_lines(m, RSX_POSITION, 0, 3, &how, &s, &e) == 0,
+     "vertices: positions");
+  is_str(mem_text(), "v 1 -1.5 0.1\nv 0 2.5 -0\nv 1e-8 150 65504\n",
+         "vertices: v lines, shortest float32 digits, -0 kept");
+  ok(!sink_mem.overrun, "vertices: nothing past the room asked for");
+
+  s = mem_start();
+  how = vt_plain("vn", 3);
+  rsx_vertex_lines(m, RSX_NORMAL, 1, 2, &how, &s, &e);
+  is_str(mem_text(), "vn 0 -1 0\nvn 1 0 0\n", "vertices: vertices 2..3");
+
+  s = mem_start();
+  how = vt_plain("", 1);
+  rsx_vertex_lines(m, RSX_POSITION, 0, 3, &how, &s, &e);
+  is_str(mem_text(), "1\n0\n1e-8\n",
+         "vertices: no prefix, no leading space, one component");
+
+  s = mem_start();
+  how = vt_plain("vertex_position", 2);
+  rsx_vertex_lines(m, RSX_POSITION, 0, 1, &how, &s, &e);
+  is_str(mem_text(), "vertex_position 1 -1.5\n",
+         "vertices: a prefix longer than 8 characters");
+
+  /* V flipped: 1 - 0.75 = 0.25, 1 - -0 = 1, 1 - 2 = -1; u as
+  ** 0 + 1 * u, which makes -0 into 0 */
+  s = mem_start();
+  how = vt_plain("vt", 2);
+  how.scale = flip_scale;
+  how.offset = flip_offset;
+  rsx_vertex_lines(m, RSX_UV0, 0, 3, &how, &s, &e);
+  is_str(mem_text(), "vt 0.25 0.25\nvt 0 1\nvt 1 -1\n",
+         "vertices: the V flip, 1 - v computed and written as float32");
+
+  s = mem_start();
+  how = vt_plain("v", 3);
+  how.with = RSX_NORMAL;
+  how.with_components = 2;
+  rsx_vertex_lines(m, RSX_POSITION, 0, 2, &how, &s, &e);
+  is_str(mem_text(), "v 1 -1.5 0.1 0 0\nv 0 2.5 -0 0 -1\n",
+         "vertices: another kind's first components after each");
+
+  /* refusals: nothing written */
+  s = mem_start();
+  how = vt_plain("v", 3);
+  ok(rsx_vertex_lines(m, RSX_POSITION, 2, 2, &how, &s, &e) == -1,
+     "vertices: a range past the vertex count fails");
+  like(e.text, "vertices 3..4 run past the vertex count 3",
+       "vertices: ... with rsx_mesh_decode's message");
+  is_int(sink_mem.rooms, 0, "vertices: ... and nothing written");
+  how = vt_plain("v", 4);
+  ok(rsx_vertex_lines(m, RSX_POSITION, 0, 1, &how, &s, &e) == -1,
+     "vertices: 4 components of a position fail");
+  like(e.text, "components 4 out of range 1..3", "vertices: ... named");
+  how = vt_plain("v", 0);
+  ok(rsx_vertex_lines(m, RSX_POSITION, 0, 1, &how, &s, &e) == -1,
+     "vertices: 0 components fail");
+  how = vt_plain("v", 3);
+  ok(rsx_vertex_lines(m, RSX_TANGENT_A, 0, 1, &how, &s, &e) == -1,
+     "vertices: a kind the mesh lacks fails");
+  how.with = RSX_NORMAL;
+  how.with_components = 3;
+  ok(rsx_vertex_lines(m, RSX_POSITION, 0, 0, &how, &s, &e) == 0,
+     "vertices: an empty range");
+  is_int(sink_mem.rooms, 0, "vertices: ... writes nothing");
+  how.with_components = 5;
+  ok(rsx_vertex_lines(m, RSX_POSITION, 0, 1, &how, &s, &e) == -1,
+     "vertices: 5 components of the other kind fail");
+  is_int(sink_mem.rooms, 0, "vertices: the refusals wrote nothing");
+}
+
+/* 700 vertices (x = its 0-based number, y = z = 0): the decoder's runs
+** of 256 and the rooms of many lines; the text is "v N 0 0" for each. */
+static void test_many_vertices(void)
+{
+  static char want[MAXV * 16];
+  const rsx_mesh *m;
+  rsx_vertex_text how = vt_plain("v", 3);
+  rsx_sink s;
+  rsx_error e;
+  size_t n = 0;
+  int v;
+  memset(&mesh_fx, 0, sizeof mesh_fx);
+  for (v = 0; v < MAXV; v++) {
+    fx_vertex(v, (float)v, 0, 0, 0, 0, 1, 0, 0);
+    n += (size_t)snprintf(want + n, sizeof want - n, "v %d 0 0\n", v);
+  }
+  m = fx_mesh(MAXV);
+  s = mem_start();
+  ok(rsx_vertex_lines(m, RSX_POSITION, 0, MAXV, &how, &s, &e) == 0,
+     "700 vertices");
+  is_str(mem_text(), want, "700 vertices: every line");
+  ok(!sink_mem.overrun && sink_mem.largest <= RSX_SINK_ROOM,
+     "700 vertices: no room larger than RSX_SINK_ROOM, none overrun");
+  ok(rsx_vertex_lines_size(MAXV, &how) >= sink_mem.n,
+     "700 vertices: rsx_vertex_lines_size bounds the text");
+}
+
+/* --------------------------------------------------------- face lines */
+
+static rsx_face_text ft(const char *prefix, const rsx_face_column *c,
+                        int n)
+{
+  rsx_face_text how;
+  how.prefix = prefix;
+  how.prefix_len = strlen(prefix);
+  how.columns = c;
+  how.ncolumns = n;
+  return how;
+}
+
+/* The lines of n triangles with a cache and without: the same text. */
+static void faces_both(const uint32_t *tri, size_t n, rsx_face_text how,
+                       const char *want, const char *name)
+{
+  static unsigned char cache[4096];
+  size_t size = rsx_face_cache_size(tri, n, &how);
+  rsx_sink s = mem_start();
+  rsx_error e;
+  ok(rsx_face_lines(tri, n, &how, NULL, &s, &e) == 0, "%s: written", name);
+  is_str(mem_text(), want, "%s", name);
+  ok(!sink_mem.overrun, "%s: nothing past the room", name);
+  ok(rsx_face_lines_size(tri, n, &how) >= sink_mem.n,
+     "%s: rsx_face_lines_size bounds it", name);
+  if (size > 0 && size <= sizeof cache) {
+    memset(cache, 0xFF, sizeof cache); /* any content */
+    s = mem_start();
+    rsx_face_lines(tri, n, &how, cache, &s, &e);
+    is_str(mem_text(), want, "%s: through the cache (%zu bytes)", name,
+           size);
+    ok(!sink_mem.overrun, "%s: through the cache, nothing past the room",
+       name);
+  }
+}
+
+static void test_faces(void)
+{
+  /* four triangles over vertices 0..3, each vertex used three times */
+  static const uint32_t quad[12] = {0, 1, 2, 2, 1, 3, 0, 2, 3, 3, 1, 0};
+  const rsx_face_column vtn[3] = {{1, 0}, {1, 10}, {1, 100}};
+  const rsx_face_column v_n[3] = {{1, 0}, {0, 0}, {1, 4}};
+  const rsx_face_column tail[2] = {{1, -3}, {0, 0}};
+  const rsx_face_column one[1] = {{1, 0}};
+  const rsx_face_column none[1] = {{0, 0}};
+  static const uint32_t carry[3] = {8, 98, 99998};
+  rsx_face_text how = ft("f", vtn, 3);
+
+  /* corners 1/11/101 .. 4/14/104: one digit, two, three, and two
+  ** slashes, 8 characters, an 8-byte slot and a 2-byte length each */
+  is_int((long long)rsx_face_cache_size(quad, 4, &how), 4 * (8 + 2),
+         "faces: the cache of 4 vertices, 10 bytes each");
+  faces_both(quad, 4, how,
+             "f 1/11/101 2/12/102 3/13/103\n"
+             "f 3/13/103 2/12/102 4/14/104\n"
+             "f 1/11/101 3/13/103 4/14/104\n"
+             "f 4/14/104 2/12/102 1/11/101\n",
+             "faces: v/vt/vn, 1-based plus each column's offset");
+  faces_both(quad, 2, ft("f", v_n, 3),
+             "f 1//5 2//6 3//7\nf 3//7 2//6 4//8\n",
+             "faces: an empty middle column (v//vn)");
+  faces_both(quad, 2, ft("f", tail, 2),
+             "f -2/ -1/ 0/\nf 0/ -1/ 1/\n",
+             "faces: a negative offset, an empty last column");
+  faces_both(quad, 2, ft("", one, 1), "1 2 3\n3 2 4\n",
+             "faces: no prefix, no leading space");
+  faces_both(quad, 4, ft("", none, 1), "  \n  \n  \n  \n",
+             "faces: one empty column, empty corners");
+  faces_both(quad, 1, ft("triangle", one, 1), "triangle 1 2 3\n",
+             "faces: a prefix of 8 characters");
+  faces_both(quad, 1, ft("triangle:", one, 1), "triangle: 1 2 3\n",
+             "faces: a prefix longer than 8 characters");
+  faces_both(carry, 1, ft("f", one, 1), "f 9 99 99999\n",
+             "faces: numbers carried to 2 and 5 digits");
+  is_int((long long)rsx_face_cache_size(carry, 1, &how), 0,
+         "faces: no cache for one triangle over 99,991 vertices");
+  faces_both(quad, 0, how, "", "faces: no triangles, no text");
+}
+
+/* The extremes: vertex 2^32 - 1 (0-based, 2^32 1-based) plus the largest
+** offset is 2^32 + 2^63 - 1 - 2^32 = 2^63 - 1, plus the smallest 2^32 -
+** 2^63; vertex 0 plus them 2^63 - 2^32 and 1 - 2^63. */
+static void test_face_extremes(void)
+{
+  static const uint32_t high[3] = {0xFFFFFFFFu, 0xFFFFFFFEu, 0};
+  const rsx_face_column big[2] = {{1, RSX_FACE_OFFSET_MAX},
+                                  {1, INT64_MIN}};
+  rsx_face_column bad[1] = {{1, RSX_FACE_OFFSET_MAX + 1}};
+  rsx_face_column many[RSX_FACE_COLUMNS + 1];
+  rsx_face_text how = ft("f", big, 2);
+  rsx_sink s = mem_start();
+  rsx_error e;
+  ok(rsx_face_lines(high, 1, &how, NULL, &s, &e) == 0, "extremes: written");
+  /* 2^63 = 9223372036854775808, 2^32 = 4294967296 */
+  is_str(mem_text(), "f 9223372036854775807/-9223372032559808512 "
+         "9223372036854775806/-9223372032559808513 "
+         "9223372032559808512/-9223372036854775807\n",
+         "extremes: 2^63 - 1 and 1 - 2^63, no overflow");
+  is_int((long long)rsx_face_cache_size(high, 1, &how), 0,
+         "extremes: no cache over 2^32 vertices");
+
+  s = mem_start();
+  how = ft("f", bad, 1);
+  ok(rsx_face_lines(high, 1, &how, NULL, &s, &e) == -1,
+     "refused: an offset above 2^63 - 2^32");
+  like(e.text, "column 1's offset is above 2^63 - 2^32",
+       "refused: ... named");
+  memset(many, 0, sizeof many);
+  how = ft("f", many, 0);
+  ok(rsx_face_lines(high, 1, &how, NULL, &s, &e) == -1,
+     "refused: no columns");
+  like(e.text, "0 columns, not 1..16", "refused: ... named");
+  how = ft("f", many, RSX_FACE_COLUMNS + 1);
+  ok(rsx_face_lines(high, 1, &how, NULL, &s, &e) == -1,
+     "refused: 17 columns");
+  is_int((long long)rsx_face_cache_size(high, 1, &how), 0,
+         "refused: no cache size for 17 columns");
+  is_int(sink_mem.rooms, 0, "refused: nothing written");
+  how = ft("f", many, RSX_FACE_COLUMNS);
+  s = mem_start();
+  ok(rsx_face_lines(high, 1, &how, NULL, &s, &e) == 0,
+     "16 empty columns: written");
+  is_str(mem_text(), "f /////////////// /////////////// "
+         "///////////////\n", "16 empty columns: 15 slashes a corner");
+}
+
+/* 5,000 triangles (k, k + 1, k + 2) over 5,002 vertices: rooms of many
+** lines, never more than RSX_SINK_ROOM; the cache and the plain path
+** agree with lines made by snprintf. */
+static void test_many_faces(void)
+{
+  static uint32_t tri[5000 * 3];
+  static char want[5000 * 64];
+  static unsigned char cache[5002 * 34];
+  const rsx_face_column vtn[3] = {{1, 0}, {1, 1000}, {1, 1000000}};
+  rsx_face_text how = ft("f", vtn, 3);
+  size_t n = 0, size;
+  rsx_sink s;
+  rsx_error e;
+  uint32_t k;
+  for (k = 0; k < 5000; k++) {
+    unsigned a = k + 1, b = k + 2, c = k + 3;
+    tri[3 * k] = k;
+    tri[3 * k + 1] = k + 1;
+    tri[3 * k + 2] = k + 2;
+    n += (size_t)snprintf(want + n, sizeof want - n,
+                          "f %u/%u/%u %u/%u/%u %u/%u/%u\n", a, a + 1000,
+                          a + 1000000, b, b + 1000, b + 1000000, c,
+                          c + 1000, c + 1000000);
+  }
+  /* corners up to 5002/6002/1005002: 4 + 4 + 7 + 2 = 17, slot 24 */
+  size = rsx_face_cache_size(tri, 5000, &how);
+  is_int((long long)size, 5002 * (24 + 2),
+         "5,000 faces: a cache of 5,002 slots of 24 bytes and a length");
+  s = mem_start();
+  rsx_face_lines(tri, 5000, &how, NULL, &s, &e);
+  is_str(mem_text(), want, "5,000 faces: every line, no cache");
+  ok(!sink_mem.overrun && sink_mem.largest <= RSX_SINK_ROOM,
+     "5,000 faces: no room above RSX_SINK_ROOM, none overrun");
+  s = mem_start();
+  rsx_face_lines(tri, 5000, &how, cache, &s, &e);
+  is_str(mem_text(), want, "5,000 faces: every line, through the cache");
+  ok(!sink_mem.overrun && sink_mem.largest <= RSX_SINK_ROOM,
+     "5,000 faces: through the cache, rooms kept");
+}
+
+int main(void)
+{
+  test_vertices();
+  test_many_vertices();
+  test_faces();
+  test_face_extremes();
+  test_many_faces();
+  return done_testing();
+}
