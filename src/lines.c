@@ -29,6 +29,30 @@ static int vl_check(const rsx_mesh *m, int kind, int components,
   return 0;
 }
 
+void rsx_float_memo_init(rsx_float_memo *memo)
+{
+  size_t i;
+  for (i = 0; i < RSX_FLOAT_MEMO_SIZE; i++) memo->entry[i].len = 0;
+}
+
+/* Writes f at p (room for RSX_FLOAT_CHARS bytes), through memo when it
+** is not NULL; returns its length. */
+static size_t vl_float(float f, char *p, rsx_float_memo *memo)
+{
+  uint32_t bits;
+  unsigned at;
+  if (memo == NULL) return rsx_format_float(f, p);
+  memcpy(&bits, &f, sizeof bits);
+  at = (unsigned)((bits * 2654435761u) >> 20); /* Fibonacci hashing */
+  if (memo->entry[at].len == 0 || memo->entry[at].bits != bits) {
+    memo->entry[at].len = (uint8_t)rsx_format_float(f,
+                                                    memo->entry[at].text);
+    memo->entry[at].bits = bits;
+  }
+  memcpy(p, memo->entry[at].text, RSX_FLOAT_CHARS); /* a fixed size */
+  return memo->entry[at].len;
+}
+
 /* The longest line: prefix, each number after a space, newline. */
 static size_t vl_line(const rsx_vertex_text *how)
 {
@@ -99,7 +123,7 @@ int rsx_vertex_lines(const rsx_mesh *m, int kind, uint32_t first,
                     : mapped ? (float)(offset[k] + scale[k] * (double)x[k])
                              : x[k];
           if (k > 0 || plen > 0) p[len++] = ' ';
-          len += rsx_format_float(f, p + len);
+          len += vl_float(f, p + len, how->memo);
         }
         p[len++] = '\n';
       }
@@ -125,8 +149,30 @@ static int fl_length(int64_t x)
   return n;
 }
 
-/* Writes x in decimal at p and returns the end: its digits counted, then
-** written from the last, two at a time. */
+/* Writes u below 10^8 in decimal at p and returns the end: its digits
+** counted by comparisons, then written from the last, two at a time, in
+** 32-bit arithmetic (vertex numbers: the common case). */
+static char *fl_small(char *p, uint32_t u)
+{
+  int n = u < 10 ? 1 : u < 100 ? 2 : u < 1000 ? 3 : u < 10000 ? 4
+          : u < 100000 ? 5 : u < 1000000 ? 6 : u < 10000000 ? 7 : 8;
+  char *e = p + n;
+  while (u >= 100) {
+    uint32_t q = u / 100, r = u - q * 100;
+    e -= 2;
+    memcpy(e, ln_pairs + 2 * r, 2);
+    u = q;
+  }
+  if (u >= 10) {
+    e -= 2;
+    memcpy(e, ln_pairs + 2 * u, 2);
+  } else {
+    *--e = (char)('0' + u);
+  }
+  return p + n;
+}
+
+/* Writes x in decimal at p and returns the end. */
 static char *fl_int(char *p, int64_t x)
 {
   uint64_t u = (uint64_t)x, y;
@@ -135,20 +181,19 @@ static char *fl_int(char *p, int64_t x)
     *p++ = '-';
     u = 0u - u;
   }
+  if (u < 100000000) return fl_small(p, (uint32_t)u);
   for (y = u; y >= 100; y /= 100) n += 2;
   n += y >= 10;
   p += n;
   y = u;
   while (y >= 100) {
     p -= 2;
-    p[0] = ln_pairs[2 * (y % 100)];
-    p[1] = ln_pairs[2 * (y % 100) + 1];
+    memcpy(p, ln_pairs + 2 * (y % 100), 2);
     y /= 100;
   }
   if (y >= 10) {
     p -= 2;
-    p[0] = ln_pairs[2 * y];
-    p[1] = ln_pairs[2 * y + 1];
+    memcpy(p, ln_pairs + 2 * y, 2);
   } else {
     *--p = (char)('0' + y);
   }
@@ -167,56 +212,24 @@ static char *fl_corner(char *p, uint32_t v, const rsx_face_text *how)
   return p;
 }
 
-/* What the triangles need: their lowest vertex and the count from it to
-** the highest, and the longest corner's characters. */
-typedef struct fl_layout {
-  uint32_t low;
-  uint64_t range;
-  size_t corner;
-} fl_layout;
-
-static void fl_measure(const uint32_t *tri, size_t n,
-                       const rsx_face_text *how, fl_layout *l)
-{
-  uint32_t low = UINT32_MAX, high = 0;
-  size_t i;
-  int k;
-  for (i = 0; i < n * 3; i++) {
-    if (tri[i] < low) low = tri[i];
-    if (tri[i] > high) high = tri[i];
-  }
-  if (n == 0) low = high = 0;
-  l->low = low;
-  l->range = (uint64_t)high - low + 1;
-  l->corner = (size_t)how->ncolumns - 1; /* the slashes */
-  for (k = 0; k < how->ncolumns; k++) {
-    const rsx_face_column *c = &how->columns[k];
-    if (c->used) {
-      /* the length grows with the size: the longest is at an end */
-      int a = fl_length((int64_t)low + 1 + c->offset);
-      int b = fl_length((int64_t)high + 1 + c->offset);
-      l->corner += (size_t)(a > b ? a : b);
-    }
-  }
-}
-
-/* A cache slot holds a corner, rounded up to whole 8-byte words (copied
-** a word at a time); the slots' lengths follow them, as uint16_t. */
-static size_t fl_slot(const fl_layout *l)
-{
-  return (l->corner + 7) / 8 * 8;
-}
+/* A cache slot holds a corner: 32 bytes, copied as one block, or for a
+** longer corner whole 8-byte words, copied a word at a time. */
+#define FL_SLOT 32
 
 /* The longest line: prefix, three corners after a space, newline; and
 ** never less than a short prefix's fixed copy (corners may be empty). */
-static size_t fl_line(const rsx_face_text *how, size_t corner)
+static size_t fl_line(const rsx_face_text *how, size_t slot)
 {
-  size_t line = how->prefix_len + 3 * (1 + corner) + 1;
+  size_t line = how->prefix_len + 3 * (1 + slot) + 1;
   return line > LN_SHORT ? line : LN_SHORT;
 }
 
-static int fl_check(const rsx_face_text *how, rsx_error *err)
+int rsx_face_measure(const uint32_t *tri, size_t n,
+                     const rsx_face_text *how, rsx_face_plan *plan,
+                     rsx_error *err)
 {
+  uint32_t low = UINT32_MAX, high = 0;
+  size_t i, corner;
   int k;
   if (how->ncolumns < 1 || how->ncolumns > RSX_FACE_COLUMNS)
     return rsx_fail(err, "face lines: %d columns, not 1..%d",
@@ -225,51 +238,51 @@ static int fl_check(const rsx_face_text *how, rsx_error *err)
     if (how->columns[k].offset > RSX_FACE_OFFSET_MAX)
       return rsx_fail(err, "face lines: column %d's offset is above "
                       "2^63 - 2^32", k + 1);
+  for (i = 0; i < n * 3; i++) {
+    if (tri[i] < low) low = tri[i];
+    if (tri[i] > high) high = tri[i];
+  }
+  if (n == 0) low = high = 0;
+  plan->low = low;
+  plan->range = (uint64_t)high - low + 1;
+  corner = (size_t)how->ncolumns - 1; /* the slashes */
+  for (k = 0; k < how->ncolumns; k++) {
+    const rsx_face_column *c = &how->columns[k];
+    if (c->used) {
+      /* the length grows with the size: the longest is at an end */
+      int a = fl_length((int64_t)low + 1 + c->offset);
+      int b = fl_length((int64_t)high + 1 + c->offset);
+      corner += (size_t)(a > b ? a : b);
+    }
+  }
+  plan->slot = corner <= FL_SLOT ? FL_SLOT : (corner + 7) / 8 * 8;
+  i = fl_line(how, plan->slot);
+  plan->text_size = n <= SIZE_MAX / i ? n * i : 0;
+  /* a corner written once pays when it is copied about twice */
+  if (n == 0 || plan->range > n / 2 * 3)
+    plan->cache_size = 0;
+  else if (plan->range > SIZE_MAX / (plan->slot + sizeof(uint16_t)))
+    plan->cache_size = SIZE_MAX;
+  else
+    plan->cache_size = (size_t)plan->range * (plan->slot
+                                              + sizeof(uint16_t));
   return 0;
 }
 
-size_t rsx_face_cache_size(const uint32_t *tri, size_t n,
-                           const rsx_face_text *how)
+void rsx_face_lines(const uint32_t *tri, size_t n, const rsx_face_text *how,
+                    const rsx_face_plan *plan, void *cache, rsx_sink *sink)
 {
-  fl_layout l;
-  size_t slot;
-  if (n == 0 || fl_check(how, NULL) != 0) return 0;
-  fl_measure(tri, n, how, &l);
-  /* a corner written once pays when it is copied about twice */
-  if (l.range > n / 2 * 3) return 0;
-  slot = fl_slot(&l);
-  if (l.range > SIZE_MAX / (slot + sizeof(uint16_t))) return SIZE_MAX;
-  return (size_t)l.range * (slot + sizeof(uint16_t));
-}
-
-size_t rsx_face_lines_size(const uint32_t *tri, size_t n,
-                           const rsx_face_text *how)
-{
-  fl_layout l;
-  size_t line;
-  if (n == 0 || fl_check(how, NULL) != 0) return 0;
-  fl_measure(tri, n, how, &l);
-  line = fl_line(how, fl_slot(&l));
-  return n <= SIZE_MAX / line ? n * line : 0;
-}
-
-int rsx_face_lines(const uint32_t *tri, size_t n, const rsx_face_text *how,
-                   void *cache, rsx_sink *sink, rsx_error *err)
-{
-  const size_t plen = how->prefix_len;
+  const size_t plen = how->prefix_len, slot = plan->slot;
   char pre[LN_SHORT] = {0};
   char *slots = cache;
   uint16_t *lengths = NULL;
-  size_t slot, line, per, t;
-  fl_layout l;
+  size_t line, per, t;
 
-  if (fl_check(how, err) != 0) return -1;
-  if (n == 0) return 0;
-  fl_measure(tri, n, how, &l);
-  slot = fl_slot(&l);
+  if (n == 0) return;
   if (cache != NULL) {
-    lengths = (uint16_t *)(slots + (size_t)l.range * slot);
-    memset(lengths, 0, (size_t)l.range * sizeof *lengths); /* none yet */
+    /* the slots' lengths follow them, as uint16_t; 0: not written yet */
+    lengths = (uint16_t *)(slots + (size_t)plan->range * slot);
+    memset(lengths, 0, (size_t)plan->range * sizeof *lengths);
   }
   line = fl_line(how, slot);
   per = line < RSX_SINK_ROOM ? RSX_SINK_ROOM / line : 1;
@@ -290,12 +303,14 @@ int rsx_face_lines(const uint32_t *tri, size_t n, const rsx_face_text *how,
         if (lengths == NULL) {
           p = fl_corner(p, v, how);
         } else {
-          size_t at = v - l.low, w;
-          const char *s = slots + at * slot;
+          size_t at = v - plan->low, w;
+          char *s = slots + at * slot;
           if (lengths[at] == 0) /* (an empty corner is made each time) */
-            lengths[at] = (uint16_t)(fl_corner(slots + at * slot, v, how)
-                                     - s);
-          for (w = 0; w < slot; w += 8) memcpy(p + w, s + w, 8);
+            lengths[at] = (uint16_t)(fl_corner(s, v, how) - s);
+          if (slot == FL_SLOT)
+            memcpy(p, s, FL_SLOT); /* a fixed size: no call */
+          else
+            for (w = 0; w < slot; w += 8) memcpy(p + w, s + w, 8);
           p += lengths[at];
         }
       }
@@ -303,5 +318,4 @@ int rsx_face_lines(const uint32_t *tri, size_t n, const rsx_face_text *how,
     }
     sink->keep(sink->ctx, (size_t)(p - start));
   }
-  return 0;
 }

@@ -26,6 +26,21 @@ typedef struct rsx_sink {
 
 /* ------------------------------------------------------- vertex lines */
 
+/* The texts of floats written before, by their bits, so that a float met
+** again skips the float writer (normals and UVs repeat, and so do the
+** positions of flat faces): a direct-mapped table, a pure cache of
+** rsx_format_float, which its owner may keep from call to call. */
+#define RSX_FLOAT_MEMO_SIZE 4096
+typedef struct rsx_float_memo {
+  struct {
+    uint32_t bits;
+    uint8_t len; /* 0: empty */
+    char text[RSX_FLOAT_CHARS + 3];
+  } entry[RSX_FLOAT_MEMO_SIZE];
+} rsx_float_memo;
+
+void rsx_float_memo_init(rsx_float_memo *memo);
+
 /* How rsx_vertex_lines writes a vertex: prefix, then the first components
 ** of kind's decoded values, each as offset[k] + scale[k] * value computed
 ** in double and written as the float32 nearest (scale and offset NULL:
@@ -41,6 +56,7 @@ typedef struct rsx_vertex_text {
   const double *offset;
   int with;            /* another kind of the mesh, or -1 */
   int with_components; /* 1..with's components */
+  rsx_float_memo *memo; /* or NULL: each float written anew */
 } rsx_vertex_text;
 
 /* Lines for vertices first..first+count-1 (0-based) of m. Fails as
@@ -78,22 +94,29 @@ typedef struct rsx_face_text {
   int ncolumns; /* 1..RSX_FACE_COLUMNS */
 } rsx_face_text;
 
-/* The bytes of the scratch space that lets rsx_face_lines write each
-** vertex's corner once and copy it for every triangle that shares it; 0
-** when it would not pay (few triangles for their vertices), SIZE_MAX when
-** it would not fit in a size_t. */
-size_t rsx_face_cache_size(const uint32_t *tri, size_t n,
-                           const rsx_face_text *how);
+/* What rsx_face_lines needs to know of n triangles before it writes
+** them: made by rsx_face_measure, which fails only on a column count or
+** an offset out of range. cache_size is the bytes of a scratch space that
+** lets rsx_face_lines write each vertex's corner once and copy it for
+** every triangle that shares it: 0 when it would not pay (few triangles
+** for their vertices), SIZE_MAX when it would not fit in a size_t.
+** text_size is at least the bytes of the lines (0: beyond a size_t). */
+typedef struct rsx_face_plan {
+  uint32_t low;    /* the lowest vertex */
+  uint64_t range;  /* the vertices from it to the highest */
+  size_t slot;     /* the room of a corner */
+  size_t cache_size;
+  size_t text_size;
+} rsx_face_plan;
 
-/* The lines of n triangles; cache is NULL, or rsx_face_cache_size's bytes
-** (any content). Fails only on a column count or an offset out of range,
-** before writing anything. */
-int rsx_face_lines(const uint32_t *tri, size_t n, const rsx_face_text *how,
-                   void *cache, rsx_sink *sink, rsx_error *err);
+int rsx_face_measure(const uint32_t *tri, size_t n,
+                     const rsx_face_text *how, rsx_face_plan *plan,
+                     rsx_error *err);
 
-/* At least the bytes of those lines, or 0 when that would not fit in a
-** size_t (or the columns are out of range). */
-size_t rsx_face_lines_size(const uint32_t *tri, size_t n,
-                           const rsx_face_text *how);
+/* The lines of the n triangles that plan was made for, with how; cache is
+** NULL, or plan->cache_size bytes (any content). */
+void rsx_face_lines(const uint32_t *tri, size_t n, const rsx_face_text *how,
+                    const rsx_face_plan *plan, void *cache,
+                    rsx_sink *sink);
 
 #endif

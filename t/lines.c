@@ -126,6 +126,7 @@ static rsx_vertex_text vt_plain(const char *prefix, int components)
   how.scale = how.offset = NULL;
   how.with = -1;
   how.with_components = 0;
+  how.memo = NULL;
   return how;
 }
 
@@ -140,6 +141,7 @@ static rsx_vertex_text vt_plain(const char *prefix, int components)
 */
 static void test_vertices(void)
 {
+  static rsx_float_memo memo;
   const rsx_mesh *m;
   rsx_vertex_text how;
   rsx_sink s;
@@ -158,6 +160,15 @@ static void test_vertices(void)
   is_str(mem_text(), "v 1 -1.5 0.1\nv 0 2.5 -0\nv 1e-8 150 65504\n",
          "vertices: v lines, shortest float32 digits, -0 kept");
   ok(!sink_mem.overrun, "vertices: nothing past the room asked for");
+  /* through a memo: 0 and -0 are two floats, as 1 and 1 are one */
+  rsx_float_memo_init(&memo);
+  how.memo = &memo;
+  s = mem_start();
+  rsx_vertex_lines(m, RSX_POSITION, 0, 3, &how, &s, &e);
+  s = mem_start();
+  rsx_vertex_lines(m, RSX_POSITION, 0, 3, &how, &s, &e);
+  is_str(mem_text(), "v 1 -1.5 0.1\nv 0 2.5 -0\nv 1e-8 150 65504\n",
+         "vertices: the same through a memo, its second pass");
 
   s = mem_start();
   how = vt_plain("vn", 3);
@@ -228,6 +239,7 @@ static void test_vertices(void)
 static void test_many_vertices(void)
 {
   static char want[MAXV * 16];
+  static rsx_float_memo memo;
   const rsx_mesh *m;
   rsx_vertex_text how = vt_plain("v", 3);
   rsx_sink s;
@@ -248,6 +260,16 @@ static void test_many_vertices(void)
      "700 vertices: no room larger than RSX_SINK_ROOM, none overrun");
   ok(rsx_vertex_lines_size(MAXV, &how) >= sink_mem.n,
      "700 vertices: rsx_vertex_lines_size bounds the text");
+
+  /* through a memo of float texts: 700 values share 4,096 entries, so
+  ** some take another's place; twice, the second mostly from the memo */
+  how.memo = &memo;
+  rsx_float_memo_init(&memo);
+  for (v = 1; v <= 2; v++) {
+    s = mem_start();
+    rsx_vertex_lines(m, RSX_POSITION, 0, MAXV, &how, &s, &e);
+    is_str(mem_text(), want, "700 vertices through a memo, pass %d", v);
+  }
 }
 
 /* --------------------------------------------------------- face lines */
@@ -263,25 +285,35 @@ static rsx_face_text ft(const char *prefix, const rsx_face_column *c,
   return how;
 }
 
+/* The plan of n triangles, which must be made. */
+static rsx_face_plan plan_of(const uint32_t *tri, size_t n,
+                             const rsx_face_text *how, const char *name)
+{
+  rsx_face_plan plan;
+  rsx_error e;
+  if (rsx_face_measure(tri, n, how, &plan, &e) != 0)
+    bail_out("%s: no plan: %s", name, e.text);
+  return plan;
+}
+
 /* The lines of n triangles with a cache and without: the same text. */
 static void faces_both(const uint32_t *tri, size_t n, rsx_face_text how,
                        const char *want, const char *name)
 {
   static unsigned char cache[4096];
-  size_t size = rsx_face_cache_size(tri, n, &how);
+  rsx_face_plan plan = plan_of(tri, n, &how, name);
   rsx_sink s = mem_start();
-  rsx_error e;
-  ok(rsx_face_lines(tri, n, &how, NULL, &s, &e) == 0, "%s: written", name);
+  rsx_face_lines(tri, n, &how, &plan, NULL, &s);
   is_str(mem_text(), want, "%s", name);
   ok(!sink_mem.overrun, "%s: nothing past the room", name);
-  ok(rsx_face_lines_size(tri, n, &how) >= sink_mem.n,
-     "%s: rsx_face_lines_size bounds it", name);
-  if (size > 0 && size <= sizeof cache) {
+  ok(plan.text_size >= sink_mem.n, "%s: the plan's text_size bounds it",
+     name);
+  if (plan.cache_size > 0 && plan.cache_size <= sizeof cache) {
     memset(cache, 0xFF, sizeof cache); /* any content */
     s = mem_start();
-    rsx_face_lines(tri, n, &how, cache, &s, &e);
+    rsx_face_lines(tri, n, &how, &plan, cache, &s);
     is_str(mem_text(), want, "%s: through the cache (%zu bytes)", name,
-           size);
+           plan.cache_size);
     ok(!sink_mem.overrun, "%s: through the cache, nothing past the room",
        name);
   }
@@ -300,9 +332,9 @@ static void test_faces(void)
   rsx_face_text how = ft("f", vtn, 3);
 
   /* corners 1/11/101 .. 4/14/104: one digit, two, three, and two
-  ** slashes, 8 characters, an 8-byte slot and a 2-byte length each */
-  is_int((long long)rsx_face_cache_size(quad, 4, &how), 4 * (8 + 2),
-         "faces: the cache of 4 vertices, 10 bytes each");
+  ** slashes, 8 characters: a 32-byte slot and a 2-byte length each */
+  is_int((long long)plan_of(quad, 4, &how, "quad").cache_size,
+         4 * (32 + 2), "faces: the cache of 4 vertices, 34 bytes each");
   faces_both(quad, 4, how,
              "f 1/11/101 2/12/102 3/13/103\n"
              "f 3/13/103 2/12/102 4/14/104\n"
@@ -325,7 +357,7 @@ static void test_faces(void)
              "faces: a prefix longer than 8 characters");
   faces_both(carry, 1, ft("f", one, 1), "f 9 99 99999\n",
              "faces: numbers carried to 2 and 5 digits");
-  is_int((long long)rsx_face_cache_size(carry, 1, &how), 0,
+  is_int((long long)plan_of(carry, 1, &how, "carry").cache_size, 0,
          "faces: no cache for one triangle over 99,991 vertices");
   faces_both(quad, 0, how, "", "faces: no triangles, no text");
 }
@@ -341,38 +373,37 @@ static void test_face_extremes(void)
   rsx_face_column bad[1] = {{1, RSX_FACE_OFFSET_MAX + 1}};
   rsx_face_column many[RSX_FACE_COLUMNS + 1];
   rsx_face_text how = ft("f", big, 2);
+  rsx_face_plan plan = plan_of(high, 1, &how, "extremes");
   rsx_sink s = mem_start();
   rsx_error e;
-  ok(rsx_face_lines(high, 1, &how, NULL, &s, &e) == 0, "extremes: written");
+  rsx_face_lines(high, 1, &how, &plan, NULL, &s);
   /* 2^63 = 9223372036854775808, 2^32 = 4294967296 */
   is_str(mem_text(), "f 9223372036854775807/-9223372032559808512 "
          "9223372036854775806/-9223372032559808513 "
          "9223372032559808512/-9223372036854775807\n",
          "extremes: 2^63 - 1 and 1 - 2^63, no overflow");
-  is_int((long long)rsx_face_cache_size(high, 1, &how), 0,
+  is_int((long long)plan.cache_size, 0,
          "extremes: no cache over 2^32 vertices");
+  /* a corner of 19 + 1 + 20 characters: 40, past a 32-byte slot */
+  is_int((long long)plan.slot, 40, "extremes: a 40-byte corner");
 
-  s = mem_start();
   how = ft("f", bad, 1);
-  ok(rsx_face_lines(high, 1, &how, NULL, &s, &e) == -1,
+  ok(rsx_face_measure(high, 1, &how, &plan, &e) == -1,
      "refused: an offset above 2^63 - 2^32");
   like(e.text, "column 1's offset is above 2^63 - 2^32",
        "refused: ... named");
   memset(many, 0, sizeof many);
   how = ft("f", many, 0);
-  ok(rsx_face_lines(high, 1, &how, NULL, &s, &e) == -1,
+  ok(rsx_face_measure(high, 1, &how, &plan, &e) == -1,
      "refused: no columns");
   like(e.text, "0 columns, not 1..16", "refused: ... named");
   how = ft("f", many, RSX_FACE_COLUMNS + 1);
-  ok(rsx_face_lines(high, 1, &how, NULL, &s, &e) == -1,
+  ok(rsx_face_measure(high, 1, &how, &plan, &e) == -1,
      "refused: 17 columns");
-  is_int((long long)rsx_face_cache_size(high, 1, &how), 0,
-         "refused: no cache size for 17 columns");
-  is_int(sink_mem.rooms, 0, "refused: nothing written");
   how = ft("f", many, RSX_FACE_COLUMNS);
+  plan = plan_of(high, 1, &how, "16 empty columns");
   s = mem_start();
-  ok(rsx_face_lines(high, 1, &how, NULL, &s, &e) == 0,
-     "16 empty columns: written");
+  rsx_face_lines(high, 1, &how, &plan, NULL, &s);
   is_str(mem_text(), "f /////////////// /////////////// "
          "///////////////\n", "16 empty columns: 15 slashes a corner");
 }
@@ -387,9 +418,9 @@ static void test_many_faces(void)
   static unsigned char cache[5002 * 34];
   const rsx_face_column vtn[3] = {{1, 0}, {1, 1000}, {1, 1000000}};
   rsx_face_text how = ft("f", vtn, 3);
-  size_t n = 0, size;
+  rsx_face_plan plan;
+  size_t n = 0;
   rsx_sink s;
-  rsx_error e;
   uint32_t k;
   for (k = 0; k < 5000; k++) {
     unsigned a = k + 1, b = k + 2, c = k + 3;
@@ -401,17 +432,17 @@ static void test_many_faces(void)
                           a + 1000000, b, b + 1000, b + 1000000, c,
                           c + 1000, c + 1000000);
   }
-  /* corners up to 5002/6002/1005002: 4 + 4 + 7 + 2 = 17, slot 24 */
-  size = rsx_face_cache_size(tri, 5000, &how);
-  is_int((long long)size, 5002 * (24 + 2),
-         "5,000 faces: a cache of 5,002 slots of 24 bytes and a length");
+  /* corners up to 5002/6002/1005002: 4 + 4 + 7 + 2 = 17, slot 32 */
+  plan = plan_of(tri, 5000, &how, "5,000 faces");
+  is_int((long long)plan.cache_size, 5002 * (32 + 2),
+         "5,000 faces: a cache of 5,002 slots of 32 bytes and a length");
   s = mem_start();
-  rsx_face_lines(tri, 5000, &how, NULL, &s, &e);
+  rsx_face_lines(tri, 5000, &how, &plan, NULL, &s);
   is_str(mem_text(), want, "5,000 faces: every line, no cache");
   ok(!sink_mem.overrun && sink_mem.largest <= RSX_SINK_ROOM,
      "5,000 faces: no room above RSX_SINK_ROOM, none overrun");
   s = mem_start();
-  rsx_face_lines(tri, 5000, &how, cache, &s, &e);
+  rsx_face_lines(tri, 5000, &how, &plan, cache, &s);
   is_str(mem_text(), want, "5,000 faces: every line, through the cache");
   ok(!sink_mem.overrun && sink_mem.largest <= RSX_SINK_ROOM,
      "5,000 faces: through the cache, rooms kept");

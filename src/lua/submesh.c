@@ -147,8 +147,9 @@ static int s_face_lines(lua_State *L)
   rl_submesh *sm = sm_check(L, 1, "submesh:face_lines");
   rsx_face_column columns[RSX_FACE_COLUMNS];
   rsx_face_text how;
+  rsx_face_plan plan;
   const uint32_t *tri;
-  size_t n, cache_size;
+  size_t n;
   void *cache = NULL;
   lua_Unsigned len;
   rsx_sink sink;
@@ -172,14 +173,14 @@ static int s_face_lines(lua_State *L)
   tri = rsxlua_triangle_list(L, sm->m, sm->s, sm->s->first_index,
                              sm->s->index_count, &n);
   if (tri == NULL) return 2;
-  cache_size = rsx_face_cache_size(tri, n, &how);
-  if (cache_size > 0 && cache_size != SIZE_MAX)
-    cache = lua_newuserdatauv(L, cache_size, 0); /* the GC frees it */
-  rsxlua_text_init(L, &out, 4, rsx_face_lines_size(tri, n, &how),
-                   "submesh:face_lines");
+  /* the columns were checked above: the plan cannot fail */
+  if (rsx_face_measure(tri, n, &how, &plan, &err) != 0)
+    return luaL_error(L, "submesh:face_lines: %s", err.text);
+  if (plan.cache_size > 0 && plan.cache_size != SIZE_MAX)
+    cache = lua_newuserdatauv(L, plan.cache_size, 0); /* the GC frees it */
+  rsxlua_text_init(L, &out, 4, plan.text_size, "submesh:face_lines");
   sink = rsxlua_text_sink(&out);
-  if (rsx_face_lines(tri, n, &how, cache, &sink, &err) != 0)
-    return luaL_error(L, "submesh:face_lines: %s", err.text); /* checked */
+  rsx_face_lines(tri, n, &how, &plan, cache, &sink);
   if (rsxlua_text_push(&out) != 1) return 3; /* nil, message, errno */
   lua_pushinteger(L, (lua_Integer)n);
   return 2;
