@@ -136,7 +136,7 @@ function E.baseline()
   local dir = os.getenv("BENCH_BASELINE")
   if not dir or dir == "" then return nil end
   return { "env", "LUA_PATH=" .. dir .. "/lua/?.lua;" .. dir
-    .. "/lua/?/init.lua;;", "RSXMESH_PATH=" .. dir .. "/scripts",
+    .. "/lua/?/init.lua;;", "RSXMESH_PATH=" .. dir .. "/scripts/?.lua",
     dir .. "/rsxmesh" }, dir
 end
 
@@ -255,6 +255,8 @@ local function compare_obj(path_script, path_floor)
   assert(it() == nil, path_floor .. ": the floor's OBJ is longer")
   return lines, nf
 end
+
+E.compare_obj = compare_obj -- also for bench/obj-python.py's OBJ
 
 -- Run obj-export and the floor on the sample (rsxmesh synth's default
 -- scale) and compare every OBJ. The floor must do the script's work.
