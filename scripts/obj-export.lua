@@ -106,8 +106,8 @@ local function mesh_parts(mesh)
   end
   for _, s in mesh:submeshes() do
     if bad_index then
-      local tri, why = s:triangle_bytes()
-      if not tri then return nil, why end
+      local count, why = s:triangle_count() -- its message, no bytes
+      if not count then return nil, why end
     end
     local set = s:uv_set(opts.uv)
     if set and parts.uv[set] == nil then
