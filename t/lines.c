@@ -139,6 +139,20 @@ static rsx_vertex_text vt_plain(const char *prefix, int components)
 ** 0.1f is 13421773 * 2^-27, whose shortest decimal is 0.1; 1e-8f's is
 ** 1e-8; -0 is written "-0".
 */
+/* The lines of vertices first..first+count-1 of kind, written whole and
+** within their rooms, are want. */
+static void vertices_are(const rsx_mesh *m, int kind, uint32_t first,
+                         uint32_t count, const rsx_vertex_text *how,
+                         const char *want, const char *name)
+{
+  rsx_sink s = mem_start();
+  rsx_error e;
+  ok(rsx_vertex_lines(m, kind, first, count, how, &s, &e) == 0,
+     "%s: written", name);
+  is_str(mem_text(), want, "%s", name);
+  ok(!sink_mem.overrun, "%s: nothing past the room asked for", name);
+}
+
 static void test_vertices(void)
 {
   static rsx_float_memo memo;
@@ -153,57 +167,45 @@ static void test_vertices(void)
   fx_vertex(2, 1e-8f, 150, 65504, 1, 0, 0, 1, 2);
   m = fx_mesh(3);
 
-  s = mem_start();
   how = vt_plain("v", 3);
-  ok(rsx_vertex_lines(m, RSX_POSITION, 0, 3, &how, &s, &e) == 0,
-     "vertices: positions");
-  is_str(mem_text(), "v 1 -1.5 0.1\nv 0 2.5 -0\nv 1e-8 150 65504\n",
-         "vertices: v lines, shortest float32 digits, -0 kept");
-  ok(!sink_mem.overrun, "vertices: nothing past the room asked for");
-  /* through a memo: 0 and -0 are two floats, as 1 and 1 are one */
+  vertices_are(m, RSX_POSITION, 0, 3, &how,
+               "v 1 -1.5 0.1\nv 0 2.5 -0\nv 1e-8 150 65504\n",
+               "vertices: v lines, shortest float32 digits, -0 kept");
+  /* through a memo, twice: 0 and -0 are two floats, as 1 and 1 are one */
   rsx_float_memo_init(&memo);
   how.memo = &memo;
-  s = mem_start();
-  rsx_vertex_lines(m, RSX_POSITION, 0, 3, &how, &s, &e);
-  s = mem_start();
-  rsx_vertex_lines(m, RSX_POSITION, 0, 3, &how, &s, &e);
-  is_str(mem_text(), "v 1 -1.5 0.1\nv 0 2.5 -0\nv 1e-8 150 65504\n",
-         "vertices: the same through a memo, its second pass");
+  vertices_are(m, RSX_POSITION, 0, 3, &how,
+               "v 1 -1.5 0.1\nv 0 2.5 -0\nv 1e-8 150 65504\n",
+               "vertices: through a memo");
+  vertices_are(m, RSX_POSITION, 0, 3, &how,
+               "v 1 -1.5 0.1\nv 0 2.5 -0\nv 1e-8 150 65504\n",
+               "vertices: through a memo, its second pass");
 
-  s = mem_start();
   how = vt_plain("vn", 3);
-  rsx_vertex_lines(m, RSX_NORMAL, 1, 2, &how, &s, &e);
-  is_str(mem_text(), "vn 0 -1 0\nvn 1 0 0\n", "vertices: vertices 2..3");
-
-  s = mem_start();
+  vertices_are(m, RSX_NORMAL, 1, 2, &how, "vn 0 -1 0\nvn 1 0 0\n",
+               "vertices: vertices 2..3");
   how = vt_plain("", 1);
-  rsx_vertex_lines(m, RSX_POSITION, 0, 3, &how, &s, &e);
-  is_str(mem_text(), "1\n0\n1e-8\n",
-         "vertices: no prefix, no leading space, one component");
-
-  s = mem_start();
+  vertices_are(m, RSX_POSITION, 0, 3, &how, "1\n0\n1e-8\n",
+               "vertices: no prefix, no leading space, one component");
   how = vt_plain("vertex_position", 2);
-  rsx_vertex_lines(m, RSX_POSITION, 0, 1, &how, &s, &e);
-  is_str(mem_text(), "vertex_position 1 -1.5\n",
-         "vertices: a prefix longer than 8 characters");
+  vertices_are(m, RSX_POSITION, 0, 1, &how, "vertex_position 1 -1.5\n",
+               "vertices: a prefix longer than 8 characters");
 
   /* V flipped: 1 - 0.75 = 0.25, 1 - -0 = 1, 1 - 2 = -1; u as
   ** 0 + 1 * u, which makes -0 into 0 */
-  s = mem_start();
   how = vt_plain("vt", 2);
   how.scale = flip_scale;
   how.offset = flip_offset;
-  rsx_vertex_lines(m, RSX_UV0, 0, 3, &how, &s, &e);
-  is_str(mem_text(), "vt 0.25 0.25\nvt 0 1\nvt 1 -1\n",
-         "vertices: the V flip, 1 - v computed and written as float32");
+  vertices_are(m, RSX_UV0, 0, 3, &how, "vt 0.25 0.25\nvt 0 1\nvt 1 -1\n",
+               "vertices: the V flip, 1 - v computed and written as "
+               "float32");
 
-  s = mem_start();
   how = vt_plain("v", 3);
   how.with = RSX_NORMAL;
   how.with_components = 2;
-  rsx_vertex_lines(m, RSX_POSITION, 0, 2, &how, &s, &e);
-  is_str(mem_text(), "v 1 -1.5 0.1 0 0\nv 0 2.5 -0 0 -1\n",
-         "vertices: another kind's first components after each");
+  vertices_are(m, RSX_POSITION, 0, 2, &how,
+               "v 1 -1.5 0.1 0 0\nv 0 2.5 -0 0 -1\n",
+               "vertices: another kind's first components after each");
 
   /* refusals: nothing written */
   s = mem_start();
