@@ -77,6 +77,7 @@ int rsx_vertex_lines(const rsx_mesh *m, int kind, uint32_t first,
   char pre[LN_SHORT] = {0};
   int n, nw = 0, nc = how->components, ncw = 0, k;
   int mapped = how->scale != NULL || how->offset != NULL;
+  rsx_float_memo *memo = how->memo; /* a local: stores of text alias *how */
   size_t line, per;
   uint32_t v, run;
 
@@ -107,27 +108,26 @@ int rsx_vertex_lines(const rsx_mesh *m, int kind, uint32_t first,
     if (ncw > 0) rsx_mesh_decode(m, how->with, first + v, run, cw, NULL);
     for (i = 0; i < run; i += batch) {
       uint32_t j;
-      char *p;
-      size_t len = 0;
+      char *start, *p;
       batch = run - i < per ? run - i : (uint32_t)per;
-      p = sink->room(sink->ctx, (size_t)batch * line);
+      start = p = sink->room(sink->ctx, (size_t)batch * line);
       for (j = i; j < i + batch; j++) {
         const float *x = c + (size_t)j * n, *y = cw + (size_t)j * nw;
         if (plen <= LN_SHORT)
-          memcpy(p + len, pre, LN_SHORT); /* a fixed size: no call */
+          memcpy(p, pre, LN_SHORT); /* a fixed size: no call */
         else
-          memcpy(p + len, how->prefix, plen);
-        len += plen;
+          memcpy(p, how->prefix, plen);
+        p += plen;
         for (k = 0; k < nc + ncw; k++) {
           float f = k >= nc ? y[k - nc]
                     : mapped ? (float)(offset[k] + scale[k] * (double)x[k])
                              : x[k];
-          if (k > 0 || plen > 0) p[len++] = ' ';
-          len += vl_float(f, p + len, how->memo);
+          if (k > 0 || plen > 0) *p++ = ' ';
+          p += vl_float(f, p, memo);
         }
-        p[len++] = '\n';
+        *p++ = '\n';
       }
-      sink->keep(sink->ctx, len);
+      sink->keep(sink->ctx, (size_t)(p - start));
     }
   }
   return 0;
