@@ -331,7 +331,9 @@ static void test_faces(void)
   const rsx_face_column one[1] = {{1, 0}};
   const rsx_face_column none[1] = {{0, 0}};
   static const uint32_t carry[3] = {8, 98, 99998};
-  rsx_face_text how = ft("f", vtn, 3);
+  const rsx_face_column long_columns[2] = {{1, 1000000000000000},
+                                           {1, -1000000000000000}};
+  rsx_face_text how = ft("f", vtn, 3), big_how = ft("f", long_columns, 2);
 
   /* corners 1/11/101 .. 4/14/104: one digit, two, three, and two
   ** slashes, 8 characters: a 32-byte slot and a 2-byte length each */
@@ -362,6 +364,24 @@ static void test_faces(void)
   is_int((long long)plan_of(carry, 1, &how, "carry").cache_size, 0,
          "faces: no cache for one triangle over 99,991 vertices");
   faces_both(quad, 0, how, "", "faces: no triangles, no text");
+  /* 1..4 plus 10^15 and minus 10^15: 16 characters each, a corner of
+  ** 16 + 1 + 16 = 33, past a 32-byte slot: 40 bytes, copied by words */
+  is_int((long long)plan_of(quad, 4, &big_how, "long").slot, 40,
+         "faces: a 33-character corner, a 40-byte slot");
+  faces_both(quad, 4, big_how,
+             "f 1000000000000001/-999999999999999 "
+             "1000000000000002/-999999999999998 "
+             "1000000000000003/-999999999999997\n"
+             "f 1000000000000003/-999999999999997 "
+             "1000000000000002/-999999999999998 "
+             "1000000000000004/-999999999999996\n"
+             "f 1000000000000001/-999999999999999 "
+             "1000000000000003/-999999999999997 "
+             "1000000000000004/-999999999999996\n"
+             "f 1000000000000004/-999999999999996 "
+             "1000000000000002/-999999999999998 "
+             "1000000000000001/-999999999999999\n",
+             "faces: corners longer than a 32-byte slot");
 }
 
 /* The extremes: vertex 2^32 - 1 (0-based, 2^32 1-based) plus the largest
