@@ -225,6 +225,13 @@ static void test_vertices(void)
   how = vt_plain("v", 3);
   ok(rsx_vertex_lines(m, RSX_TANGENT_A, 0, 1, &how, &s, &e) == -1,
      "vertices: a kind the mesh lacks fails");
+  ok(rsx_vertex_lines(m, 99, 0, 1, &how, &s, &e) == -1,
+     "vertices: kind 99 fails");
+  like(e.text, "no attribute kind 99", "vertices: ... named");
+  how.with = RSX_KIND_COUNT;
+  how.with_components = 1;
+  ok(rsx_vertex_lines(m, RSX_POSITION, 0, 1, &how, &s, &e) == -1,
+     "vertices: another kind of 13 fails");
   how.with = RSX_NORMAL;
   how.with_components = 3;
   ok(rsx_vertex_lines(m, RSX_POSITION, 0, 0, &how, &s, &e) == 0,

@@ -290,7 +290,9 @@ void rsxlua_text_add(rl_text *t, size_t len);
 int rsxlua_text_push(rl_text *t);
 
 /* t as the sink of the core's line writers (lines.h); the room they ask
-** for at once (RSX_SINK_ROOM) fits in a block. */
+** for at once (RSX_SINK_ROOM) must fit in a block. */
+typedef char rsxlua_sink_room_fits[RSX_SINK_ROOM <= RL_TEXT_BLOCK ? 1 : -1];
+
 static inline char *rsxlua_sink_room(void *t, size_t size)
 {
   return rsxlua_text_room(t, size);
