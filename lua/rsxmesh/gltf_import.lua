@@ -31,9 +31,10 @@ local accessor = reading.accessor
 
 local import = {}
 
--- What gltf-export writes for mesh m, in memory: the primitives, and
--- bytes(i) of accessor i. nil and the export's first error when it
--- writes nothing.
+-- What gltf-export writes for mesh m, in memory: the primitives, the
+-- submeshes they came from ({ s =, index = }, in order: those with
+-- triangles), and bytes(i) of accessor i. nil and the export's first
+-- error when it writes nothing.
 local function exported(m)
   local doc = gltf.new{}
   doc.material = function() return nil end -- materials play no part
@@ -44,10 +45,19 @@ local function exported(m)
     kept[#kept + 1] = bytes
     return #kept - 1
   end
+  -- the submesh of each primitive, as the export counted its triangles
+  local subs = {}
+  local primitive = doc.primitive
+  doc.primitive = function(self, p, ...)
+    subs[#subs + 1] = { s = p.s, index = p.index }
+    return primitive(self, p, ...)
+  end
   local r = doc:add_mesh(m)
   if not r.written then return nil, r.errors[1] or "no triangles" end
   return {
     primitives = doc.meshes[1].primitives,
+    accessors = doc.accessors,
+    subs = subs,
     bytes = function(i)
       if i == nil then return nil end
       local v = doc.accessors[i + 1].bufferView + 1
@@ -55,17 +65,6 @@ local function exported(m)
       return kept[v]
     end,
   }
-end
-
--- The submeshes gltf-export wrote a primitive for (those with triangles),
--- in order.
-local function exported_submeshes(m)
-  local list = {}
-  for i, s in m:submeshes() do
-    local count = s:triangle_count()
-    if count and count > 0 then list[#list + 1] = { s = s, index = i } end
-  end
-  return list
 end
 
 -- The import of one glTF mesh into one base mesh, a step per method. The
@@ -99,7 +98,7 @@ local function new_job(file, g, m, world)
       job.where, tostring(why))
   end
   job.E, job.e_attrs = E, E.primitives[1].attributes
-  job.subs = exported_submeshes(m)
+  job.subs = E.subs
   job.prims = type(g.primitives) == "table" and g.primitives or {}
   return job
 end
@@ -117,8 +116,7 @@ end
 
 -- The accessor i of primitive p, named as messages name it.
 function Job:accessor(i, p, name)
-  return accessor(self.file, i, self.label .. ": primitive " .. p .. ": "
-    .. name, self.read)
+  return accessor(self.file, i, self.read, self.where, p, name)
 end
 
 -- The decoded values of a base attribute (acc:range()), read once.
@@ -139,8 +137,9 @@ local STEPS = { "primitives", "positions", "normals", "colours",
 -- itself when its bytes come out the same) and its report.
 local function import_mesh(file, g, m, world)
   local job = new_job(file, g, m, world)
-  job:primitives()
   job.report.state = "unchanged"
+  if job:verbatim() then return m, job.report end
+  job:primitives()
   local same, why = false, nil
   if not job:as_written() then
     same, why = job:untouched()
@@ -185,6 +184,16 @@ import.mesh_facts = records.mesh_facts
 -- not UTF-8 byte by byte as Latin-1.
 local function gltf_name(name)
   return json.utf8(name)
+end
+
+-- A writer of base's string table, materials and first n meshes.
+local function base_writer(base, n)
+  local w = rsxmesh.writer(base)
+  for _, mat in base:materials() do
+    assert(w:material(mat.name, mat:samplers()))
+  end
+  for k = 1, n do assert(w:mesh(base:mesh(k))) end
+  return w
 end
 
 -- Import the glTF file (from import.read) into base (a bundle): opts.only
@@ -245,9 +254,13 @@ function import.bundle(file, base, opts)
         table.concat(missing, "', '"))
     end
 
-    local w = rsxmesh.writer(base)
-    for _, mat in base:materials() do
-      assert(w:material(mat.name, mat:samplers()))
+    -- the writer is made at the first changed mesh, with the base's
+    -- meshes before it: an unchanged bundle (the base file is the output)
+    -- costs no copy of every mesh into one
+    local w
+    local function write(m)
+      local ok, err = w:mesh(m)
+      if not ok then fail("%s: %s", file.path, err) end
     end
     local reports, kept = {}, true
     for k, m in base:meshes() do
@@ -270,12 +283,23 @@ function import.bundle(file, base, opts)
           state = opts.only and not opts.only[m.name] and "not selected"
             or "not in the glTF", changed = {}, derived = {}, kept = {} }
       end
-      local ok, err = w:mesh(out)
-      if not ok then fail("%s: %s", file.path, err) end
+      if out ~= m and not w then
+        w = base_writer(base, k - 1)
+      end
+      if w then write(out) end
       reports[k] = rep
       kept = kept and out == m
     end
-    return { writer = w, meshes = reports, kept = kept }
+    local result = { writer = w, meshes = reports, kept = kept }
+    if not w then
+      -- every mesh the base's: its writer only if a caller asks for it
+      setmetatable(result, { __index = function(_, key)
+        if key ~= "writer" then return nil end
+        result.writer = base_writer(base, #base)
+        return result.writer
+      end })
+    end
+    return result
   end)
   reading.close_buffers(file)
   return r, err

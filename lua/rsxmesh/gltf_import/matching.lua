@@ -611,6 +611,82 @@ function Job:vertex_agrees(v, b, kind)
   return kind == "normal" or self:normal_agrees(v, b)
 end
 
+-- A buffer read whole for a mesh's accessors is at most this many times
+-- their bytes (gltf-export lays them out one after the other, 4-aligned).
+local VERBATIM_SPREAD = 2
+
+-- Is glTF mesh g what gltf-export writes for the base mesh, accessor for
+-- accessor: the same primitives, materials and attributes, each accessor
+-- of the same type, count and bytes (TANGENT aside, which an unchanged
+-- mesh never reads), no node transform? Then the mesh is the base's,
+-- with no step to take: the common case, an export imported back as it
+-- was, checked with one read of the buffer for all the mesh's accessors
+-- (a read each cost more than the rest). Any other mesh, false: the
+-- steps decide, and say what is wrong.
+function Job:verbatim()
+  local json, E = self.file.json, self.E
+  local prims, eprims = self.prims, E.primitives
+  local accessors, views = json.accessors, json.bufferViews
+  if self.world or #prims ~= #eprims or type(accessors) ~= "table"
+      or type(views) ~= "table" then
+    return false
+  end
+  -- each glTF accessor's view and the export's accessor it must equal
+  local list, buf, lo, hi, total = {}, nil, math.huge, 0, 0
+  local function add(gi, ei)
+    local a = int(gi) and accessors[gi + 1]
+    local ea = E.accessors[ei + 1]
+    if type(a) ~= "table" or a.sparse ~= nil or a.type ~= ea.type
+        or a.componentType ~= ea.componentType or a.count ~= ea.count
+        or (a.normalized == true) ~= (ea.normalized == true)
+        or (a.byteOffset or 0) ~= 0 then
+      return false
+    end
+    local v = int(a.bufferView) and views[a.bufferView + 1]
+    if type(v) ~= "table" or v.byteStride ~= nil then return false end
+    local b = int(v.buffer) and self.file.buffers[v.buffer + 1]
+    local off, len = int(v.byteOffset or 0), int(v.byteLength)
+    if not b or (buf and b ~= buf) or not off or not len or off < 0
+        or len < 0 or off > reading.buffer_length(b) - len then
+      return false
+    end
+    buf, lo, hi, total = b, math.min(lo, off), math.max(hi, off + len),
+      total + len
+    list[#list + 1] = { off = off, len = len, e = ei }
+    return true
+  end
+  for p, prim in ipairs(prims) do
+    local ep, sub = eprims[p], self.subs[p]
+    if type(prim) ~= "table" or type(prim.attributes) ~= "table"
+        or (prim.mode or 4) ~= 4 or prim.indices == nil
+        or material_name(self.file, prim.material)
+          ~= (sub.s.material and sub.s.material.name) then
+      return false
+    end
+    for name in pairs(ep.attributes) do
+      if prim.attributes[name] == nil then return false end
+    end
+    for name, gi in pairs(prim.attributes) do
+      local ei = ep.attributes[name]
+      if ei == nil or (name ~= "TANGENT" and not add(gi, ei)) then
+        return false
+      end
+    end
+    if not add(prim.indices, ep.indices) then return false end
+  end
+  if not buf or hi - lo > VERBATIM_SPREAD * total + 4096 then
+    return false
+  end
+  local bytes, at = reading.piece(buf, lo, hi - lo)
+  at = at - lo
+  for _, x in ipairs(list) do
+    if bytes:sub(at + x.off + 1, at + x.off + x.len) ~= E.bytes(x.e) then
+      return false
+    end
+  end
+  return true
+end
+
 -- The glTF's indices (idxs, Job:part_indices's per part), positions and
 -- normals as gltf-export wrote them: every vertex is then the base's by
 -- its values, without a look at each (an unchanged mesh, the common case).

@@ -428,19 +428,25 @@ local function accessor_read(file, t, i, label)
   return r
 end
 
+-- An accessor's use as messages name it: made into text only for a
+-- message (string.format's %s), not for each of the thousands read.
+local Label = { __tostring = function(l)
+  return string.format("%s: primitive %d: %s (accessor %s)", l[1], l[2],
+    l[3], tostring(l[4]))
+end }
+
 -- Accessor i: { count =, type =, ctype =, components =, size =,
 -- normalized =, label =, bytes = }, bytes its elements tightly packed,
--- sparse values applied. what names it in messages ("mesh 2 (crate):
--- primitive 1: NORMAL"); every failure names the file and accessor too.
--- read holds those read before (i -> r), the caller's to keep.
-local function accessor(file, i, what, read)
-  local t = file.json
+-- sparse values applied. where, p and name name it in messages
+-- ("file.gltf: mesh 2 (crate)", primitive 1, "NORMAL"); every failure
+-- names the accessor too. read holds those read before (i -> r), the
+-- caller's to keep.
+local function accessor(file, i, read, where, p, name)
   i = int(i) or i
-  local label = string.format("%s: %s (accessor %s)", file.path, what,
-    tostring(i))
+  local label = setmetatable({ where, p, name, i }, Label)
   local known = read[i]
   if not known then
-    known = accessor_read(file, t, i, label)
+    known = accessor_read(file, file.json, i, label)
     read[i] = known
   end
   -- the known's fields, named as this use names it
@@ -534,6 +540,7 @@ reading.CHUNK = CHUNK
 reading.fail, reading.guarded = fail, guarded
 reading.int, reading.shown = int, shown
 reading.close_buffers = close_buffers
+reading.piece, reading.buffer_length = piece, buffer_length
 reading.accessor, reading.expect, reading.values = accessor, expect, values
 reading.column_bytes, reading.column_values = column_bytes, column_values
 

@@ -38,6 +38,11 @@ local function numbers(file, node, k, field, n, dflt)
 end
 
 local function node_matrix(file, node, k)
+  -- most nodes only place a mesh where it is: no matrix to build
+  if node.matrix == nil and node.translation == nil
+      and node.rotation == nil and node.scale == nil then
+    return IDENTITY
+  end
   local m = numbers(file, node, k, "matrix", 16, nil)
   if m then return m end
   local t = numbers(file, node, k, "translation", 3, { 0, 0, 0 })
@@ -60,6 +65,7 @@ local function node_matrix(file, node, k)
 end
 
 local function is_identity(m)
+  if m == IDENTITY then return true end
   for i = 1, 16 do
     if m[i] ~= IDENTITY[i] then return false end
   end
@@ -85,7 +91,11 @@ local function mesh_transforms(file)
     if depth > #nodes then fail("%s: node %d is its own ancestor",
       file.path, k - 1) end
     local m = node_matrix(file, nodes[k], k - 1)
-    if parent[k] then m = mat_mul(world_of(parent[k], depth + 1), m) end
+    if parent[k] then
+      local above = world_of(parent[k], depth + 1)
+      m = m == IDENTITY and above or above == IDENTITY and m
+        or mat_mul(above, m)
+    end
     world[k] = m
     return m
   end
