@@ -212,7 +212,7 @@ function import.bundle(file, base, opts)
     local t = file.json
     local world = transforms.mesh_transforms(file)
     -- base meshes by name, in order: the k-th glTF mesh named X is the
-    -- k-th base mesh named X
+    -- k-th base mesh named X (X.001 and so on after them: Blender's)
     local by_name = {}
     for k, m in base:meshes() do
       local key = gltf_name(m.name)
@@ -225,23 +225,44 @@ function import.bundle(file, base, opts)
         or (#t.meshes == 0 and next(t.meshes) ~= nil)) then
       fail("%s: meshes is not an array", file.path)
     end
+    -- glTF mesh gi named name takes the next base mesh of that name
+    local function take(gi, name, shown_name)
+      if opts.only and not opts.only[name] then return end
+      local list = by_name[name]
+      local n = (taken[name] or 0) + 1
+      taken[name] = n
+      if not list or not list[n] then
+        fail("%s: glTF mesh %d (%s) matches no mesh of %s%s", file.path,
+          gi - 1, shown_name, base.path, list and string.format(": it has"
+          .. " %d named %s, each taken by an earlier glTF mesh", #list,
+          name) or "")
+      end
+      match[list[n]] = gi
+    end
+    -- Blender names a second object of one name NAME.001, the next
+    -- NAME.002, ...: a glTF mesh named so, where no base mesh is, is NAME
+    -- again, after the glTF meshes named NAME itself, in the order of the
+    -- suffixes (the base's duplicates in their order)
+    local renamed = {}
     for gi, g in ipairs(t.meshes or {}) do
       local name = type(g) == "table" and g.name or nil
       if type(name) ~= "string" then
         fail("%s: glTF mesh %d has no name to match a base mesh by",
           file.path, gi - 1)
       end
-      if not opts.only or opts.only[name] then
-        local list = by_name[name]
-        local n = (taken[name] or 0) + 1
-        taken[name] = n
-        if not list or not list[n] then
-          fail("%s: glTF mesh %d (%s) matches no mesh of %s", file.path,
-            gi - 1, name, base.path)
-        end
-        match[list[n]] = gi
+      local stem, suffix = name:match("^(.+)%.(%d%d%d+)$")
+      if not by_name[name] and stem and by_name[stem] then
+        renamed[#renamed + 1] = { gi = gi, name = stem, shown = name,
+          suffix = tonumber(suffix) }
+      else
+        take(gi, name, name)
       end
     end
+    table.sort(renamed, function(a, b)
+      if a.suffix ~= b.suffix then return a.suffix < b.suffix end
+      return a.gi < b.gi
+    end)
+    for _, r in ipairs(renamed) do take(r.gi, r.name, r.shown) end
     -- a name to import that names no glTF mesh is a slip, not "nothing
     -- to do": the bundle would come out as the base, said to be imported
     local missing = {}
