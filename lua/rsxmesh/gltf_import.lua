@@ -145,6 +145,8 @@ local function import_mesh(file, g, m, world)
     same, why = job:untouched()
   end
   if same then
+    local copy = job.painted and job:painted_copy()
+    if copy then return copy, job.report end
     job:note("kept", "every byte (positions and UVs are the base's)")
     return m, job.report
   end

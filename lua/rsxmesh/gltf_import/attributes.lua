@@ -600,4 +600,28 @@ function Job:differs(copy, kind)
   return false
 end
 
+-- An untouched mesh (Job:untouched) whose trusted COLOR_0 gives a base
+-- vertex other colour bytes (Job:corner_colours): the base with only its
+-- colours encoded again (each component clamped to 0..1, times 255,
+-- rounded to the nearest byte, by m:with), every other byte kept; nil
+-- when they round to the base's bytes.
+function Job:painted_copy()
+  local v = {}
+  table.move(self:base_range("colour"), 1, 4 * self.m.vertex_count, 1, v)
+  for b, c in pairs(self.painted) do
+    v[4 * b + 1], v[4 * b + 2], v[4 * b + 3], v[4 * b + 4] =
+      c[1], c[2], c[3], c[4]
+  end
+  local copy, err = self.m:with({ colour = v })
+  if not copy then fail("%s: %s", self.where, err) end
+  if copy:attribute("colour"):raw() == self.m:attribute("colour"):raw() then
+    return nil
+  end
+  self.report.state = "changed"
+  self.report.why = "its colours"
+  self:note("changed", "colours (COLOR_0, rounded to bytes; positions and"
+    .. " UVs are the base's: every other byte kept)")
+  return copy
+end
+
 return Job

@@ -14,6 +14,7 @@ local expect, values = reading.expect, reading.values
 local column_bytes, column_values = reading.column_bytes,
   reading.column_values
 local ONLY_FLOAT, INDEX_CTYPES = reading.ONLY_FLOAT, reading.INDEX_CTYPES
+local COLOUR_CTYPES = reading.COLOUR_CTYPES
 local VEC3 = reading.VEC3
 local MODES, UNSIGNED_INT, CHUNK = reading.MODES, reading.UNSIGNED_INT,
   reading.CHUNK
@@ -80,6 +81,11 @@ local function least_rotation(a, b, c)
     x, y, z, r = c, a, b, 2
   end
   return x, y, z, r
+end
+
+-- Triangles in the order of their keys (t[1]).
+local function in_key_order(a, b)
+  return a[1] < b[1]
 end
 
 -- A triangle as a key: its three position keys, sorted (the corners in
@@ -939,28 +945,70 @@ function Job:untouched()
       end
       return key
     end
+    -- each triangle: its key, its number and its rotation to the key
     local base, mine = {}, {}
     for k = 0, n - 1 do
       local a, b, c = tri[3 * k + 1] - 1, tri[3 * k + 2] - 1,
         tri[3 * k + 3] - 1
-      local x, y, z = least_rotation(corner(pos, 12 * a + 1, a, "b"),
+      local x, y, z, r = least_rotation(corner(pos, 12 * a + 1, a, "b"),
         corner(pos, 12 * b + 1, b, "b"), corner(pos, 12 * c + 1, c, "b"))
-      base[k + 1] = x .. y .. z
+      base[k + 1] = { x .. y .. z, k, r }
       a, b, c = idx[3 * k + 1], idx[3 * k + 2], idx[3 * k + 3]
-      x, y, z = least_rotation(corner(gpos, 12 * a + 1, a, "g"),
+      x, y, z, r = least_rotation(corner(gpos, 12 * a + 1, a, "g"),
         corner(gpos, 12 * b + 1, b, "g"), corner(gpos, 12 * c + 1, c, "g"))
-      mine[k + 1] = x .. y .. z
+      mine[k + 1] = { x .. y .. z, k, r }
     end
-    table.sort(base)
-    table.sort(mine)
+    table.sort(base, in_key_order)
+    table.sort(mine, in_key_order)
     for k = 1, n do
-      if base[k] ~= mine[k] then
+      if base[k][1] ~= mine[k][1] then
         return false, string.format("submesh %d: the positions or UVs of"
           .. " its triangles", part.sub.index)
       end
     end
+    self:corner_colours(part, tri, idx, base, mine)
   end
   return true
+end
+
+-- The add-on's colours (blender/rsxmesh_blender): it exports the colours
+-- it imported as Blender's point colours, which come back as they went
+-- (a float per component), and marks its meshes (extras.rsxmesh_bundle).
+-- Blender's own importer makes them corner colours, which its 3.4
+-- exporter scrambles: those are not read.
+function Job:trusted_colours()
+  local extras = self.g.extras
+  return self.m:has("colour") and type(extras) == "table"
+    and extras.rsxmesh_bundle ~= nil
+end
+
+-- Of an untouched part (Job:untouched: base and mine, its triangles and
+-- the glTF's in the one order of their keys), the glTF's COLOR_0 of each
+-- base vertex: that of the first glTF corner standing for it, in
+-- self.painted[v] (0-based base vertex), when the colours are trusted.
+function Job:corner_colours(part, tri, idx, base, mine)
+  local i = part.prim.attributes.COLOR_0
+  if i == nil or not self:trusted_colours() then return end
+  local r = self:accessor(i, part.p, "COLOR_0")
+  expect(r, { VEC3 = true, VEC4 = true }, COLOUR_CTYPES)
+  if r.count ~= self:group(part.p).count then
+    fail("%s: count %d where POSITION has %d", r.label, r.count,
+      self:group(part.p).count)
+  end
+  local C, n = values(r), r.components
+  local painted = self.painted or {}
+  self.painted = painted
+  for j = 1, #base do
+    local kb, rb, kg, rg = base[j][2], base[j][3], mine[j][2], mine[j][3]
+    for c = 0, 2 do
+      local bv = tri[3 * kb + (c + rb) % 3 + 1] - 1
+      local li = idx[3 * kg + (c + rg) % 3 + 1]
+      if not painted[bv] then
+        painted[bv] = { C[n * li + 1], C[n * li + 2], C[n * li + 3],
+          n == 4 and C[n * li + 4] or 1 }
+      end
+    end
+  end
 end
 
 -- Does the glTF hold the base's vertices, number for number, and the
