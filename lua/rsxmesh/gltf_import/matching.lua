@@ -945,28 +945,32 @@ function Job:untouched()
       end
       return key
     end
-    -- each triangle: its key, its number and its rotation to the key
+    -- each triangle's key; with colours to read, { key, its number, its
+    -- rotation to the key } (a sort by a Lua function is the slower)
+    local paint = part.prim.attributes.COLOR_0 ~= nil
+      and self:trusted_colours()
     local base, mine = {}, {}
     for k = 0, n - 1 do
       local a, b, c = tri[3 * k + 1] - 1, tri[3 * k + 2] - 1,
         tri[3 * k + 3] - 1
       local x, y, z, r = least_rotation(corner(pos, 12 * a + 1, a, "b"),
         corner(pos, 12 * b + 1, b, "b"), corner(pos, 12 * c + 1, c, "b"))
-      base[k + 1] = { x .. y .. z, k, r }
+      base[k + 1] = paint and { x .. y .. z, k, r } or x .. y .. z
       a, b, c = idx[3 * k + 1], idx[3 * k + 2], idx[3 * k + 3]
       x, y, z, r = least_rotation(corner(gpos, 12 * a + 1, a, "g"),
         corner(gpos, 12 * b + 1, b, "g"), corner(gpos, 12 * c + 1, c, "g"))
-      mine[k + 1] = { x .. y .. z, k, r }
+      mine[k + 1] = paint and { x .. y .. z, k, r } or x .. y .. z
     end
-    table.sort(base, in_key_order)
-    table.sort(mine, in_key_order)
+    table.sort(base, paint and in_key_order or nil)
+    table.sort(mine, paint and in_key_order or nil)
     for k = 1, n do
-      if base[k][1] ~= mine[k][1] then
+      if (paint and base[k][1] or base[k])
+          ~= (paint and mine[k][1] or mine[k]) then
         return false, string.format("submesh %d: the positions or UVs of"
           .. " its triangles", part.sub.index)
       end
     end
-    self:corner_colours(part, tri, idx, base, mine)
+    if paint then self:corner_colours(part, tri, idx, base, mine) end
   end
   return true
 end
@@ -982,14 +986,12 @@ function Job:trusted_colours()
     and extras.rsxmesh_bundle ~= nil
 end
 
--- Of an untouched part (Job:untouched: base and mine, its triangles and
--- the glTF's in the one order of their keys), the glTF's COLOR_0 of each
--- base vertex: that of the first glTF corner standing for it, in
--- self.painted[v] (0-based base vertex), when the colours are trusted.
+-- Of an untouched part with trusted colours (Job:untouched: base and
+-- mine, its triangles and the glTF's in the one order of their keys),
+-- the glTF's COLOR_0 of each base vertex: that of the first glTF corner
+-- standing for it, in self.painted[v] (0-based base vertex).
 function Job:corner_colours(part, tri, idx, base, mine)
-  local i = part.prim.attributes.COLOR_0
-  if i == nil or not self:trusted_colours() then return end
-  local r = self:accessor(i, part.p, "COLOR_0")
+  local r = self:accessor(part.prim.attributes.COLOR_0, part.p, "COLOR_0")
   expect(r, { VEC3 = true, VEC4 = true }, COLOUR_CTYPES)
   if r.count ~= self:group(part.p).count then
     fail("%s: count %d where POSITION has %d", r.label, r.count,
