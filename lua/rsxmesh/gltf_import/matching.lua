@@ -637,10 +637,15 @@ function Job:verbatim()
       or type(views) ~= "table" then
     return false
   end
-  -- each glTF accessor's view and the export's accessor it must equal
+  -- each glTF accessor's view and the export's accessor it must equal,
+  -- once: the primitives share the mesh's (the export's do)
   local list, buf, lo, hi, total = {}, nil, math.huge, 0, 0
+  local equal = {}
   local function add(gi, ei)
-    local a = int(gi) and accessors[gi + 1]
+    gi = int(gi)
+    if not gi or equal[gi] then return equal[gi] == ei end
+    equal[gi] = ei
+    local a = accessors[gi + 1]
     local ea = E.accessors[ei + 1]
     if type(a) ~= "table" or a.sparse ~= nil or a.type ~= ea.type
         or a.componentType ~= ea.componentType or a.count ~= ea.count

@@ -55,8 +55,9 @@ end
 
 -- A JSON number that is a whole number, as an integer (lua-cjson reads
 -- every number as a float); nil for anything else.
+local tointeger = math.tointeger
 local function int(x)
-  return type(x) == "number" and math.tointeger(x) or nil
+  return type(x) == "number" and tointeger(x) or nil
 end
 
 -- A JSON value in a message as the file spells it: 5130, not lua-cjson's
