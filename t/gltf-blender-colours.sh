@@ -1,48 +1,25 @@
 # t/gltf-blender-colours.sh - colours painted in Blender through the
 # add-on (issue 19): File > Import > RSXB of the sample's ALFA.rsxb, every
-# vertex of box_0002 painted (1, 0.5, 0.25, 1) (t/blender-paint.py), File
-# > Export > RSXB. box_0002's colours come back as the bytes 255 128 64
-# 255 (0.5 * 255 = 127.5 and 0.25 * 255 = 63.75 rounded, worked out here)
-# and every other byte of the bundle as it was; with nothing painted, the
-# bundle's very bytes.
+# vertex of box_0002 painted (1, 0.5, 0.25, 1) (t/blender_edits.py's
+# paint), File > Export > RSXB. box_0002's colours come back as the bytes
+# 255 128 64 255 (0.5 * 255 = 127.5 and 0.25 * 255 = 63.75 rounded,
+# worked out here) and every other byte of the bundle as it was; with
+# nothing painted, the bundle's very bytes.
 # make check-full; skips without Blender.
 
 : "${top_srcdir:=.}" "${RSXMESH:=./rsxmesh}"
 . "$top_srcdir/t/tap.sh"
-
-command -v blender >/dev/null 2>&1 || skip_all "no blender on PATH"
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-# the add-on runs `rsxmesh` from PATH: the one under test
-mkdir "$tmp/bin"
-rsxmesh_abs=$(cd "$(dirname "$RSXMESH")" && pwd)/$(basename "$RSXMESH")
-printf '#!/bin/sh\nexec %s "$@"\n' "$rsxmesh_abs" >"$tmp/bin/rsxmesh"
-chmod +x "$tmp/bin/rsxmesh"
+. "$top_srcdir/t/blender-lib.sh"
 
 "$RSXMESH" synth -o "$tmp/sample" >"$tmp/synth.log" 2>&1
 ok $? "rsxmesh synth makes the sample"
 
-# paint NAME MESH...: import ALFA, paint the meshes, export as NAME.rsxb
-paint() {
-  name=$1
-  shift
-  PATH="$tmp/bin:$PATH" blender -b --factory-startup \
-    --python "$top_srcdir/t/blender-paint.py" -- "$top_srcdir/blender" \
-    "$tmp/sample/ALFA.rsxb" "$tmp/$name.rsxb" "$@" \
-    >"$tmp/$name.blender" 2>&1
-  status=$?
-  test -s "$tmp/$name.rsxb" || status=1
-  test $status = 0 || sed 's/^/# /' "$tmp/$name.blender" | tail -20
-  return $status
-}
-
-paint none
+addon_run "$tmp/sample/ALFA.rsxb" "$tmp/none.rsxb"
 ok $? "the add-on imports ALFA and exports it unpainted"
 cmp -s "$tmp/sample/ALFA.rsxb" "$tmp/none.rsxb"
 ok $? "... as the bundle's very bytes"
 
-paint painted box_0002
+addon_run "$tmp/sample/ALFA.rsxb" "$tmp/painted.rsxb" paint:box_0002
 ok $? "the add-on exports ALFA with box_0002 painted"
 grep 'box_0002' "$tmp/painted.rsxb.txt" | sed 's/^/# /'
 

@@ -5,11 +5,11 @@
 -- base mesh has that name, for the next base mesh named NAME after those
 -- the glTF names NAME itself, in the order of the suffixes.
 --
--- The bundle: mesh 1 "crate", a triangle at x 0..1; mesh 2 "wall", at
--- x 10..11; mesh 3 "crate", at x 20..21 (mask 0x00080005: positions and
--- CMP normals, big-endian, spelt here). Each edit adds 0.5 to the x of
--- one glTF mesh's positions in the .bin; the expected x are worked out
--- here: 20 + 0.5 = 20.5 for mesh 3's first vertex.
+-- The bundle is t/crates.lua's: mesh 1 "crate", a triangle at x 0..1;
+-- mesh 2 "wall", at x 10..11; mesh 3 "crate", at x 20..21 (positions
+-- spelt there, big-endian). Each edit adds 0.5 to the x of one glTF
+-- mesh's positions in the .bin; the expected x are worked out here:
+-- 20 + 0.5 = 20.5 for mesh 3's first vertex.
 
 local t = require "tap"
 local rsxmesh = require "rsxmesh"
@@ -19,26 +19,8 @@ local lib = require "scripts-lib"
 local tmp = lib.tmpdir()
 local function at(p) return tmp .. "/" .. p end
 
-local UP = 511 << 22 -- CMP (0, 0, 511*64/32767)
-
-local function triangle(name, x)
-  return assert(rsxmesh.mesh{
-    name = name, meta = lib.meta(0x00080005), vertex_count = 3,
-    mmp_stride = 16, mmp = lib.f32(x, 0, 0) .. lib.u32(UP)
-      .. lib.f32(x + 1, 0, 0) .. lib.u32(UP)
-      .. lib.f32(x, 1, 0) .. lib.u32(UP),
-    indices = rsxmesh.indices(2, { 1, 2, 3 }), index_size = 2,
-    submeshes = { { record = lib.subrec(0xFFFFFFFF), first_index = 0,
-      index_count = 3 } },
-  })
-end
-
-local w = rsxmesh.writer()
-for _, m in ipairs({ triangle("crate", 0), triangle("wall", 10),
-    triangle("crate", 20) }) do
-  assert(w:mesh(m))
-end
-assert(w:save(at("dup.rsxb")))
+local srcdir = os.getenv("top_srcdir") or "."
+assert(loadfile(srcdir .. "/t/crates.lua"))(at("dup.rsxb"))
 local ORIGINAL = assert(lib.read(at("dup.rsxb")))
 
 local code, _, err = lib.rsxmesh(tmp, "gltf-export", at("dup.rsxb"), "-o",
