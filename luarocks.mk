@@ -16,7 +16,7 @@ ROCK_DIRS = luaexecdir='$(LIBDIR)' luadir='$(LUADIR)' \
 	scriptsdir='$(LUADIR)/rsxmesh/scripts'
 ROCK_INSTALL = install-luaexecLTLIBRARIES install-dist_rsxmeshluaDATA \
 	install-dist_rsxmeshsynthDATA install-dist_scriptsDATA \
-	install-dist_synthtexturesDATA
+	install-dist_synthtexturesDATA install-dist_rsxmeshgltfimportDATA
 
 # A tree already configured (a developer's) keeps its configuration.
 all:

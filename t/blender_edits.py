@@ -6,6 +6,8 @@
 #   scale     x 2 about the origin, applied
 #   delete    the mesh's first face deleted (edit mode's Delete Faces)
 #   cut       the mesh's first face's edges subdivided once: new vertices
+#   paint     every vertex's colour (the add-on's "colour") set to
+#             (1, 0.5, 0.25, 1)
 import math
 
 import bmesh
@@ -44,5 +46,8 @@ def edit(o, op):
                                       use_grid_fill=True)
         bm.to_mesh(o.data)
         bm.free()
+    elif op == "paint":
+        for d in o.data.attributes["colour"].data:
+            d.color = (1.0, 0.5, 0.25, 1.0)
     else:
         raise SystemExit("blender_edits: unknown edit " + op)

@@ -29,8 +29,10 @@ SCALE = {5121: 255.0, 5123: 65535.0}
 # out under their glTF names. The tangent frames' names have spaces: they
 # go out under names gltf-import does not read, and it takes each
 # vertex's from the base instead, turned as the object was. The colour
-# is the render colour, which the add-on does not export (Blender 3.4's
-# exporter scrambles colours): gltf-import keeps the base's.
+# is the render colour, a point colour in floats, which Blender's exporter
+# writes as COLOR_0 as it is (the corner colours of its own importer it
+# scrambles): the meshes' extras (the rsxmesh_ properties) tell
+# gltf-import that the colours are the add-on's, to be taken.
 POINT_ATTRIBUTES = {
     "_UV_SET_0": ("UV_SET_0", "FLOAT2"), "_UV_SET_1": ("UV_SET_1", "FLOAT2"),
     "_UV_SET_2": ("UV_SET_2", "FLOAT2"), "_UV_SET_3": ("UV_SET_3", "FLOAT2"),
@@ -212,12 +214,12 @@ def build(context, path, bundle):
 
 def export(context, objects, glb):
     """objects written as the .glb glb by Blender's glTF exporter, its
-    defaults but for the "_" attributes (on) and colours (off)."""
+    defaults but for the "_" attributes and the extras (on)."""
     for o in context.scene.objects:
         o.select_set(o in objects)
     if objects:
         context.view_layer.objects.active = objects[0]
     bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB",
                               use_selection=True, export_attributes=True,
-                              export_colors=False, export_tangents=False,
-                              export_extras=False)
+                              export_colors=True, export_tangents=False,
+                              export_extras=True)

@@ -743,10 +743,10 @@ function Doc:save(file, glb)
   local ok, err = self:prepared()
   if not ok then return nil, err end
   if glb then
-    local written
-    written, err = self:save_glb(file)
+    local size
+    size, err = self:save_glb(file)
     self:discard()
-    return written, err
+    return size, err
   end
   local buffer = { byteLength = self.size }
   if self.size > 0 then
@@ -761,8 +761,8 @@ function Doc:save(file, glb)
     self:discard()
     return nil, tmp
   end
-  local written, werr = f:write(text)
-  if not written then
+  local wrote, werr = f:write(text)
+  if not wrote then
     output.abandon(f, tmp)
     self:discard()
     return nil, file .. ": " .. tostring(werr)
