@@ -38,6 +38,8 @@
 
 #define SCAN_CHUNK_DEFAULT ((size_t)1 << 20)
 #define SCAN_OVERLAP 64          /* >= the longest record (40) */
+#define SCAN_BACK 256            /* bytes kept before the next word: what
+                                 ** the index detectors look back at */
 #define SCAN_SOFT_MAX 3          /* zero normals (or B) in a row a run keeps:
                                  ** more, and zero padding joins two streams */
 #define SCAN_CANDIDATES_MAX 1000000 /* kept candidates: a hostile file full
@@ -48,6 +50,11 @@
 #define IX_RING 64
 #define IX_RECENT 16             /* values whose links are counted */
 #define IX_U32_LIMIT 0x01000000u /* u32 indices above this are not */
+#define IX_BLOCK 8               /* values whose links are counted at once */
+#define IX_WAKE 6                /* ... so many wake a detector up */
+#define IX_SLEEP 3               /* ... so few put it to sleep again */
+#define IX_BACKUP 16             /* values before a block that wakes it,
+                                 ** fed as well (a buffer's start) */
 
 /* the 16 masks of the note's layout table */
 static const uint32_t scan_masks[] = {
@@ -133,6 +140,8 @@ typedef struct scan_layout {
   unsigned char need[MAX_WORDS]; /* classes every word must have */
   int soft;                  /* the normal or B: a record is hard when it
                              ** is unit, soft when it is zero */
+  uint64_t need8[2];         /* need, 8 words in each, as the bytes of
+                             ** the words' classes lie in memory */
 } scan_layout;
 
 typedef struct scan_run {
@@ -145,7 +154,10 @@ typedef struct scan_run {
 typedef struct scan_detector {
   scan_layout lay;
   scan_run *runs;            /* one per phase */
-  unsigned phase;            /* of the word at hand: its index mod words */
+  unsigned active;           /* runs under way */
+  unsigned active_phases;    /* a bit per phase whose run is under way */
+  uint64_t period[MAX_WORDS]; /* bits j of 64 with j % words == o */
+  unsigned char phase_of[64 + MAX_WORDS]; /* j % words */
 } scan_detector;
 
 /* The MMP, then every MGP layout of the table but colour-only (whose
@@ -211,6 +223,10 @@ typedef struct scan_ixrun {
   uint64_t links, restarts, steps;          /* running totals */
   uint64_t links0, restarts0, steps0;       /* at the first link */
   uint64_t links1, restarts1, steps1;       /* at the last link */
+  int awake;                 /* values are fed to ix_value */
+  int sparse;                /* blocks in a row with few links */
+  uint64_t next;             /* offset of the next block to look at */
+  uint64_t fed_end;          /* after the last value fed */
 } scan_ixrun;
 
 /* ---------------------------------------------------------- the scan */
@@ -253,12 +269,15 @@ static void scan_add(scan_state *s, const rsx_scan_found *f)
   s->ncand++;
 }
 
-static void run_close(scan_state *s, const scan_layout *l, scan_run *r)
+static void run_close(scan_state *s, scan_detector *d, scan_run *r)
 {
+  const scan_layout *l = &d->lay;
   uint32_t stride = l->words * 4;
   uint64_t records;
   if (!r->active) return;
   r->active = 0;
+  d->active--;
+  d->active_phases &= ~(1u << (r - d->runs));
   records = (r->end - r->start) / stride;
   if (records >= s->opt->min_vertices && records <= UINT32_MAX) {
     rsx_scan_found f;
@@ -278,11 +297,20 @@ static void run_close(scan_state *s, const scan_layout *l, scan_run *r)
   }
 }
 
+/* rsx_f32, here where every record of a run takes three */
+static float scan_f32(const uint8_t *p)
+{
+  uint32_t bits = rsx_be32(p);
+  float v;
+  memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
 static void bounds_add(float lo[3], float hi[3], const uint8_t *p)
 {
   int i;
   for (i = 0; i < 3; i++) {
-    float v = rsx_f32(p + 4 * i);
+    float v = scan_f32(p + 4 * i);
     if (v < lo[i]) lo[i] = v;
     if (v > hi[i]) hi[i] = v;
   }
@@ -299,12 +327,12 @@ static void bounds_reset(float lo[3], float hi[3])
 
 /* One record of layout l at offset off (its bytes p, its words' classes
 ** cls): fail, soft or hard, and the run of its phase follows. */
-static void scan_record(scan_state *s, scan_detector *d, uint64_t off,
-                        const uint8_t *p, const unsigned char *cls,
-                        int complete)
+static void scan_record(scan_state *s, scan_detector *d, unsigned phase,
+                        uint64_t off, const uint8_t *p,
+                        const unsigned char *cls, int complete)
 {
   const scan_layout *l = &d->lay;
-  scan_run *r = &d->runs[d->phase];
+  scan_run *r = &d->runs[phase];
   unsigned j;
   int soft;
 
@@ -315,18 +343,25 @@ static void scan_record(scan_state *s, scan_detector *d, uint64_t off,
     if (!(cls[l->soft] & C_Z)) goto fail;
     if (!r->active) return;
   }
-  for (j = 0; j < l->words; j++)
-    if ((cls[j] & l->need[j]) != l->need[j]) goto fail;
+  {
+    uint64_t c[2];
+    memcpy(c, cls, sizeof c);
+    if (((c[0] & l->need8[0]) ^ l->need8[0]) |
+        ((c[1] & l->need8[1]) ^ l->need8[1]))
+      goto fail;
+  }
   soft = (cls[l->soft] & C_Z) != 0;
   if (soft) {
     if (!r->active) return;
     r->soft_pending++;
     if (l->kind == RSX_SCAN_MMP) bounds_add(r->plo, r->phi, p);
-    if (r->soft_pending > SCAN_SOFT_MAX) run_close(s, l, r);
+    if (r->soft_pending > SCAN_SOFT_MAX) run_close(s, d, r);
     return;
   }
   if (!r->active) {
     r->active = 1;
+    d->active++;
+    d->active_phases |= 1u << phase;
     r->start = off;
     r->hard = r->soft_in = 0;
     bounds_reset(r->lo, r->hi);
@@ -345,7 +380,7 @@ static void scan_record(scan_state *s, scan_detector *d, uint64_t off,
   if (l->kind == RSX_SCAN_MMP) bounds_add(r->lo, r->hi, p);
   return;
 fail:
-  if (r->active) run_close(s, l, r);
+  if (r->active) run_close(s, d, r);
 }
 
 static void ix_close(scan_state *s, scan_ixrun *x)
@@ -377,9 +412,10 @@ static void ix_close(scan_state *s, scan_ixrun *x)
 
 static int popcount16(uint32_t v)
 {
-  int n = 0;
-  for (; v; v &= v - 1) n++;
-  return n;
+  v = v - ((v >> 1) & 0x5555u);
+  v = (v & 0x3333u) + ((v >> 2) & 0x3333u);
+  v = (v + (v >> 4)) & 0x0F0Fu;
+  return (int)((v + (v >> 8)) & 0x1Fu);
 }
 
 /* A restart in the ring: near no index of either size. */
@@ -477,33 +513,6 @@ static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
   }
 }
 
-static void scan_word(scan_state *s, uint64_t off, const uint8_t *p,
-                      const unsigned char *cls, size_t avail)
-{
-  int i;
-  uint32_t w = avail >= 4 ? rsx_be32(p) : 0;
-  for (i = 0; i < s->layout_count; i++) {
-    scan_detector *d = &s->det[i];
-    scan_record(s, d, off, p, cls, avail >= d->lay.words * 4u);
-    d->phase = d->phase + 1 == d->lay.words ? 0 : d->phase + 1;
-  }
-  if (avail >= 4) {
-    if (off >= RSX_MASK_OFFSET && scan_known_mask(w)) {
-      rsx_scan_found f;
-      memset(&f, 0, sizeof f);
-      f.kind = RSX_SCAN_META;
-      f.offset = off - RSX_MASK_OFFSET;
-      f.bytes = RSX_META_MIN;
-      f.mask = w;
-      f.primitive = -1;
-      scan_add(s, &f);
-    }
-    ix_value(s, &s->ix32, off, w);
-  }
-  if (avail >= 2) ix_value(s, &s->ix16, off, rsx_be16(p));
-  if (avail >= 4) ix_value(s, &s->ix16, off + 2, rsx_be16(p + 2));
-}
-
 /* --------------------------------------------------------- reading */
 
 static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
@@ -533,29 +542,251 @@ static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
   return 0;
 }
 
+/* ------------------------------------------------- the pass, by chunk */
+
+/* 64 bits of the bitmap from bit i on */
+static uint64_t bits_at(const uint64_t *bits, size_t i)
+{
+  unsigned r = (unsigned)(i & 63);
+  uint64_t b = bits[i >> 6] >> r;
+  return r ? b | bits[(i >> 6) + 1] << (64 - r) : b;
+}
+
+/* The words of 64 from one of phase ph0 on whose phase has a run under
+** way. */
+static uint64_t active_bits(const scan_detector *d, unsigned ph0)
+{
+  uint64_t b = 0;
+  unsigned p, m;
+  for (m = d->active_phases, p = 0; m != 0; m >>= 1, p++)
+    if (m & 1)
+      b |= d->period[p >= ph0 ? p - ph0 : p + d->lay.words - ph0];
+  return b;
+}
+
+/* Records of layout d starting at the words of [from, to), 64 words at a
+** time: those whose normal (or B) is unit (a word in 60 of other bytes
+** is), and those of the phases whose run is under way; at the others a
+** record changes nothing. */
+static void scan_layout_range(scan_state *s, scan_detector *d,
+                              const uint8_t *buf, const unsigned char *cls,
+                              const uint64_t *units, uint64_t base,
+                              size_t have, uint64_t from, uint64_t to)
+{
+  const scan_layout *l = &d->lay;
+  size_t i = (size_t)(from - base) / 4, end = (size_t)(to - base + 3) / 4;
+  for (; i < end; i += 64) {
+    unsigned ph0 = (unsigned)((base / 4 + i) % l->words);
+    uint64_t span = end - i < 64 ? ((uint64_t)1 << (end - i)) - 1
+                                 : ~(uint64_t)0;
+    uint64_t unit = bits_at(units, i + (size_t)l->soft);
+    uint64_t todo = (unit | active_bits(d, ph0)) & span;
+    while (todo != 0) {
+      unsigned j, before = d->active_phases;
+      size_t at;
+#if defined(__GNUC__)
+      j = (unsigned)__builtin_ctzll(todo);
+#else
+      for (j = 0; !(todo >> j & 1); j++) ;
+#endif
+      at = i + j;
+      scan_record(s, d, d->phase_of[ph0 + j], base + 4 * (uint64_t)at,
+                  buf + 4 * at, cls + at, have - 4 * at >= l->words * 4u);
+      todo &= todo - 1;
+      if (d->active_phases != before)    /* a run began or ended */
+        todo = (unit | active_bits(d, ph0)) & span &
+               (j == 63 ? 0 : ~(uint64_t)0 << (j + 1));
+    }
+  }
+}
+
+static void scan_metas(scan_state *s, const uint8_t *buf, uint64_t base,
+                       size_t have, uint64_t from, uint64_t to)
+{
+  size_t at;
+  for (at = (size_t)(from - base); base + at < to && at + 4 <= have;
+       at += 4) {
+    uint32_t w = rsx_be32(buf + at);
+    if ((w & 0xFFFFF000u) == 0x00080000u && base + at >= RSX_MASK_OFFSET &&
+        scan_known_mask(w)) {
+      rsx_scan_found f;
+      memset(&f, 0, sizeof f);
+      f.kind = RSX_SCAN_META;
+      f.offset = base + at - RSX_MASK_OFFSET;
+      f.bytes = RSX_META_MIN;
+      f.mask = w;
+      f.primitive = -1;
+      scan_add(s, &f);
+    }
+  }
+}
+
+/* Index buffers: the links of a block of IX_BLOCK values, each to the
+** IX_WINDOW before it, counted at once (vectors of the compiler where it
+** has them); a detector sleeps through blocks with few links (most of a
+** file) and wakes at a block with IX_WAKE, fed from IX_BACKUP values
+** before it, so that a buffer's start is in what ix_value sees. The
+** values at p - IX_WINDOW * size are in the buffer (SCAN_BACK). */
+#if defined(__GNUC__)
+typedef uint16_t scan_u16x8 __attribute__((vector_size(16)));
+typedef uint32_t scan_u32x4 __attribute__((vector_size(16)));
+typedef uint64_t scan_u64x2 __attribute__((vector_size(16)));
+
+/* the lanes of a mask (all ones or zero) that are set, in 16-bit lanes */
+static unsigned lanes16(scan_u16x8 m)
+{
+  scan_u64x2 h = (scan_u64x2)m & 0x0001000100010001u;
+  h *= 0x0001000100010001u;
+  return (unsigned)(h[0] >> 48) + (unsigned)(h[1] >> 48);
+}
+
+/* v: IX_BLOCK values of the chunk's values of x's size, in the host's
+** order, with IX_WINDOW before them */
+static unsigned ix_block_links(const void *v, int size)
+{
+  int d, half;
+  unsigned n = 0;
+  if (size == 2) {
+    const uint16_t *p = v;
+    scan_u16x8 a, b, link;
+    memcpy(&a, p, sizeof a);
+    memcpy(&b, p - 1, sizeof b);
+    link = (scan_u16x8)(a - b + IX_NEAR <= 2 * IX_NEAR);
+    for (d = 2; d <= IX_WINDOW; d++) {
+      memcpy(&b, p - d, sizeof b);
+      link |= (scan_u16x8)(a - b + IX_NEAR <= 2 * IX_NEAR);
+    }
+    /* a value equal to the one before links to none */
+    memcpy(&b, p - 1, sizeof b);
+    return lanes16(link & (scan_u16x8)(a != b));
+  }
+  for (half = 0; half < 2; half++) {
+    const uint32_t *p = (const uint32_t *)v + 4 * half;
+    scan_u32x4 a, b, link;
+    memcpy(&a, p, sizeof a);
+    memcpy(&b, p - 1, sizeof b);
+    link = (scan_u32x4)(a - b + IX_NEAR <= 2 * IX_NEAR);
+    for (d = 2; d <= IX_WINDOW; d++) {
+      memcpy(&b, p - d, sizeof b);
+      link |= (scan_u32x4)(a - b + IX_NEAR <= 2 * IX_NEAR);
+    }
+    memcpy(&b, p - 1, sizeof b);
+    n += lanes16((scan_u16x8)(link & (scan_u32x4)(a != b) & 1u));
+  }
+  return n;
+}
+#else
+static unsigned ix_block_links(const void *v, int size)
+{
+  int i, d;
+  unsigned n = 0;
+  for (i = 0; i < IX_BLOCK; i++) {
+    uint32_t a = size == 2 ? ((const uint16_t *)v)[i]
+                           : ((const uint32_t *)v)[i], link = 0, b;
+    for (d = 1; d <= IX_WINDOW; d++) {
+      b = size == 2 ? ((const uint16_t *)v)[i - d]
+                    : ((const uint32_t *)v)[i - d];
+      link |= a - b + IX_NEAR <= 2u * IX_NEAR;
+    }
+    b = size == 2 ? ((const uint16_t *)v)[i - 1]
+                  : ((const uint32_t *)v)[i - 1];
+    n += link && a != b;
+  }
+  return n;
+}
+#endif
+
+/* Feed ix_value the values of [from, to); after a gap, a run anew. */
+static void ix_feed(scan_state *s, scan_ixrun *x, const uint8_t *buf,
+                    uint64_t base, uint64_t from, uint64_t to)
+{
+  uint64_t o;
+  if (from != x->fed_end) {
+    ix_close(s, x);
+    x->active = 0;
+    x->recent = 0;
+  }
+  for (o = from; o < to; o += (uint64_t)x->size) {
+    const uint8_t *p = buf + (size_t)(o - base);
+    ix_value(s, x, o, x->size == 2 ? rsx_be16(p) : rsx_be32(p));
+  }
+  x->fed_end = to;
+}
+
+/* The blocks of x that are whole in the buffer (all, and the values short
+** of a block, at the file's end). */
+static void ix_range(scan_state *s, scan_ixrun *x, const uint8_t *buf,
+                     const void *values, uint64_t base, size_t have,
+                     int last)
+{
+  uint64_t block = IX_BLOCK * (uint64_t)x->size, end = base + have, o;
+  for (o = x->next; o + block <= end; o += block) {
+    unsigned n = o < IX_WINDOW * (uint64_t)x->size
+                   ? IX_WAKE   /* the file's start: nothing to look back at */
+                   : ix_block_links((const uint8_t *)values +
+                                      (size_t)(o - base), x->size);
+    if (!x->awake) {
+      uint64_t from;
+      if (n < IX_WAKE) continue;
+      from = o > IX_BACKUP * (uint64_t)x->size
+               ? o - IX_BACKUP * (uint64_t)x->size : 0;
+      if (from < x->fed_end) from = x->fed_end;
+      x->awake = 1;
+      x->sparse = 0;
+      ix_feed(s, x, buf, base, from, o + block);
+    } else {
+      ix_feed(s, x, buf, base, o, o + block);
+      x->sparse = n <= IX_SLEEP ? x->sparse + 1 : 0;
+      /* two such blocks: fewer than a third of the last IX_RECENT values
+      ** link, and ix_value would have ended a run there as well */
+      if (x->first_linked < 0 ? n <= IX_SLEEP : x->sparse >= 2) {
+        ix_close(s, x);
+        x->awake = 0;
+      }
+    }
+  }
+  x->next = o;
+  if (last && o + (uint64_t)x->size <= end) {
+    ix_feed(s, x, buf, base, o, end - (end - o) % (uint64_t)x->size);
+    x->next = end;
+  }
+}
+
 static int scan_pass(scan_state *s)
 {
   size_t chunk = s->opt->chunk ? s->opt->chunk : SCAN_CHUNK_DEFAULT;
-  size_t cap, have = 0, i;
+  size_t cap, have = 0, i, words, nunits;
   uint8_t *buf;
   unsigned char *cls;
+  uint64_t *units;
+  uint16_t *v16;
+  uint32_t *v32;
   uint64_t base = 0, next_read = 0, pos = 0, size = s->src->size;
-  int rc = 0;
+  int rc = 0, k;
 
   chunk = (chunk + 3) & ~(size_t)3;
   if (chunk < 4096) chunk = 4096;
-  cap = chunk + SCAN_OVERLAP;
+  cap = chunk + SCAN_OVERLAP + SCAN_BACK;
+  nunits = cap / 4 / 64 + 2;
   buf = malloc(cap + 8);
-  cls = calloc(cap / 4 + 2 + MAX_WORDS, 1);
-  if (buf == NULL || cls == NULL) {
+  cls = calloc(cap / 4 + 2 + 16, 1);   /* a record's 16 classes */
+  units = malloc(nunits * sizeof *units);
+  v16 = malloc(cap / 2 * sizeof *v16);
+  v32 = malloc(cap / 4 * sizeof *v32);
+  if (buf == NULL || cls == NULL || units == NULL || v16 == NULL ||
+      v32 == NULL) {
     free(buf);
     free(cls);
+    free(units);
+    free(v16);
+    free(v32);
     return rsx_fail(s->err, "%s: out of memory for the read buffer",
                     s->src->name);
   }
   while (pos < size) {
     size_t n = chunk;
     uint64_t limit;
+    int last;
     if (n > size - next_read) n = (size_t)(size - next_read);
     if (n > 0 && src_read(s->src, next_read, buf + have, n, s->err) != 0) {
       rc = -1;
@@ -563,29 +794,44 @@ static int scan_pass(scan_state *s)
     }
     have += n;
     next_read += n;
-    memset(cls, 0, cap / 4 + 2 + MAX_WORDS);
-    for (i = 0; i + 4 <= have; i += 4)
-      cls[i / 4] = (unsigned char)scan_classify(rsx_be32(buf + i));
-    /* records that reach into the next chunk wait for it */
-    limit = next_read == size ? size : base + have - SCAN_OVERLAP;
-    for (; pos < limit; pos += 4) {
-      size_t at = (size_t)(pos - base);
-      scan_word(s, pos, buf + at, cls + at / 4, have - at);
+    last = next_read == size;
+    /* every word classified once, the unit ones in a bitmap */
+    words = have / 4;
+    memset(cls + words, 0, cap / 4 + 2 + 16 - words);
+    memset(units, 0, nunits * sizeof *units);
+    for (i = 0; i < have / 2; i++) v16[i] = rsx_be16(buf + 2 * i);
+    for (i = 0; i < words; i++) v32[i] = rsx_be32(buf + 4 * i);
+    for (i = 0; i < words; i++) {
+      unsigned c = scan_classify(v32[i]);
+      cls[i] = (unsigned char)c;
+      units[i >> 6] |= (uint64_t)((c & C_U) != 0) << (i & 63);
     }
+    /* records that reach into the next chunk wait for it */
+    limit = last ? size : base + have - SCAN_OVERLAP;
+    for (k = 0; k < s->layout_count; k++)
+      scan_layout_range(s, &s->det[k], buf, cls, units, base, have, pos,
+                        limit);
+    scan_metas(s, buf, base, have, pos, limit);
+    ix_range(s, &s->ix32, buf, v32, base, have, last);
+    ix_range(s, &s->ix16, buf, v16, base, have, last);
+    pos = (limit + 3) & ~(uint64_t)3;
     if (s->nomem) {
       rc = rsx_fail(s->err, "%s: out of memory for the findings",
                     s->src->name);
       break;
     }
-    if (pos < size) {
-      size_t keep = (size_t)(pos - base);
-      memmove(buf, buf + keep, have - keep);
-      have -= keep;
-      base = pos;
+    if (pos < size && pos - base > SCAN_BACK) {
+      size_t drop = (size_t)(pos - base) - SCAN_BACK;
+      memmove(buf, buf + drop, have - drop);
+      have -= drop;
+      base += drop;
     }
   }
   free(buf);
   free(cls);
+  free(units);
+  free(v16);
+  free(v32);
   return rc;
 }
 
@@ -595,7 +841,7 @@ static void scan_flush(scan_state *s)
   unsigned ph;
   for (i = 0; i < s->layout_count; i++)
     for (ph = 0; ph < s->det[i].lay.words; ph++)
-      run_close(s, &s->det[i].lay, &s->det[i].runs[ph]);
+      run_close(s, &s->det[i], &s->det[i].runs[ph]);
   ix_close(s, &s->ix16);
   ix_close(s, &s->ix32);
 }
@@ -804,17 +1050,17 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
     uint64_t e = (last - first) / 4 < IX_END / 2 ? (last - first) / 4
                                                  : IX_END / 2;
     uint32_t inner = 0;
-    if (e > 0 && ix_max(s->src, f, first + e, last - e, &inner) == 0) {
-      uint64_t limit = 2 * (uint64_t)inner + 64, q;
-      uint32_t v;
-      for (q = first; q < first + e; q++)
-        if (ix_read(s->src, f, q, 1, &v) == 0 && v != restart &&
-            v > limit)
-          first = q + 1;
-      for (q = last; q > last - e; q--)
-        if (ix_read(s->src, f, q - 1, 1, &v) == 0 && v != restart &&
-            v > limit)
-          last = q - 1;
+    uint32_t lead[IX_END / 2], trail[IX_END / 2];
+    if (e > 0 && ix_max(s->src, f, first + e, last - e, &inner) == 0 &&
+        ix_read(s->src, f, first, (size_t)e, lead) == 0 &&
+        ix_read(s->src, f, last - e, (size_t)e, trail) == 0) {
+      uint64_t limit = 2 * (uint64_t)inner + 64, q, from = first,
+               to = last;
+      for (q = 0; q < e; q++)
+        if (lead[q] != restart && lead[q] > limit) first = from + q + 1;
+      for (q = e; q > 0; q--)
+        if (trail[q - 1] != restart && trail[q - 1] > limit)
+          last = to - e + q - 1;
     }
   }
   if (last <= first) return 0;
@@ -1429,6 +1675,11 @@ static int found_order(const void *a, const void *b)
   const rsx_scan_found *x = a, *y = b;
   if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
   if (x->kind != y->kind) return x->kind - y->kind;
+  /* layouts and index sizes that fit at one offset: the order does not
+  ** hang on the order the candidates were found in */
+  if (x->stride != y->stride) return x->stride < y->stride ? -1 : 1;
+  if (x->mask != y->mask) return x->mask < y->mask ? -1 : 1;
+  if (x->size != y->size) return x->size < y->size ? -1 : 1;
   /* the place before, when sorting again: the order is fixed */
   return (x->in_mesh > y->in_mesh) - (x->in_mesh < y->in_mesh);
 }
@@ -1454,7 +1705,18 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
   s.err = err;
   s.layout_count = scan_make_layouts(lays);
   for (i = 0; i < s.layout_count; i++) {
+    unsigned char need[16];
+    memset(need, 0, sizeof need);
+    memcpy(need, lays[i].need, sizeof lays[i].need);
+    memcpy(lays[i].need8, need, sizeof need);
+  }
+  for (i = 0; i < s.layout_count; i++) {
+    unsigned j;
     s.det[i].lay = lays[i];
+    for (j = 0; j < 64; j++)
+      s.det[i].period[j % lays[i].words] |= (uint64_t)1 << j;
+    for (j = 0; j < 64 + MAX_WORDS; j++)
+      s.det[i].phase_of[j] = (unsigned char)(j % lays[i].words);
     s.det[i].runs = calloc(lays[i].words, sizeof(scan_run));
     if (s.det[i].runs == NULL) rc = -1;
   }
