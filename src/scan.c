@@ -128,6 +128,72 @@ static unsigned scan_classify(uint32_t w)
   return c;
 }
 
+/* Classes of words in the host's order, 4 at a time where the compiler
+** has vectors: scan_classify's tests, the squared length in units of
+** 1024 (len2 is 1024 times x^2 + y^2 + 4 z^2, so its limits divide). */
+#if defined(__GNUC__)
+typedef int32_t scan_i32x4 __attribute__((vector_size(16)));
+typedef uint32_t scan_w32x4 __attribute__((vector_size(16)));
+
+static void scan_classify_words(const uint32_t *words, size_t n,
+                                unsigned char *cls)
+{
+  int32_t lo = (int32_t)((scan_unit_lo + 1023) / 1024);
+  int32_t hi = (int32_t)(scan_unit_hi / 1024);
+  size_t i;
+  int k;
+  for (i = 0; i + 4 <= n; i += 4) {
+    scan_w32x4 w, c;
+    scan_i32x4 x, y, z, len, shell, half;
+    memcpy(&w, words + i, sizeof w);
+    x = (scan_i32x4)(w << 21) >> 21;
+    y = (scan_i32x4)(w << 10) >> 21;
+    z = (scan_i32x4)w >> 22;
+    len = x * x + y * y + 4 * z * z;
+    shell = len <= hi;
+    half = ((scan_i32x4)((w >> 16) & 0x7FFFu) <= 0x6400) &
+           ((scan_i32x4)(w & 0x7FFFu) <= 0x6400);
+    c = ((scan_w32x4)(((w >> 23) & 0xFFu) < 127u + 20u) & C_F) |
+        ((scan_w32x4)(w == 0) & (C_Z | C_UZ)) |
+        ((scan_w32x4)shell & C_S) |
+        ((scan_w32x4)(shell & (len >= lo)) & (C_U | C_UZ)) |
+        ((scan_w32x4)half & C_H) |
+        ((scan_w32x4)(half & ((scan_i32x4)(w & 0x7FFFu) == 0)) & C_HW0);
+    for (k = 0; k < 4; k++) cls[i + (size_t)k] = (unsigned char)c[k];
+  }
+  for (; i < n; i++) cls[i] = (unsigned char)scan_classify(words[i]);
+}
+#else
+static void scan_classify_words(const uint32_t *words, size_t n,
+                                unsigned char *cls)
+{
+  size_t i;
+  for (i = 0; i < n; i++) cls[i] = (unsigned char)scan_classify(words[i]);
+}
+#endif
+
+/* The buffer's u16 and u32 values at every 2 and 4 bytes, in the host's
+** order. */
+static void scan_swap(const uint8_t *buf, size_t have, uint16_t *v16,
+                      uint32_t *v32)
+{
+  size_t i = 0, done;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; i + 16 <= have; i += 16) {
+    scan_w32x4 w;
+    memcpy(&w, buf + i, sizeof w);
+    w = ((w << 8) & 0xFF00FF00u) | ((w >> 8) & 0x00FF00FFu);  /* u16 */
+    memcpy(v16 + i / 2, &w, sizeof w);
+    w = (w << 16) | (w >> 16);                                 /* u32 */
+    memcpy(v32 + i / 4, &w, sizeof w);
+  }
+#endif
+  done = i;
+  for (; i + 2 <= have; i += 2) v16[i / 2] = rsx_be16(buf + i);
+  for (i = done; i + 4 <= have; i += 4) v32[i / 4] = rsx_be32(buf + i);
+}
+
 /* --------------------------------------------------------- layouts */
 
 #define MAX_WORDS 10
@@ -156,7 +222,8 @@ typedef struct scan_detector {
   scan_run *runs;            /* one per phase */
   unsigned active;           /* runs under way */
   unsigned active_phases;    /* a bit per phase whose run is under way */
-  uint64_t period[MAX_WORDS]; /* bits j of 64 with j % words == o */
+  uint64_t *pattern;         /* per set of phases (bit p: phase p), the
+                             ** bits j of 64 whose j % words is in it */
   unsigned char phase_of[64 + MAX_WORDS]; /* j % words */
 } scan_detector;
 
@@ -278,7 +345,7 @@ static void run_close(scan_state *s, scan_detector *d, scan_run *r)
   r->active = 0;
   d->active--;
   d->active_phases &= ~(1u << (r - d->runs));
-  records = (r->end - r->start) / stride;
+  records = (uint64_t)r->hard + r->soft_in;  /* (end - start) / stride */
   if (records >= s->opt->min_vertices && records <= UINT32_MAX) {
     rsx_scan_found f;
     memset(&f, 0, sizeof f);
@@ -447,17 +514,16 @@ static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
     x->first_linked = -1;
   }
   k = x->k;
-  /* near: |v - u| <= IX_NEAR, as one unsigned comparison */
+  /* near: |v - u| <= IX_NEAR, as one unsigned comparison; the farthest
+  ** counts */
   if (k >= 1 && x->ring[(k - 1) % IX_RING] != v) {
-    if (k >= IX_WINDOW) {
-      for (d = 1; d <= IX_WINDOW; d++)
-        if (v - x->ring[(k - d) % IX_RING] + IX_NEAR <= 2u * IX_NEAR)
-          far = d;
-    } else {
-      for (d = 1; (uint64_t)d <= k; d++)
-        if (v - x->ring[(k - d) % IX_RING] + IX_NEAR <= 2u * IX_NEAR)
-          far = d;
-    }
+    unsigned at = (unsigned)(k % IX_RING);
+    for (d = k >= IX_WINDOW ? IX_WINDOW : (int)k; d >= 1; d--)
+      if (v - x->ring[(at - (unsigned)d) % IX_RING] + IX_NEAR <=
+          2u * IX_NEAR) {
+        far = d;
+        break;
+      }
   }
   /* a strip's next vertex lies one or two from the one two back (a row
   ** of a grid, a zigzag), a list's seldom does */
@@ -556,12 +622,10 @@ static uint64_t bits_at(const uint64_t *bits, size_t i)
 ** way. */
 static uint64_t active_bits(const scan_detector *d, unsigned ph0)
 {
-  uint64_t b = 0;
-  unsigned p, m;
-  for (m = d->active_phases, p = 0; m != 0; m >>= 1, p++)
-    if (m & 1)
-      b |= d->period[p >= ph0 ? p - ph0 : p + d->lay.words - ph0];
-  return b;
+  unsigned w = d->lay.words, m = d->active_phases;
+  /* the phases as seen from ph0: rotated by it */
+  if (ph0 != 0) m = ((m >> ph0) | (m << (w - ph0))) & ((1u << w) - 1);
+  return d->pattern[m];
 }
 
 /* Records of layout d starting at the words of [from, to), 64 words at a
@@ -799,12 +863,14 @@ static int scan_pass(scan_state *s)
     words = have / 4;
     memset(cls + words, 0, cap / 4 + 2 + 16 - words);
     memset(units, 0, nunits * sizeof *units);
-    for (i = 0; i < have / 2; i++) v16[i] = rsx_be16(buf + 2 * i);
-    for (i = 0; i < words; i++) v32[i] = rsx_be32(buf + 4 * i);
-    for (i = 0; i < words; i++) {
-      unsigned c = scan_classify(v32[i]);
-      cls[i] = (unsigned char)c;
-      units[i >> 6] |= (uint64_t)((c & C_U) != 0) << (i & 63);
+    scan_swap(buf, have, v16, v32);
+    scan_classify_words(v32, words, cls);
+    /* bit 6 (C_U) of 8 classes at a time, gathered into a byte */
+    for (i = 0; i < words; i += 8) {
+      uint64_t c;
+      memcpy(&c, cls + i, sizeof c);
+      c = ((c >> 6) & 0x0101010101010101u) * 0x0102040810204080u >> 56;
+      units[i >> 6] |= c << (i & 63);
     }
     /* records that reach into the next chunk wait for it */
     limit = last ? size : base + have - SCAN_OVERLAP;
@@ -1713,8 +1779,15 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
   for (i = 0; i < s.layout_count; i++) {
     unsigned j;
     s.det[i].lay = lays[i];
-    for (j = 0; j < 64; j++)
-      s.det[i].period[j % lays[i].words] |= (uint64_t)1 << j;
+    s.det[i].pattern = calloc((size_t)1 << lays[i].words, sizeof(uint64_t));
+    if (s.det[i].pattern == NULL) rc = -1;
+    else {
+      unsigned m;
+      for (m = 0; m < 1u << lays[i].words; m++)
+        for (j = 0; j < 64; j++)
+          if (m & (1u << (j % lays[i].words)))
+            s.det[i].pattern[m] |= (uint64_t)1 << j;
+    }
     for (j = 0; j < 64 + MAX_WORDS; j++)
       s.det[i].phase_of[j] = (unsigned char)(j % lays[i].words);
     s.det[i].runs = calloc(lays[i].words, sizeof(scan_run));
@@ -1750,7 +1823,10 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
   }
   out->dropped = s.dropped;
 done:
-  for (i = 0; i < s.layout_count; i++) free(s.det[i].runs);
+  for (i = 0; i < s.layout_count; i++) {
+    free(s.det[i].runs);
+    free(s.det[i].pattern);
+  }
   free(s.cand);
   free(drop);
   return rc;
