@@ -84,6 +84,8 @@ enum {
   C_HW0 = 1 << 5, /* C_H and the second half is +-0 */
   C_U = 1 << 6    /* a unit CMP vector */
 };
+#define CLASS_BITS 7
+#define CLASS_U 6       /* C_U's bit */
 
 /* Squared CMP lengths in units of (1/32767)^2, from the note's scales
 ** (x, y times 32, z times 64): the unit shell of RSX_UNIT_TOLERANCE. */
@@ -208,6 +210,9 @@ typedef struct scan_layout {
                              ** is unit, soft when it is zero */
   uint64_t need8[2];         /* need, 8 words in each, as the bytes of
                              ** the words' classes lie in memory */
+  unsigned nterms;           /* what a record that begins a run needs, as */
+  unsigned char term_word[MAX_WORDS * 8], term_class[MAX_WORDS * 8];
+                             /* words and class bits, the unit one first */
 } scan_layout;
 
 typedef struct scan_run {
@@ -310,6 +315,7 @@ typedef struct scan_state {
   scan_source *src;
   rsx_error *err;
   int layout_count;
+  unsigned class_bits;       /* the classes the layouts look for */
   scan_detector det[SCAN_MASK_COUNT + 1];
   scan_ixrun ix16, ix32;
   rsx_scan_found *cand;      /* candidates for the findings */
@@ -623,6 +629,7 @@ static uint64_t bits_at(const uint64_t *bits, size_t i)
 static uint64_t active_bits(const scan_detector *d, unsigned ph0)
 {
   unsigned w = d->lay.words, m = d->active_phases;
+  if (m == 0) return 0;
   /* the phases as seen from ph0: rotated by it */
   if (ph0 != 0) m = ((m >> ph0) | (m << (w - ph0))) & ((1u << w) - 1);
   return d->pattern[m];
@@ -632,10 +639,27 @@ static uint64_t active_bits(const scan_detector *d, unsigned ph0)
 ** time: those whose normal (or B) is unit (a word in 60 of other bytes
 ** is), and those of the phases whose run is under way; at the others a
 ** record changes nothing. */
+/* The words of 64 from word i on where a record of l would begin a run:
+** every word of the class it needs, the normal (or B) unit. classes:
+** a bitmap of the words per class bit, nbits apart. */
+static uint64_t hard_starts(const scan_layout *l, const uint64_t *classes,
+                            size_t nbits, size_t i)
+{
+  uint64_t b = ~(uint64_t)0;
+  unsigned t;
+  for (t = 0; t < l->nterms && b != 0; t++)
+    b &= bits_at(classes + l->term_class[t] * nbits, i + l->term_word[t]);
+  return b;
+}
+
+/* Records of layout d starting at the words of [from, to), 64 words at a
+** time: those that begin a run, and those of the phases whose run is
+** under way; at the others a record changes nothing. */
 static void scan_layout_range(scan_state *s, scan_detector *d,
                               const uint8_t *buf, const unsigned char *cls,
-                              const uint64_t *units, uint64_t base,
-                              size_t have, uint64_t from, uint64_t to)
+                              const uint64_t *classes, size_t nbits,
+                              uint64_t base, size_t have, uint64_t from,
+                              uint64_t to)
 {
   const scan_layout *l = &d->lay;
   size_t i = (size_t)(from - base) / 4, end = (size_t)(to - base + 3) / 4;
@@ -643,7 +667,7 @@ static void scan_layout_range(scan_state *s, scan_detector *d,
     unsigned ph0 = (unsigned)((base / 4 + i) % l->words);
     uint64_t span = end - i < 64 ? ((uint64_t)1 << (end - i)) - 1
                                  : ~(uint64_t)0;
-    uint64_t unit = bits_at(units, i + (size_t)l->soft);
+    uint64_t unit = hard_starts(l, classes, nbits, i);
     uint64_t todo = (unit | active_bits(d, ph0)) & span;
     while (todo != 0) {
       unsigned j, before = d->active_phases;
@@ -700,8 +724,9 @@ typedef uint64_t scan_u64x2 __attribute__((vector_size(16)));
 static unsigned lanes16(scan_u16x8 m)
 {
   scan_u64x2 h = (scan_u64x2)m & 0x0001000100010001u;
-  h *= 0x0001000100010001u;
-  return (unsigned)(h[0] >> 48) + (unsigned)(h[1] >> 48);
+  uint64_t t = h[0] + h[1];
+  t += t >> 32;
+  return (unsigned)((t + (t >> 16)) & 0xFFFFu);
 }
 
 /* v: IX_BLOCK values of the chunk's values of x's size, in the host's
@@ -834,7 +859,7 @@ static int scan_pass(scan_state *s)
   nunits = cap / 4 / 64 + 2;
   buf = malloc(cap + 8);
   cls = calloc(cap / 4 + 2 + 16, 1);   /* a record's 16 classes */
-  units = malloc(nunits * sizeof *units);
+  units = malloc(CLASS_BITS * nunits * sizeof *units);
   v16 = malloc(cap / 2 * sizeof *v16);
   v32 = malloc(cap / 4 * sizeof *v32);
   if (buf == NULL || cls == NULL || units == NULL || v16 == NULL ||
@@ -862,20 +887,26 @@ static int scan_pass(scan_state *s)
     /* every word classified once, the unit ones in a bitmap */
     words = have / 4;
     memset(cls + words, 0, cap / 4 + 2 + 16 - words);
-    memset(units, 0, nunits * sizeof *units);
+    memset(units, 0, CLASS_BITS * nunits * sizeof *units);
     scan_swap(buf, have, v16, v32);
     scan_classify_words(v32, words, cls);
-    /* bit 6 (C_U) of 8 classes at a time, gathered into a byte */
+    /* a bitmap per class bit: the bit of 8 classes at a time, gathered
+    ** into a byte */
     for (i = 0; i < words; i += 8) {
       uint64_t c;
+      int b;
       memcpy(&c, cls + i, sizeof c);
-      c = ((c >> 6) & 0x0101010101010101u) * 0x0102040810204080u >> 56;
-      units[i >> 6] |= c << (i & 63);
+      for (b = 0; b < CLASS_BITS; b++)
+        if (s->class_bits >> b & 1)
+          units[b * nunits + (i >> 6)] |=
+            ((c >> b & 0x0101010101010101u) * 0x0102040810204080u >> 56)
+            << (i & 63);
     }
     /* records that reach into the next chunk wait for it */
     limit = last ? size : base + have - SCAN_OVERLAP;
     for (k = 0; k < s->layout_count; k++)
-      scan_layout_range(s, &s->det[k], buf, cls, units, base, have, pos,
+      scan_layout_range(s, &s->det[k], buf, cls, units, nunits, base, have,
+                        pos,
                         limit);
     scan_metas(s, buf, base, have, pos, limit);
     ix_range(s, &s->ix32, buf, v32, base, have, last);
@@ -1772,9 +1803,22 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
   s.layout_count = scan_make_layouts(lays);
   for (i = 0; i < s.layout_count; i++) {
     unsigned char need[16];
+    scan_layout *l = &lays[i];
+    unsigned j, c;
     memset(need, 0, sizeof need);
-    memcpy(need, lays[i].need, sizeof lays[i].need);
-    memcpy(lays[i].need8, need, sizeof need);
+    memcpy(need, l->need, sizeof l->need);
+    memcpy(l->need8, need, sizeof need);
+    l->term_word[0] = (unsigned char)l->soft;
+    l->term_class[0] = CLASS_U;
+    l->nterms = 1;
+    s.class_bits |= 1u << CLASS_U;
+    for (j = 0; j < l->words; j++)
+      for (c = 0; c < CLASS_BITS; c++)
+        if ((l->need[j] >> c & 1) && (int)j != l->soft) {
+          s.class_bits |= 1u << c;
+          l->term_word[l->nterms] = (unsigned char)j;
+          l->term_class[l->nterms++] = (unsigned char)c;
+        }
   }
   for (i = 0; i < s.layout_count; i++) {
     unsigned j;
