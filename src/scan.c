@@ -760,7 +760,9 @@ static unsigned ix_block_links(const void *v, int size)
       link |= (scan_u32x4)(a - b + IX_NEAR <= 2 * IX_NEAR);
     }
     memcpy(&b, p - 1, sizeof b);
-    n += lanes16((scan_u16x8)(link & (scan_u32x4)(a != b) & 1u));
+    /* values at IX_U32_LIMIT and above end a run in ix_value */
+    n += lanes16((scan_u16x8)(link & (scan_u32x4)(a != b) &
+                              (scan_u32x4)(a < IX_U32_LIMIT) & 1u));
   }
   return n;
 }
@@ -779,7 +781,7 @@ static unsigned ix_block_links(const void *v, int size)
     }
     b = size == 2 ? ((const uint16_t *)v)[i - 1]
                   : ((const uint32_t *)v)[i - 1];
-    n += link && a != b;
+    n += link && a != b && (size == 2 || a < IX_U32_LIMIT);
   }
   return n;
 }
