@@ -82,7 +82,8 @@ enum {
   C_S = 1 << 3,   /* a CMP vector no longer than unit (zero included) */
   C_H = 1 << 4,   /* two finite half floats within +-1024 */
   C_HW0 = 1 << 5, /* C_H and the second half is +-0 */
-  C_U = 1 << 6    /* a unit CMP vector */
+  C_U = 1 << 6,   /* a unit CMP vector */
+  C_T = 1 << 7    /* two half floats in the UVs' tiling range */
 };
 #define CLASS_BITS 7
 #define CLASS_U 6       /* C_U's bit */
@@ -100,6 +101,13 @@ static void scan_init_limits(void)
                                 (1 + RSX_UNIT_TOLERANCE) * full);
 }
 
+/* The note's tiling range of UVs on the disc, -807 to 512: 0x6000 is
+** 512, 0xE24E is -807. */
+static int scan_tiling_ok(uint32_t h)
+{
+  return h <= 0x6000u || (h >= 0x8000u && h <= 0xE24Eu);
+}
+
 static int scan_half_ok(uint32_t h)
 {
   /* 0x6400 is 1024; everything above, infinities and NaNs included */
@@ -113,7 +121,8 @@ static unsigned scan_classify(uint32_t w)
   int64_t len2;
 
   if (((w >> 23) & 0xFFu) < 127u + 20u) c |= C_F;
-  if (w == 0) return c | C_UZ | C_Z | C_S | C_H | C_HW0;
+  if (w == 0) return c | C_UZ | C_Z | C_S | C_H | C_HW0 | C_T;
+  if (scan_tiling_ok(w >> 16) && scan_tiling_ok(w & 0xFFFFu)) c |= C_T;
   /* sign-extend the 11:11:10 fields as rsx_cmp does */
   x = (int32_t)((w & 0x7FFu) ^ 0x400u) - 0x400;
   y = (int32_t)(((w >> 11) & 0x7FFu) ^ 0x400u) - 0x400;
@@ -160,7 +169,12 @@ static void scan_classify_words(const uint32_t *words, size_t n,
         ((scan_w32x4)shell & C_S) |
         ((scan_w32x4)(shell & (len >= lo)) & (C_U | C_UZ)) |
         ((scan_w32x4)half & C_H) |
-        ((scan_w32x4)(half & ((scan_i32x4)(w & 0x7FFFu) == 0)) & C_HW0);
+        ((scan_w32x4)(half & ((scan_i32x4)(w & 0x7FFFu) == 0)) & C_HW0) |
+        ((scan_w32x4)(((w >> 16) <= 0x6000u) |
+                      (((w >> 16) >= 0x8000u) & ((w >> 16) <= 0xE24Eu))) &
+         (scan_w32x4)(((w & 0xFFFFu) <= 0x6000u) |
+                      (((w & 0xFFFFu) >= 0x8000u) &
+                       ((w & 0xFFFFu) <= 0xE24Eu))) & C_T);
     for (k = 0; k < 4; k++) cls[i + (size_t)k] = (unsigned char)c[k];
   }
   for (; i < n; i++) cls[i] = (unsigned char)scan_classify(words[i]);
@@ -310,6 +324,10 @@ typedef struct scan_source {
   uint64_t size;
 } scan_source;
 
+typedef struct scan_span {
+  uint64_t start, end;
+} scan_span;
+
 typedef struct scan_state {
   const rsx_scan_options *opt;
   scan_source *src;
@@ -322,6 +340,11 @@ typedef struct scan_state {
   size_t ncand, capcand;
   uint64_t dropped;
   int nomem;
+  scan_span *tiles;          /* runs of C_T words (scan_find_uv) */
+  size_t ntiles, captiles;
+  int in_tile;
+  uint64_t tile_start;
+  size_t uv_budget;          /* starts uv_search may still try */
 } scan_state;
 
 static void scan_add(scan_state *s, const rsx_scan_found *f)
@@ -406,7 +429,6 @@ static void scan_record(scan_state *s, scan_detector *d, unsigned phase,
 {
   const scan_layout *l = &d->lay;
   scan_run *r = &d->runs[phase];
-  unsigned j;
   int soft;
 
   if (!complete) goto fail;
@@ -843,6 +865,46 @@ static void ix_range(scan_state *s, scan_ixrun *x, const uint8_t *buf,
   }
 }
 
+static void tile_close(scan_state *s, uint64_t end)
+{
+  s->in_tile = 0;
+  if (end - s->tile_start < 4 * (uint64_t)s->opt->min_vertices) return;
+  if (s->ntiles >= SCAN_CANDIDATES_MAX) {
+    s->dropped++;
+    return;
+  }
+  if (s->ntiles == s->captiles) {
+    size_t cap = s->captiles ? s->captiles * 2 : 64;
+    scan_span *t = realloc(s->tiles, cap * sizeof *t);
+    if (t == NULL) {
+      s->nomem = 1;
+      return;
+    }
+    s->tiles = t;
+    s->captiles = cap;
+  }
+  s->tiles[s->ntiles].start = s->tile_start;
+  s->tiles[s->ntiles++].end = end;
+}
+
+static void scan_tiles(scan_state *s, const unsigned char *cls,
+                       uint64_t base, size_t have, uint64_t from,
+                       uint64_t to)
+{
+  size_t at;
+  for (at = (size_t)(from - base); base + at < to && at + 4 <= have;
+       at += 4) {
+    int t = (cls[at / 4] & C_T) != 0;
+    if (t == s->in_tile) continue;
+    if (t) {
+      s->in_tile = 1;
+      s->tile_start = base + at;
+    } else {
+      tile_close(s, base + at);
+    }
+  }
+}
+
 static int scan_pass(scan_state *s)
 {
   size_t chunk = s->opt->chunk ? s->opt->chunk : SCAN_CHUNK_DEFAULT;
@@ -911,6 +973,7 @@ static int scan_pass(scan_state *s)
                         pos,
                         limit);
     scan_metas(s, buf, base, have, pos, limit);
+    scan_tiles(s, cls, base, have, pos, limit);
     ix_range(s, &s->ix32, buf, v32, base, have, last);
     ix_range(s, &s->ix16, buf, v16, base, have, last);
     pos = (limit + 3) & ~(uint64_t)3;
@@ -938,6 +1001,7 @@ static void scan_flush(scan_state *s)
 {
   int i;
   unsigned ph;
+  if (s->in_tile) tile_close(s, s->src->size & ~(uint64_t)3);
   for (i = 0; i < s->layout_count; i++)
     for (ph = 0; ph < s->det[i].lay.words; ph++)
       run_close(s, &s->det[i], &s->det[i].runs[ph]);
@@ -1542,6 +1606,248 @@ static int scan_split(scan_state *s, unsigned char **dropp)
   return 0;
 }
 
+/* An MGP of UV sets alone is half floats, which zeros, arrays of half
+** floats and small integers are as well: it is looked for only for a
+** mesh assembled with a record of such a mask and an index buffer, and
+** only in runs of words of two half floats in the tiling range (C_T, the
+** pass lists them) as long as the n records at least. In each, every
+** start aligned to 16 is tried: the corners of a triangle have UVs near
+** each other, others do not. A start is scored by the mean UV distance
+** of the index buffer's neighbouring values, over the mean distance of
+** their UVs from their centre; the best is taken when it is well below
+** UV_SCORE_MAX and below UV_MARGIN times the next best (a box whose
+** faces share UVs read one face late ties, and is left out). */
+#define UV_WINDOW_MAX ((uint64_t)4 << 20)  /* bytes of MGP read at a time */
+#define UV_EDGES 2048                        /* index pairs looked at */
+#define UV_STARTS 16384                      /* starts tried per mesh */
+#define UV_BUDGET 262144                     /* ... and per scan */
+#define UV_QUICK_PAIRS 8    /* pairs of the first look at a start */
+#define UV_QUICK_MAX 0.5    /* ... above which it is passed by */
+#define UV_NEAR ((uint64_t)1 << 20) /* the MGP's distance from the MMP */
+#define UV_SLACK 4096   /* a run longer than the MGP by more is passed by
+                        ** (the bytes beside a stream that pass as UVs:
+                        ** zeros, padding, half floats, small integers) */
+#define UV_SCORE_MAX 0.1
+#define UV_SPREAD_MIN (1.0 / 1024)  /* mean distance of UVs from their centre */
+#define UV_MARGIN 0.5
+
+/* A finite half float (as those of C_T words are): its bits moved into a
+** float's, scaled by 2^112, exact for normal and subnormal ones. */
+static float uv_half(const uint8_t *p)
+{
+  uint32_t h = rsx_be16(p), bits = (h & 0x7FFFu) << 13;
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  f *= 5192296858534827628530496329220096.0f;   /* 2^112 */
+  return h & 0x8000u ? -f : f;
+}
+
+static double uv_score(const uint8_t *win, uint32_t stride, uint32_t uv,
+                       const uint32_t *pairs, const double *dpos,
+                       size_t npairs)
+{
+  double uu = 0, up = 0, pp = 0, slope;
+  size_t k;
+  for (k = 0; k < npairs; k++) {
+    const uint8_t *a = win + (size_t)pairs[2 * k] * stride + uv;
+    const uint8_t *b = win + (size_t)pairs[2 * k + 1] * stride + uv;
+    double du = (double)uv_half(a) - uv_half(b);
+    double dv = (double)uv_half(a + 2) - uv_half(b + 2);
+    double d = sqrt(du * du + dv * dv);
+    uu += d * d;
+    up += d * dpos[k];
+    pp += dpos[k] * dpos[k];
+  }
+  /* UVs all alike (zeros), or no further apart than the half floats an
+  ** index buffer or small integers make: nothing to tell a start by */
+  if (!(pp > 0) || !(uu / (double)npairs >= UV_SPREAD_MIN * UV_SPREAD_MIN))
+    return INFINITY;
+  slope = up / pp;
+  /* the share of the UV distances that one scale of the positions'
+  ** distances does not explain */
+  return (uu - slope * up) / uu;
+}
+
+/* The index pairs (neighbouring values, restarts and values past n left
+** out) of index buffer ix, up to UV_EDGES; their number. */
+static size_t uv_pairs(scan_state *s, const rsx_scan_found *ix, uint32_t n,
+                       uint32_t *pairs)
+{
+  uint8_t buf[4 * (UV_EDGES + 1)];
+  size_t want = ix->count < UV_EDGES + 1 ? ix->count : UV_EDGES + 1, k, np = 0;
+  uint32_t restart = ix->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+  if (src_read(s->src, ix->offset, buf, want * ix->size, NULL) != 0) return 0;
+  for (k = 0; k + 1 < want; k++) {
+    uint32_t a = ix->size == 2 ? rsx_be16(buf + 2 * k) : rsx_be32(buf + 4 * k);
+    uint32_t b = ix->size == 2 ? rsx_be16(buf + 2 * k + 2)
+                               : rsx_be32(buf + 4 * k + 4);
+    if (a == restart || b == restart || a >= n || b >= n || a == b) continue;
+    pairs[2 * np] = a;
+    pairs[2 * np + 1] = b;
+    np++;
+  }
+  return np;
+}
+
+/* for span_near_order: the offset the runs are sorted by their distance
+** from (qsort has no argument for it) */
+static uint64_t span_near_to;
+
+static int span_near_order(const void *a, const void *b)
+{
+  const scan_span *x = a, *y = b;
+  uint64_t dx = x->start > span_near_to ? x->start - span_near_to
+                                        : span_near_to - x->start;
+  uint64_t dy = y->start > span_near_to ? y->start - span_near_to
+                                        : span_near_to - y->start;
+  if (dx != dy) return dx < dy ? -1 : 1;
+  return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The offset of the UV-only MGP of mask, n records, that index buffer ix
+** fits, or -1. */
+static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
+                         const rsx_scan_found *mmp, uint32_t mask,
+                         uint32_t n)
+{
+  rsx_format f;
+  uint32_t *pairs, uv, stride;
+  double *dpos;
+  uint8_t *win;
+  scan_span *fit;
+  uint64_t len;
+  size_t np, t, nfit, tried = 0;
+  double best = INFINITY, second = INFINITY;
+  int64_t at = -1;
+
+  rsx_format_init(&f, mask);
+  stride = f.mgp_stride;
+  len = (uint64_t)n * stride;
+  if (len == 0 || len > UV_WINDOW_MAX || f.offset[RSX_UV0] < 0) return -1;
+  uv = (uint32_t)f.offset[RSX_UV0];
+  if ((uint64_t)n * 16 > UV_WINDOW_MAX) return -1;
+  pairs = malloc(2 * UV_EDGES * sizeof *pairs);
+  dpos = malloc(UV_EDGES * sizeof *dpos);
+  win = malloc((size_t)(len + UV_SLACK > (uint64_t)n * 16
+                          ? len + UV_SLACK : (uint64_t)n * 16));
+  fit = malloc((s->ntiles + 1) * sizeof *fit);
+  if (pairs == NULL || dpos == NULL || win == NULL || fit == NULL) {
+    free(pairs);
+    free(dpos);
+    free(win);
+    free(fit);
+    return -1;
+  }
+  np = uv_pairs(s, ix, n, pairs);
+  /* the distances of the pairs' positions, from the MMP */
+  if (src_read(s->src, mmp->offset, win, (size_t)n * 16, NULL) != 0) np = 0;
+  for (t = 0; t < np; t++) {
+    const uint8_t *a = win + (size_t)pairs[2 * t] * 16;
+    const uint8_t *b = win + (size_t)pairs[2 * t + 1] * 16;
+    double d2 = 0;
+    int c;
+    for (c = 0; c < 3; c++) {
+      double d = (double)scan_f32(a + 4 * c) - scan_f32(b + 4 * c);
+      d2 += d * d;
+    }
+    dpos[t] = isfinite(d2) ? sqrt(d2) : 0;
+  }
+  /* the runs long enough within UV_NEAR of the MMP (s->tiles is in
+  ** file order), the nearest first */
+  {
+    size_t lo = 0, hi = s->ntiles;
+    uint64_t from = mmp->offset > UV_NEAR ? mmp->offset - UV_NEAR : 0;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (s->tiles[mid].end < from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (t = lo, nfit = 0;
+         t < s->ntiles && s->tiles[t].start <= mmp->offset + UV_NEAR; t++)
+      if (s->tiles[t].end - s->tiles[t].start >= len &&
+          s->tiles[t].end - s->tiles[t].start <= len + UV_SLACK)
+        fit[nfit++] = s->tiles[t];
+  }
+  span_near_to = mmp->offset;
+  if (nfit > 1) qsort(fit, nfit, sizeof *fit, span_near_order);
+  for (t = 0; t < nfit && np >= UV_QUICK_PAIRS && tried < UV_STARTS &&
+              s->uv_budget > 0; t++) {
+    uint64_t a0 = (fit[t].start + 15) & ~(uint64_t)15, a;
+    if (a0 + len > fit[t].end ||
+        src_read(s->src, a0, win, (size_t)(fit[t].end - a0), NULL) != 0)
+      continue;
+    for (a = a0; a + len <= fit[t].end && tried < UV_STARTS &&
+                 s->uv_budget > 0; a += 16) {
+      const uint8_t *w = win + (size_t)(a - a0);
+      double score;
+      tried++;
+      s->uv_budget--;
+      /* a few pairs first: most starts are far off */
+      if (!(uv_score(w, stride, uv, pairs, dpos, UV_QUICK_PAIRS) <=
+            UV_QUICK_MAX) ||
+          (np > 4 * UV_QUICK_PAIRS &&
+           !(uv_score(w, stride, uv, pairs, dpos, 4 * UV_QUICK_PAIRS) <=
+             UV_QUICK_MAX)))
+        continue;
+      score = uv_score(w, stride, uv, pairs, dpos, np);
+      if (score < best) {
+        second = best;
+        best = score;
+        at = (int64_t)a;
+      } else if (score < second) {
+        second = score;
+      }
+    }
+  }
+  free(pairs);
+  free(dpos);
+  free(win);
+  free(fit);
+  if (at < 0 || !(best <= UV_SCORE_MAX) ||
+      !(second == INFINITY || best <= UV_MARGIN * second))
+    return -1;
+  return at;
+}
+
+/* Meshes of a record whose mask has UV sets alone in its MGP, with an
+** index buffer and no MGP found: their MGP by uv_search, a new finding. */
+static void scan_find_uv(scan_state *s, rsx_scan_mesh *meshes, size_t nm)
+{
+  size_t i;
+  for (i = 0; i < nm; i++) {
+    rsx_scan_mesh *m = &meshes[i];
+    rsx_format f;
+    int64_t at;
+    size_t n0 = s->ncand;
+    if (m->meta < 0 || m->indices < 0 || m->mgp >= 0) continue;
+    rsx_format_init(&f, m->mask);
+    if (f.mgp_stride == 0 || (m->mask & ((1u << RSX_COLOUR) |
+                                         (1u << RSX_TANGENT_A) |
+                                         (1u << RSX_TANGENT_B))))
+      continue;
+    at = uv_search(s, &s->cand[m->indices], &s->cand[m->mmp], m->mask,
+                   m->vertices);
+    if (at >= 0) {
+      rsx_scan_found g;
+      memset(&g, 0, sizeof g);
+      g.kind = RSX_SCAN_MGP;
+      g.offset = (uint64_t)at;
+      g.vertices = m->vertices;
+      g.stride = f.mgp_stride;
+      g.bytes = (uint64_t)m->vertices * f.mgp_stride;
+      g.mask = m->mask;
+      g.primitive = -1;
+      scan_add(s, &g);
+      if (s->ncand != n0 + 1) continue;   /* over the cap */
+      m->mgp = (long)(s->ncand - 1);
+      m->confidence = m->confidence * 4 / 3 > 1 ? 1 : m->confidence * 4 / 3;
+      snprintf(m->why, sizeof m->why, "%s", "indices fit the vertex count; "
+               "record holds the vertex count; MGP of UV sets whose "
+               "triangles' UVs lie close");
+    }
+  }
+}
+
 /* Each MMP run is a mesh. Its parts, each taken once, in file order:
 ** - a metadata record holding its vertex count, one holding an index
 **   buffer's count as well first (the buffer is then that one);
@@ -1555,6 +1861,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
 {
   size_t i, j;
   unsigned char *used = calloc(s->ncand + 1, 1);
+  size_t ndrop = s->ncand;
   rsx_scan_mesh *meshes = NULL;
   size_t nm = 0, cap = 0;
   scan_lookup lk;
@@ -1708,6 +2015,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
     if (ix >= 0) used[ix] = 1;
     nm++;
   }
+  if (!s->nomem) scan_find_uv(s, meshes, nm);
 done:
   /* the findings: every candidate not dropped */
   if (!s->nomem) {
@@ -1722,7 +2030,7 @@ done:
       size_t *moved = map;   /* reused: the old place -> the new */
       for (i = 0; i < s->ncand; i++) {
         map[i] = (size_t)-1;
-        if (drop[i]) continue;
+        if (i < ndrop && drop[i]) continue;   /* those of scan_find_uv: kept */
         map[i] = nf;
         found[nf++] = s->cand[i];
       }
@@ -1839,6 +2147,7 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
     s.det[i].runs = calloc(lays[i].words, sizeof(scan_run));
     if (s.det[i].runs == NULL) rc = -1;
   }
+  s.uv_budget = UV_BUDGET;
   s.ix16.size = 2;
   s.ix32.size = 4;
   s.ix16.first_linked = s.ix32.first_linked = -1;
@@ -1874,6 +2183,7 @@ done:
     free(s.det[i].pattern);
   }
   free(s.cand);
+  free(s.tiles);
   free(drop);
   return rc;
 }
