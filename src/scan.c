@@ -1620,9 +1620,9 @@ static int scan_split(scan_state *s, unsigned char **dropp)
 #define UV_WINDOW_MAX ((uint64_t)4 << 20)  /* bytes of MGP read at a time */
 #define UV_EDGES 2048                        /* index pairs looked at */
 #define UV_STARTS 16384                      /* starts tried per mesh */
-#define UV_BUDGET 262144                     /* ... and per scan */
+#define UV_BUDGET 65536                      /* ... and per scan */
 #define UV_QUICK_PAIRS 8    /* pairs of the first look at a start */
-#define UV_QUICK_MAX 0.5    /* ... above which it is passed by */
+#define UV_QUICK_MAX 0.25   /* ... above which it is passed by */
 #define UV_NEAR ((uint64_t)1 << 20) /* the MGP's distance from the MMP */
 #define UV_SLACK 4096   /* a run longer than the MGP by more is passed by
                         ** (the bytes beside a stream that pass as UVs:
@@ -1642,17 +1642,18 @@ static float uv_half(const uint8_t *p)
   return h & 0x8000u ? -f : f;
 }
 
-static double uv_score(const uint8_t *win, uint32_t stride, uint32_t uv,
+/* win: the half floats of a start's MGP as floats; stride and uv (the
+** offset of UV set 0) in half floats */
+static double uv_score(const float *win, uint32_t stride, uint32_t uv,
                        const uint32_t *pairs, const double *dpos,
                        size_t npairs)
 {
   double uu = 0, up = 0, pp = 0, slope;
   size_t k;
   for (k = 0; k < npairs; k++) {
-    const uint8_t *a = win + (size_t)pairs[2 * k] * stride + uv;
-    const uint8_t *b = win + (size_t)pairs[2 * k + 1] * stride + uv;
-    double du = (double)uv_half(a) - uv_half(b);
-    double dv = (double)uv_half(a + 2) - uv_half(b + 2);
+    const float *a = win + (size_t)pairs[2 * k] * stride + uv;
+    const float *b = win + (size_t)pairs[2 * k + 1] * stride + uv;
+    double du = (double)a[0] - b[0], dv = (double)a[1] - b[1];
     double d = sqrt(du * du + dv * dv);
     uu += d * d;
     up += d * dpos[k];
@@ -1715,6 +1716,8 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
   double *dpos;
   uint8_t *win;
   scan_span *fit;
+  uint32_t *normal;
+  float *halves;
   uint64_t len;
   size_t np, t, nfit, tried = 0;
   double best = INFINITY, second = INFINITY;
@@ -1731,13 +1734,19 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
   win = malloc((size_t)(len + UV_SLACK > (uint64_t)n * 16
                           ? len + UV_SLACK : (uint64_t)n * 16));
   fit = malloc((s->ntiles + 1) * sizeof *fit);
-  if (pairs == NULL || dpos == NULL || win == NULL || fit == NULL) {
+  normal = malloc(((size_t)(len + UV_SLACK) / 4 + 1) * sizeof *normal);
+  halves = malloc((size_t)(len + UV_SLACK) / 2 * sizeof *halves);
+  if (pairs == NULL || dpos == NULL || win == NULL || fit == NULL ||
+      normal == NULL || halves == NULL) {
     free(pairs);
     free(dpos);
     free(win);
     free(fit);
+    free(normal);
+    free(halves);
     return -1;
   }
+  normal[0] = 0;
   np = uv_pairs(s, ix, n, pairs);
   /* the distances of the pairs' positions, from the MMP */
   if (src_read(s->src, mmp->offset, win, (size_t)n * 16, NULL) != 0) np = 0;
@@ -1773,23 +1782,36 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
   for (t = 0; t < nfit && np >= UV_QUICK_PAIRS && tried < UV_STARTS &&
               s->uv_budget > 0; t++) {
     uint64_t a0 = (fit[t].start + 15) & ~(uint64_t)15, a;
+    size_t q, nw;
     if (a0 + len > fit[t].end ||
         src_read(s->src, a0, win, (size_t)(fit[t].end - a0), NULL) != 0)
       continue;
+    /* normal[q]: the words before word q with a half float of a normal
+    ** size (zeros, index values and small integers are not) */
+    nw = (size_t)(fit[t].end - a0) / 4;
+    /* a run read costs as many starts as it has 16 words */
+    s->uv_budget -= nw / 16 < s->uv_budget ? nw / 16 : s->uv_budget;
+    for (q = 0; q < nw; q++)
+      normal[q + 1] = normal[q] + ((rsx_be32(win + 4 * q) & 0x7C007C00u) != 0);
+    for (q = 0; q < 2 * nw; q++) halves[q] = uv_half(win + 2 * q);
     for (a = a0; a + len <= fit[t].end && tried < UV_STARTS &&
                  s->uv_budget > 0; a += 16) {
-      const uint8_t *w = win + (size_t)(a - a0);
+      const float *w = halves + (size_t)(a - a0) / 2;
+      size_t first = (size_t)(a - a0) / 4;
       double score;
+      /* UVs of a mesh are seldom zero, and never so small: half the
+      ** words at least */
+      if ((normal[first + len / 4] - normal[first]) * 2 < len / 4) continue;
       tried++;
       s->uv_budget--;
       /* a few pairs first: most starts are far off */
-      if (!(uv_score(w, stride, uv, pairs, dpos, UV_QUICK_PAIRS) <=
+      if (!(uv_score(w, stride / 2, uv / 2, pairs, dpos, UV_QUICK_PAIRS) <=
             UV_QUICK_MAX) ||
-          (np > 4 * UV_QUICK_PAIRS &&
-           !(uv_score(w, stride, uv, pairs, dpos, 4 * UV_QUICK_PAIRS) <=
-             UV_QUICK_MAX)))
+          (np > 8 * UV_QUICK_PAIRS &&
+           !(uv_score(w, stride / 2, uv / 2, pairs, dpos,
+                      8 * UV_QUICK_PAIRS) <= 3 * UV_SCORE_MAX)))
         continue;
-      score = uv_score(w, stride, uv, pairs, dpos, np);
+      score = uv_score(w, stride / 2, uv / 2, pairs, dpos, np);
       if (score < best) {
         second = best;
         best = score;
@@ -1803,6 +1825,8 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
   free(dpos);
   free(win);
   free(fit);
+  free(normal);
+  free(halves);
   if (at < 0 || !(best <= UV_SCORE_MAX) ||
       !(second == INFINITY || best <= UV_MARGIN * second))
     return -1;
