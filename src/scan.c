@@ -34,6 +34,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The compiler's vectors (GCC's and clang's extension) where it has them;
+** -DRSX_SCAN_PLAIN builds the plain loops that do the same. */
+#if defined(__GNUC__) && !defined(RSX_SCAN_PLAIN)
+#define SCAN_VECTORS
+#endif
+
 /* ------------------------------------------------------------ limits */
 
 #define SCAN_CHUNK_DEFAULT ((size_t)1 << 20)
@@ -142,7 +148,7 @@ static unsigned scan_classify(uint32_t w)
 /* Classes of words in the host's order, 4 at a time where the compiler
 ** has vectors: scan_classify's tests, the squared length in units of
 ** 1024 (len2 is 1024 times x^2 + y^2 + 4 z^2, so its limits divide). */
-#if defined(__GNUC__)
+#ifdef SCAN_VECTORS
 typedef int32_t scan_i32x4 __attribute__((vector_size(16)));
 typedef uint32_t scan_w32x4 __attribute__((vector_size(16)));
 
@@ -194,7 +200,7 @@ static void scan_swap(const uint8_t *buf, size_t have, uint16_t *v16,
                       uint32_t *v32)
 {
   size_t i = 0, done;
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+#if defined(SCAN_VECTORS) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   for (; i + 16 <= have; i += 16) {
     scan_w32x4 w;
@@ -737,7 +743,7 @@ static void scan_metas(scan_state *s, const uint8_t *buf, uint64_t base,
 ** file) and wakes at a block with IX_WAKE, fed from IX_BACKUP values
 ** before it, so that a buffer's start is in what ix_value sees. The
 ** values at p - IX_WINDOW * size are in the buffer (SCAN_BACK). */
-#if defined(__GNUC__)
+#ifdef SCAN_VECTORS
 typedef uint16_t scan_u16x8 __attribute__((vector_size(16)));
 typedef uint32_t scan_u32x4 __attribute__((vector_size(16)));
 typedef uint64_t scan_u64x2 __attribute__((vector_size(16)));
