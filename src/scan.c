@@ -6,19 +6,23 @@
 ** One pass reads the file a chunk at a time (the last bytes of a chunk are
 ** kept for the records that straddle the next) and classifies every 4-byte
 ** word once: a float in a position's range, a unit or shorter CMP vector,
-** a pair of half floats in the UVs' range, zero. Each layout (the MMP, the
-** MGP of each mask with tangent frames) keeps one run per phase of its
-** stride: a run grows by records that pass, tolerates a few whose normal
-** (or B) is zero, and ends at one that fails. Index buffers are followed
-** as a sequence of u16 and one of u32 values: real ones keep coming back
-** to vertices met a few values before, random small numbers do not. The
-** layout rules are the format table's (rsx_format_init); the unit test is
-** RSX_UNIT_TOLERANCE.
+** a pair of half floats in the UVs' range (and in the tiling range), zero.
+** Each layout (the MMP, the MGP of each mask with tangent frames) keeps
+** one run per phase of its stride: a run grows by records that pass,
+** tolerates a few whose normal (or B) is zero, and ends at one that fails;
+** records are looked at only where a run could begin (a bitmap per class)
+** or goes on. Index buffers are followed as a sequence of u16 and one of
+** u32 values: real ones keep coming back to vertices met a few values
+** before, random small numbers do not; blocks of 8 values with few such
+** links are passed over. The layout rules are the format table's
+** (rsx_format_init); the unit test is RSX_UNIT_TOLERANCE.
 **
 ** After the pass (bounded by the findings, not the file): look-alikes
 ** resolved (scan_resolve), index runs trimmed to their dense ends
 ** (ix_verify), runs of streams back to back cut by the records' counts
-** (scan_split), meshes assembled and strays cut off (scan_assemble).
+** (scan_split), meshes assembled and strays cut off (scan_assemble), and
+** the MGPs of UV sets alone looked for by the meshes' triangles
+** (scan_find_uv).
 */
 #define _POSIX_C_SOURCE 200809L /* pread */
 
@@ -1729,6 +1733,7 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
   double best = INFINITY, second = INFINITY;
   int64_t at = -1;
 
+  if (s->uv_budget == 0) return -1;   /* the bytes below are not read */
   rsx_format_init(&f, mask);
   stride = f.mgp_stride;
   len = (uint64_t)n * stride;
