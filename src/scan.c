@@ -6,19 +6,23 @@
 ** One pass reads the file a chunk at a time (the last bytes of a chunk are
 ** kept for the records that straddle the next) and classifies every 4-byte
 ** word once: a float in a position's range, a unit or shorter CMP vector,
-** a pair of half floats in the UVs' range, zero. Each layout (the MMP, the
-** MGP of each mask with tangent frames) keeps one run per phase of its
-** stride: a run grows by records that pass, tolerates a few whose normal
-** (or B) is zero, and ends at one that fails. Index buffers are followed
-** as a sequence of u16 and one of u32 values: real ones keep coming back
-** to vertices met a few values before, random small numbers do not. The
-** layout rules are the format table's (rsx_format_init); the unit test is
-** RSX_UNIT_TOLERANCE.
+** a pair of half floats in the UVs' range (and in the tiling range), zero.
+** Each layout (the MMP, the MGP of each mask with tangent frames) keeps
+** one run per phase of its stride: a run grows by records that pass,
+** tolerates a few whose normal (or B) is zero, and ends at one that fails;
+** records are looked at only where a run could begin (a bitmap per class)
+** or goes on. Index buffers are followed as a sequence of u16 and one of
+** u32 values: real ones keep coming back to vertices met a few values
+** before, random small numbers do not; blocks of 8 values with few such
+** links are passed over. The layout rules are the format table's
+** (rsx_format_init); the unit test is RSX_UNIT_TOLERANCE.
 **
 ** After the pass (bounded by the findings, not the file): look-alikes
 ** resolved (scan_resolve), index runs trimmed to their dense ends
 ** (ix_verify), runs of streams back to back cut by the records' counts
-** (scan_split), meshes assembled and strays cut off (scan_assemble).
+** (scan_split), meshes assembled and strays cut off (scan_assemble), and
+** the MGPs of UV sets alone looked for by the meshes' triangles
+** (scan_find_uv).
 */
 #define _POSIX_C_SOURCE 200809L /* pread */
 
@@ -34,10 +38,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The compiler's vectors (GCC's and clang's extension) where it has them;
+** -DRSX_SCAN_PLAIN builds the plain loops that do the same. */
+#if defined(__GNUC__) && !defined(RSX_SCAN_PLAIN)
+#define SCAN_VECTORS
+#endif
+
 /* ------------------------------------------------------------ limits */
 
 #define SCAN_CHUNK_DEFAULT ((size_t)1 << 20)
 #define SCAN_OVERLAP 64          /* >= the longest record (40) */
+#define SCAN_BACK 256            /* bytes kept before the next word: what
+                                 ** the index detectors look back at */
 #define SCAN_SOFT_MAX 3          /* zero normals (or B) in a row a run keeps:
                                  ** more, and zero padding joins two streams */
 #define SCAN_CANDIDATES_MAX 1000000 /* kept candidates: a hostile file full
@@ -48,6 +60,11 @@
 #define IX_RING 64
 #define IX_RECENT 16             /* values whose links are counted */
 #define IX_U32_LIMIT 0x01000000u /* u32 indices above this are not */
+#define IX_BLOCK 8               /* values whose links are counted at once */
+#define IX_WAKE 6                /* ... so many wake a detector up */
+#define IX_SLEEP 3               /* ... so few put it to sleep again */
+#define IX_BACKUP 16             /* values before a block that wakes it,
+                                 ** fed as well (a buffer's start) */
 
 /* the 16 masks of the note's layout table */
 static const uint32_t scan_masks[] = {
@@ -75,8 +92,11 @@ enum {
   C_S = 1 << 3,   /* a CMP vector no longer than unit (zero included) */
   C_H = 1 << 4,   /* two finite half floats within +-1024 */
   C_HW0 = 1 << 5, /* C_H and the second half is +-0 */
-  C_U = 1 << 6    /* a unit CMP vector */
+  C_U = 1 << 6,   /* a unit CMP vector */
+  C_T = 1 << 7    /* two half floats in the UVs' tiling range */
 };
+#define CLASS_BITS 7
+#define CLASS_U 6       /* C_U's bit */
 
 /* Squared CMP lengths in units of (1/32767)^2, from the note's scales
 ** (x, y times 32, z times 64): the unit shell of RSX_UNIT_TOLERANCE. */
@@ -89,6 +109,13 @@ static void scan_init_limits(void)
                                (1 - RSX_UNIT_TOLERANCE) * full);
   scan_unit_hi = (int64_t)floor((1 + RSX_UNIT_TOLERANCE) *
                                 (1 + RSX_UNIT_TOLERANCE) * full);
+}
+
+/* The note's tiling range of UVs on the disc, -807 to 512: 0x6000 is
+** 512, 0xE24E is -807. */
+static int scan_tiling_ok(uint32_t h)
+{
+  return h <= 0x6000u || (h >= 0x8000u && h <= 0xE24Eu);
 }
 
 static int scan_half_ok(uint32_t h)
@@ -104,7 +131,8 @@ static unsigned scan_classify(uint32_t w)
   int64_t len2;
 
   if (((w >> 23) & 0xFFu) < 127u + 20u) c |= C_F;
-  if (w == 0) return c | C_UZ | C_Z | C_S | C_H | C_HW0;
+  if (w == 0) return c | C_UZ | C_Z | C_S | C_H | C_HW0 | C_T;
+  if (scan_tiling_ok(w >> 16) && scan_tiling_ok(w & 0xFFFFu)) c |= C_T;
   /* sign-extend the 11:11:10 fields as rsx_cmp does */
   x = (int32_t)((w & 0x7FFu) ^ 0x400u) - 0x400;
   y = (int32_t)(((w >> 11) & 0x7FFu) ^ 0x400u) - 0x400;
@@ -121,6 +149,77 @@ static unsigned scan_classify(uint32_t w)
   return c;
 }
 
+/* Classes of words in the host's order, 4 at a time where the compiler
+** has vectors: scan_classify's tests, the squared length in units of
+** 1024 (len2 is 1024 times x^2 + y^2 + 4 z^2, so its limits divide). */
+#ifdef SCAN_VECTORS
+typedef int32_t scan_i32x4 __attribute__((vector_size(16)));
+typedef uint32_t scan_w32x4 __attribute__((vector_size(16)));
+
+static void scan_classify_words(const uint32_t *words, size_t n,
+                                unsigned char *cls)
+{
+  int32_t lo = (int32_t)((scan_unit_lo + 1023) / 1024);
+  int32_t hi = (int32_t)(scan_unit_hi / 1024);
+  size_t i;
+  int k;
+  for (i = 0; i + 4 <= n; i += 4) {
+    scan_w32x4 w, c;
+    scan_i32x4 x, y, z, len, shell, half;
+    memcpy(&w, words + i, sizeof w);
+    x = (scan_i32x4)(w << 21) >> 21;
+    y = (scan_i32x4)(w << 10) >> 21;
+    z = (scan_i32x4)w >> 22;
+    len = x * x + y * y + 4 * z * z;
+    shell = len <= hi;
+    half = ((scan_i32x4)((w >> 16) & 0x7FFFu) <= 0x6400) &
+           ((scan_i32x4)(w & 0x7FFFu) <= 0x6400);
+    c = ((scan_w32x4)(((w >> 23) & 0xFFu) < 127u + 20u) & C_F) |
+        ((scan_w32x4)(w == 0) & (C_Z | C_UZ)) |
+        ((scan_w32x4)shell & C_S) |
+        ((scan_w32x4)(shell & (len >= lo)) & (C_U | C_UZ)) |
+        ((scan_w32x4)half & C_H) |
+        ((scan_w32x4)(half & ((scan_i32x4)(w & 0x7FFFu) == 0)) & C_HW0) |
+        ((scan_w32x4)(((w >> 16) <= 0x6000u) |
+                      (((w >> 16) >= 0x8000u) & ((w >> 16) <= 0xE24Eu))) &
+         (scan_w32x4)(((w & 0xFFFFu) <= 0x6000u) |
+                      (((w & 0xFFFFu) >= 0x8000u) &
+                       ((w & 0xFFFFu) <= 0xE24Eu))) & C_T);
+    for (k = 0; k < 4; k++) cls[i + (size_t)k] = (unsigned char)c[k];
+  }
+  for (; i < n; i++) cls[i] = (unsigned char)scan_classify(words[i]);
+}
+#else
+static void scan_classify_words(const uint32_t *words, size_t n,
+                                unsigned char *cls)
+{
+  size_t i;
+  for (i = 0; i < n; i++) cls[i] = (unsigned char)scan_classify(words[i]);
+}
+#endif
+
+/* The buffer's u16 and u32 values at every 2 and 4 bytes, in the host's
+** order. */
+static void scan_swap(const uint8_t *buf, size_t have, uint16_t *v16,
+                      uint32_t *v32)
+{
+  size_t i = 0, done;
+#if defined(SCAN_VECTORS) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; i + 16 <= have; i += 16) {
+    scan_w32x4 w;
+    memcpy(&w, buf + i, sizeof w);
+    w = ((w << 8) & 0xFF00FF00u) | ((w >> 8) & 0x00FF00FFu);  /* u16 */
+    memcpy(v16 + i / 2, &w, sizeof w);
+    w = (w << 16) | (w >> 16);                                 /* u32 */
+    memcpy(v32 + i / 4, &w, sizeof w);
+  }
+#endif
+  done = i;
+  for (; i + 2 <= have; i += 2) v16[i / 2] = rsx_be16(buf + i);
+  for (i = done; i + 4 <= have; i += 4) v32[i / 4] = rsx_be32(buf + i);
+}
+
 /* --------------------------------------------------------- layouts */
 
 #define MAX_WORDS 10
@@ -133,6 +232,11 @@ typedef struct scan_layout {
   unsigned char need[MAX_WORDS]; /* classes every word must have */
   int soft;                  /* the normal or B: a record is hard when it
                              ** is unit, soft when it is zero */
+  uint64_t need8[2];         /* need, 8 words in each, as the bytes of
+                             ** the words' classes lie in memory */
+  unsigned nterms;           /* what a record that begins a run needs, as */
+  unsigned char term_word[MAX_WORDS * 8], term_class[MAX_WORDS * 8];
+                             /* words and class bits, the unit one first */
 } scan_layout;
 
 typedef struct scan_run {
@@ -145,7 +249,11 @@ typedef struct scan_run {
 typedef struct scan_detector {
   scan_layout lay;
   scan_run *runs;            /* one per phase */
-  unsigned phase;            /* of the word at hand: its index mod words */
+  unsigned active;           /* runs under way */
+  unsigned active_phases;    /* a bit per phase whose run is under way */
+  uint64_t *pattern;         /* per set of phases (bit p: phase p), the
+                             ** bits j of 64 whose j % words is in it */
+  unsigned char phase_of[64 + MAX_WORDS]; /* j % words */
 } scan_detector;
 
 /* The MMP, then every MGP layout of the table but colour-only (whose
@@ -211,6 +319,10 @@ typedef struct scan_ixrun {
   uint64_t links, restarts, steps;          /* running totals */
   uint64_t links0, restarts0, steps0;       /* at the first link */
   uint64_t links1, restarts1, steps1;       /* at the last link */
+  int awake;                 /* values are fed to ix_value */
+  int sparse;                /* blocks in a row with few links */
+  uint64_t next;             /* offset of the next block to look at */
+  uint64_t fed_end;          /* after the last value fed */
 } scan_ixrun;
 
 /* ---------------------------------------------------------- the scan */
@@ -222,17 +334,27 @@ typedef struct scan_source {
   uint64_t size;
 } scan_source;
 
+typedef struct scan_span {
+  uint64_t start, end;
+} scan_span;
+
 typedef struct scan_state {
   const rsx_scan_options *opt;
   scan_source *src;
   rsx_error *err;
   int layout_count;
+  unsigned class_bits;       /* the classes the layouts look for */
   scan_detector det[SCAN_MASK_COUNT + 1];
   scan_ixrun ix16, ix32;
   rsx_scan_found *cand;      /* candidates for the findings */
   size_t ncand, capcand;
   uint64_t dropped;
   int nomem;
+  scan_span *tiles;          /* runs of C_T words (scan_find_uv) */
+  size_t ntiles, captiles;
+  int in_tile;
+  uint64_t tile_start;
+  size_t uv_budget;          /* starts uv_search may still try */
 } scan_state;
 
 static void scan_add(scan_state *s, const rsx_scan_found *f)
@@ -253,13 +375,16 @@ static void scan_add(scan_state *s, const rsx_scan_found *f)
   s->ncand++;
 }
 
-static void run_close(scan_state *s, const scan_layout *l, scan_run *r)
+static void run_close(scan_state *s, scan_detector *d, scan_run *r)
 {
+  const scan_layout *l = &d->lay;
   uint32_t stride = l->words * 4;
   uint64_t records;
   if (!r->active) return;
   r->active = 0;
-  records = (r->end - r->start) / stride;
+  d->active--;
+  d->active_phases &= ~(1u << (r - d->runs));
+  records = (uint64_t)r->hard + r->soft_in;  /* (end - start) / stride */
   if (records >= s->opt->min_vertices && records <= UINT32_MAX) {
     rsx_scan_found f;
     memset(&f, 0, sizeof f);
@@ -278,11 +403,20 @@ static void run_close(scan_state *s, const scan_layout *l, scan_run *r)
   }
 }
 
+/* rsx_f32, here where every record of a run takes three */
+static float scan_f32(const uint8_t *p)
+{
+  uint32_t bits = rsx_be32(p);
+  float v;
+  memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
 static void bounds_add(float lo[3], float hi[3], const uint8_t *p)
 {
   int i;
   for (i = 0; i < 3; i++) {
-    float v = rsx_f32(p + 4 * i);
+    float v = scan_f32(p + 4 * i);
     if (v < lo[i]) lo[i] = v;
     if (v > hi[i]) hi[i] = v;
   }
@@ -299,13 +433,12 @@ static void bounds_reset(float lo[3], float hi[3])
 
 /* One record of layout l at offset off (its bytes p, its words' classes
 ** cls): fail, soft or hard, and the run of its phase follows. */
-static void scan_record(scan_state *s, scan_detector *d, uint64_t off,
-                        const uint8_t *p, const unsigned char *cls,
-                        int complete)
+static void scan_record(scan_state *s, scan_detector *d, unsigned phase,
+                        uint64_t off, const uint8_t *p,
+                        const unsigned char *cls, int complete)
 {
   const scan_layout *l = &d->lay;
-  scan_run *r = &d->runs[d->phase];
-  unsigned j;
+  scan_run *r = &d->runs[phase];
   int soft;
 
   if (!complete) goto fail;
@@ -315,18 +448,25 @@ static void scan_record(scan_state *s, scan_detector *d, uint64_t off,
     if (!(cls[l->soft] & C_Z)) goto fail;
     if (!r->active) return;
   }
-  for (j = 0; j < l->words; j++)
-    if ((cls[j] & l->need[j]) != l->need[j]) goto fail;
+  {
+    uint64_t c[2];
+    memcpy(c, cls, sizeof c);
+    if (((c[0] & l->need8[0]) ^ l->need8[0]) |
+        ((c[1] & l->need8[1]) ^ l->need8[1]))
+      goto fail;
+  }
   soft = (cls[l->soft] & C_Z) != 0;
   if (soft) {
     if (!r->active) return;
     r->soft_pending++;
     if (l->kind == RSX_SCAN_MMP) bounds_add(r->plo, r->phi, p);
-    if (r->soft_pending > SCAN_SOFT_MAX) run_close(s, l, r);
+    if (r->soft_pending > SCAN_SOFT_MAX) run_close(s, d, r);
     return;
   }
   if (!r->active) {
     r->active = 1;
+    d->active++;
+    d->active_phases |= 1u << phase;
     r->start = off;
     r->hard = r->soft_in = 0;
     bounds_reset(r->lo, r->hi);
@@ -345,7 +485,7 @@ static void scan_record(scan_state *s, scan_detector *d, uint64_t off,
   if (l->kind == RSX_SCAN_MMP) bounds_add(r->lo, r->hi, p);
   return;
 fail:
-  if (r->active) run_close(s, l, r);
+  if (r->active) run_close(s, d, r);
 }
 
 static void ix_close(scan_state *s, scan_ixrun *x)
@@ -377,9 +517,10 @@ static void ix_close(scan_state *s, scan_ixrun *x)
 
 static int popcount16(uint32_t v)
 {
-  int n = 0;
-  for (; v; v &= v - 1) n++;
-  return n;
+  v = v - ((v >> 1) & 0x5555u);
+  v = (v & 0x3333u) + ((v >> 2) & 0x3333u);
+  v = (v + (v >> 4)) & 0x0F0Fu;
+  return (int)((v + (v >> 8)) & 0x1Fu);
 }
 
 /* A restart in the ring: near no index of either size. */
@@ -411,17 +552,16 @@ static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
     x->first_linked = -1;
   }
   k = x->k;
-  /* near: |v - u| <= IX_NEAR, as one unsigned comparison */
+  /* near: |v - u| <= IX_NEAR, as one unsigned comparison; the farthest
+  ** counts */
   if (k >= 1 && x->ring[(k - 1) % IX_RING] != v) {
-    if (k >= IX_WINDOW) {
-      for (d = 1; d <= IX_WINDOW; d++)
-        if (v - x->ring[(k - d) % IX_RING] + IX_NEAR <= 2u * IX_NEAR)
-          far = d;
-    } else {
-      for (d = 1; (uint64_t)d <= k; d++)
-        if (v - x->ring[(k - d) % IX_RING] + IX_NEAR <= 2u * IX_NEAR)
-          far = d;
-    }
+    unsigned at = (unsigned)(k % IX_RING);
+    for (d = k >= IX_WINDOW ? IX_WINDOW : (int)k; d >= 1; d--)
+      if (v - x->ring[(at - (unsigned)d) % IX_RING] + IX_NEAR <=
+          2u * IX_NEAR) {
+        far = d;
+        break;
+      }
   }
   /* a strip's next vertex lies one or two from the one two back (a row
   ** of a grid, a zigzag), a list's seldom does */
@@ -477,33 +617,6 @@ static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
   }
 }
 
-static void scan_word(scan_state *s, uint64_t off, const uint8_t *p,
-                      const unsigned char *cls, size_t avail)
-{
-  int i;
-  uint32_t w = avail >= 4 ? rsx_be32(p) : 0;
-  for (i = 0; i < s->layout_count; i++) {
-    scan_detector *d = &s->det[i];
-    scan_record(s, d, off, p, cls, avail >= d->lay.words * 4u);
-    d->phase = d->phase + 1 == d->lay.words ? 0 : d->phase + 1;
-  }
-  if (avail >= 4) {
-    if (off >= RSX_MASK_OFFSET && scan_known_mask(w)) {
-      rsx_scan_found f;
-      memset(&f, 0, sizeof f);
-      f.kind = RSX_SCAN_META;
-      f.offset = off - RSX_MASK_OFFSET;
-      f.bytes = RSX_META_MIN;
-      f.mask = w;
-      f.primitive = -1;
-      scan_add(s, &f);
-    }
-    ix_value(s, &s->ix32, off, w);
-  }
-  if (avail >= 2) ix_value(s, &s->ix16, off, rsx_be16(p));
-  if (avail >= 4) ix_value(s, &s->ix16, off + 2, rsx_be16(p + 2));
-}
-
 /* --------------------------------------------------------- reading */
 
 static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
@@ -533,29 +646,310 @@ static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
   return 0;
 }
 
+/* ------------------------------------------------- the pass, by chunk */
+
+/* 64 bits of the bitmap from bit i on */
+static uint64_t bits_at(const uint64_t *bits, size_t i)
+{
+  unsigned r = (unsigned)(i & 63);
+  uint64_t b = bits[i >> 6] >> r;
+  return r ? b | bits[(i >> 6) + 1] << (64 - r) : b;
+}
+
+/* The words of 64 from one of phase ph0 on whose phase has a run under
+** way. */
+static uint64_t active_bits(const scan_detector *d, unsigned ph0)
+{
+  unsigned w = d->lay.words, m = d->active_phases;
+  if (m == 0) return 0;
+  /* the phases as seen from ph0: rotated by it */
+  if (ph0 != 0) m = ((m >> ph0) | (m << (w - ph0))) & ((1u << w) - 1);
+  return d->pattern[m];
+}
+
+/* Records of layout d starting at the words of [from, to), 64 words at a
+** time: those whose normal (or B) is unit (a word in 60 of other bytes
+** is), and those of the phases whose run is under way; at the others a
+** record changes nothing. */
+/* The words of 64 from word i on where a record of l would begin a run:
+** every word of the class it needs, the normal (or B) unit. classes:
+** a bitmap of the words per class bit, nbits apart. */
+static uint64_t hard_starts(const scan_layout *l, const uint64_t *classes,
+                            size_t nbits, size_t i)
+{
+  uint64_t b = ~(uint64_t)0;
+  unsigned t;
+  for (t = 0; t < l->nterms && b != 0; t++)
+    b &= bits_at(classes + l->term_class[t] * nbits, i + l->term_word[t]);
+  return b;
+}
+
+/* Records of layout d starting at the words of [from, to), 64 words at a
+** time: those that begin a run, and those of the phases whose run is
+** under way; at the others a record changes nothing. */
+static void scan_layout_range(scan_state *s, scan_detector *d,
+                              const uint8_t *buf, const unsigned char *cls,
+                              const uint64_t *classes, size_t nbits,
+                              uint64_t base, size_t have, uint64_t from,
+                              uint64_t to)
+{
+  const scan_layout *l = &d->lay;
+  size_t i = (size_t)(from - base) / 4, end = (size_t)(to - base + 3) / 4;
+  for (; i < end; i += 64) {
+    unsigned ph0 = (unsigned)((base / 4 + i) % l->words);
+    uint64_t span = end - i < 64 ? ((uint64_t)1 << (end - i)) - 1
+                                 : ~(uint64_t)0;
+    uint64_t unit = hard_starts(l, classes, nbits, i);
+    uint64_t todo = (unit | active_bits(d, ph0)) & span;
+    while (todo != 0) {
+      unsigned j, before = d->active_phases;
+      size_t at;
+#if defined(__GNUC__)
+      j = (unsigned)__builtin_ctzll(todo);
+#else
+      for (j = 0; !(todo >> j & 1); j++) ;
+#endif
+      at = i + j;
+      scan_record(s, d, d->phase_of[ph0 + j], base + 4 * (uint64_t)at,
+                  buf + 4 * at, cls + at, have - 4 * at >= l->words * 4u);
+      todo &= todo - 1;
+      if (d->active_phases != before)    /* a run began or ended */
+        todo = (unit | active_bits(d, ph0)) & span &
+               (j == 63 ? 0 : ~(uint64_t)0 << (j + 1));
+    }
+  }
+}
+
+static void scan_metas(scan_state *s, const uint8_t *buf, uint64_t base,
+                       size_t have, uint64_t from, uint64_t to)
+{
+  size_t at;
+  for (at = (size_t)(from - base); base + at < to && at + 4 <= have;
+       at += 4) {
+    uint32_t w = rsx_be32(buf + at);
+    if ((w & 0xFFFFF000u) == 0x00080000u && base + at >= RSX_MASK_OFFSET &&
+        scan_known_mask(w)) {
+      rsx_scan_found f;
+      memset(&f, 0, sizeof f);
+      f.kind = RSX_SCAN_META;
+      f.offset = base + at - RSX_MASK_OFFSET;
+      f.bytes = RSX_META_MIN;
+      f.mask = w;
+      f.primitive = -1;
+      scan_add(s, &f);
+    }
+  }
+}
+
+/* Index buffers: the links of a block of IX_BLOCK values, each to the
+** IX_WINDOW before it, counted at once (vectors of the compiler where it
+** has them); a detector sleeps through blocks with few links (most of a
+** file) and wakes at a block with IX_WAKE, fed from IX_BACKUP values
+** before it, so that a buffer's start is in what ix_value sees. The
+** values at p - IX_WINDOW * size are in the buffer (SCAN_BACK). */
+#ifdef SCAN_VECTORS
+typedef uint16_t scan_u16x8 __attribute__((vector_size(16)));
+typedef uint32_t scan_u32x4 __attribute__((vector_size(16)));
+typedef uint64_t scan_u64x2 __attribute__((vector_size(16)));
+
+/* the lanes of a mask (all ones or zero) that are set, in 16-bit lanes */
+static unsigned lanes16(scan_u16x8 m)
+{
+  scan_u64x2 h = (scan_u64x2)m & 0x0001000100010001u;
+  uint64_t t = h[0] + h[1];
+  t += t >> 32;
+  return (unsigned)((t + (t >> 16)) & 0xFFFFu);
+}
+
+/* v: IX_BLOCK values of the chunk's values of x's size, in the host's
+** order, with IX_WINDOW before them */
+static unsigned ix_block_links(const void *v, int size)
+{
+  int d, half;
+  unsigned n = 0;
+  if (size == 2) {
+    const uint16_t *p = v;
+    scan_u16x8 a, b, link;
+    memcpy(&a, p, sizeof a);
+    memcpy(&b, p - 1, sizeof b);
+    link = (scan_u16x8)(a - b + IX_NEAR <= 2 * IX_NEAR);
+    for (d = 2; d <= IX_WINDOW; d++) {
+      memcpy(&b, p - d, sizeof b);
+      link |= (scan_u16x8)(a - b + IX_NEAR <= 2 * IX_NEAR);
+    }
+    /* a value equal to the one before links to none */
+    memcpy(&b, p - 1, sizeof b);
+    return lanes16(link & (scan_u16x8)(a != b));
+  }
+  for (half = 0; half < 2; half++) {
+    const uint32_t *p = (const uint32_t *)v + 4 * half;
+    scan_u32x4 a, b, link;
+    memcpy(&a, p, sizeof a);
+    memcpy(&b, p - 1, sizeof b);
+    link = (scan_u32x4)(a - b + IX_NEAR <= 2 * IX_NEAR);
+    for (d = 2; d <= IX_WINDOW; d++) {
+      memcpy(&b, p - d, sizeof b);
+      link |= (scan_u32x4)(a - b + IX_NEAR <= 2 * IX_NEAR);
+    }
+    memcpy(&b, p - 1, sizeof b);
+    /* values at IX_U32_LIMIT and above end a run in ix_value */
+    n += lanes16((scan_u16x8)(link & (scan_u32x4)(a != b) &
+                              (scan_u32x4)(a < IX_U32_LIMIT) & 1u));
+  }
+  return n;
+}
+#else
+static unsigned ix_block_links(const void *v, int size)
+{
+  int i, d;
+  unsigned n = 0;
+  for (i = 0; i < IX_BLOCK; i++) {
+    uint32_t a = size == 2 ? ((const uint16_t *)v)[i]
+                           : ((const uint32_t *)v)[i], link = 0, b;
+    for (d = 1; d <= IX_WINDOW; d++) {
+      b = size == 2 ? ((const uint16_t *)v)[i - d]
+                    : ((const uint32_t *)v)[i - d];
+      link |= a - b + IX_NEAR <= 2u * IX_NEAR;
+    }
+    b = size == 2 ? ((const uint16_t *)v)[i - 1]
+                  : ((const uint32_t *)v)[i - 1];
+    n += link && a != b && (size == 2 || a < IX_U32_LIMIT);
+  }
+  return n;
+}
+#endif
+
+/* Feed ix_value the values of [from, to); after a gap, a run anew. */
+static void ix_feed(scan_state *s, scan_ixrun *x, const uint8_t *buf,
+                    uint64_t base, uint64_t from, uint64_t to)
+{
+  uint64_t o;
+  if (from != x->fed_end) {
+    ix_close(s, x);
+    x->active = 0;
+    x->recent = 0;
+  }
+  for (o = from; o < to; o += (uint64_t)x->size) {
+    const uint8_t *p = buf + (size_t)(o - base);
+    ix_value(s, x, o, x->size == 2 ? rsx_be16(p) : rsx_be32(p));
+  }
+  x->fed_end = to;
+}
+
+/* The blocks of x that are whole in the buffer (all, and the values short
+** of a block, at the file's end). */
+static void ix_range(scan_state *s, scan_ixrun *x, const uint8_t *buf,
+                     const void *values, uint64_t base, size_t have,
+                     int last)
+{
+  uint64_t block = IX_BLOCK * (uint64_t)x->size, end = base + have, o;
+  for (o = x->next; o + block <= end; o += block) {
+    unsigned n = o < IX_WINDOW * (uint64_t)x->size
+                   ? IX_WAKE   /* the file's start: nothing to look back at */
+                   : ix_block_links((const uint8_t *)values +
+                                      (size_t)(o - base), x->size);
+    if (!x->awake) {
+      uint64_t from;
+      if (n < IX_WAKE) continue;
+      from = o > IX_BACKUP * (uint64_t)x->size
+               ? o - IX_BACKUP * (uint64_t)x->size : 0;
+      if (from < x->fed_end) from = x->fed_end;
+      x->awake = 1;
+      x->sparse = 0;
+      ix_feed(s, x, buf, base, from, o + block);
+    } else {
+      ix_feed(s, x, buf, base, o, o + block);
+      x->sparse = n <= IX_SLEEP ? x->sparse + 1 : 0;
+      /* two such blocks: fewer than a third of the last IX_RECENT values
+      ** link, and ix_value would have ended a run there as well */
+      if (x->first_linked < 0 ? n <= IX_SLEEP : x->sparse >= 2) {
+        ix_close(s, x);
+        x->awake = 0;
+      }
+    }
+  }
+  x->next = o;
+  if (last && o + (uint64_t)x->size <= end) {
+    ix_feed(s, x, buf, base, o, end - (end - o) % (uint64_t)x->size);
+    x->next = end;
+  }
+}
+
+static void tile_close(scan_state *s, uint64_t end)
+{
+  s->in_tile = 0;
+  if (end - s->tile_start < 4 * (uint64_t)s->opt->min_vertices) return;
+  if (s->ntiles >= SCAN_CANDIDATES_MAX) {
+    s->dropped++;
+    return;
+  }
+  if (s->ntiles == s->captiles) {
+    size_t cap = s->captiles ? s->captiles * 2 : 64;
+    scan_span *t = realloc(s->tiles, cap * sizeof *t);
+    if (t == NULL) {
+      s->nomem = 1;
+      return;
+    }
+    s->tiles = t;
+    s->captiles = cap;
+  }
+  s->tiles[s->ntiles].start = s->tile_start;
+  s->tiles[s->ntiles++].end = end;
+}
+
+static void scan_tiles(scan_state *s, const unsigned char *cls,
+                       uint64_t base, size_t have, uint64_t from,
+                       uint64_t to)
+{
+  size_t at;
+  for (at = (size_t)(from - base); base + at < to && at + 4 <= have;
+       at += 4) {
+    int t = (cls[at / 4] & C_T) != 0;
+    if (t == s->in_tile) continue;
+    if (t) {
+      s->in_tile = 1;
+      s->tile_start = base + at;
+    } else {
+      tile_close(s, base + at);
+    }
+  }
+}
+
 static int scan_pass(scan_state *s)
 {
   size_t chunk = s->opt->chunk ? s->opt->chunk : SCAN_CHUNK_DEFAULT;
-  size_t cap, have = 0, i;
+  size_t cap, have = 0, i, words, nunits;
   uint8_t *buf;
   unsigned char *cls;
+  uint64_t *units;
+  uint16_t *v16;
+  uint32_t *v32;
   uint64_t base = 0, next_read = 0, pos = 0, size = s->src->size;
-  int rc = 0;
+  int rc = 0, k;
 
   chunk = (chunk + 3) & ~(size_t)3;
   if (chunk < 4096) chunk = 4096;
-  cap = chunk + SCAN_OVERLAP;
+  cap = chunk + SCAN_OVERLAP + SCAN_BACK;
+  nunits = cap / 4 / 64 + 2;
   buf = malloc(cap + 8);
-  cls = calloc(cap / 4 + 2 + MAX_WORDS, 1);
-  if (buf == NULL || cls == NULL) {
+  cls = calloc(cap / 4 + 2 + 16, 1);   /* a record's 16 classes */
+  units = malloc(CLASS_BITS * nunits * sizeof *units);
+  v16 = malloc(cap / 2 * sizeof *v16);
+  v32 = malloc(cap / 4 * sizeof *v32);
+  if (buf == NULL || cls == NULL || units == NULL || v16 == NULL ||
+      v32 == NULL) {
     free(buf);
     free(cls);
+    free(units);
+    free(v16);
+    free(v32);
     return rsx_fail(s->err, "%s: out of memory for the read buffer",
                     s->src->name);
   }
   while (pos < size) {
     size_t n = chunk;
     uint64_t limit;
+    int last;
     if (n > size - next_read) n = (size_t)(size - next_read);
     if (n > 0 && src_read(s->src, next_read, buf + have, n, s->err) != 0) {
       rc = -1;
@@ -563,29 +957,53 @@ static int scan_pass(scan_state *s)
     }
     have += n;
     next_read += n;
-    memset(cls, 0, cap / 4 + 2 + MAX_WORDS);
-    for (i = 0; i + 4 <= have; i += 4)
-      cls[i / 4] = (unsigned char)scan_classify(rsx_be32(buf + i));
-    /* records that reach into the next chunk wait for it */
-    limit = next_read == size ? size : base + have - SCAN_OVERLAP;
-    for (; pos < limit; pos += 4) {
-      size_t at = (size_t)(pos - base);
-      scan_word(s, pos, buf + at, cls + at / 4, have - at);
+    last = next_read == size;
+    /* every word classified once, the unit ones in a bitmap */
+    words = have / 4;
+    memset(cls + words, 0, cap / 4 + 2 + 16 - words);
+    memset(units, 0, CLASS_BITS * nunits * sizeof *units);
+    scan_swap(buf, have, v16, v32);
+    scan_classify_words(v32, words, cls);
+    /* a bitmap per class bit: the bit of 8 classes at a time, gathered
+    ** into a byte */
+    for (i = 0; i < words; i += 8) {
+      uint64_t c;
+      int b;
+      memcpy(&c, cls + i, sizeof c);
+      for (b = 0; b < CLASS_BITS; b++)
+        if (s->class_bits >> b & 1)
+          units[b * nunits + (i >> 6)] |=
+            ((c >> b & 0x0101010101010101u) * 0x0102040810204080u >> 56)
+            << (i & 63);
     }
+    /* records that reach into the next chunk wait for it */
+    limit = last ? size : base + have - SCAN_OVERLAP;
+    for (k = 0; k < s->layout_count; k++)
+      scan_layout_range(s, &s->det[k], buf, cls, units, nunits, base, have,
+                        pos,
+                        limit);
+    scan_metas(s, buf, base, have, pos, limit);
+    scan_tiles(s, cls, base, have, pos, limit);
+    ix_range(s, &s->ix32, buf, v32, base, have, last);
+    ix_range(s, &s->ix16, buf, v16, base, have, last);
+    pos = (limit + 3) & ~(uint64_t)3;
     if (s->nomem) {
       rc = rsx_fail(s->err, "%s: out of memory for the findings",
                     s->src->name);
       break;
     }
-    if (pos < size) {
-      size_t keep = (size_t)(pos - base);
-      memmove(buf, buf + keep, have - keep);
-      have -= keep;
-      base = pos;
+    if (pos < size && pos - base > SCAN_BACK) {
+      size_t drop = (size_t)(pos - base) - SCAN_BACK;
+      memmove(buf, buf + drop, have - drop);
+      have -= drop;
+      base += drop;
     }
   }
   free(buf);
   free(cls);
+  free(units);
+  free(v16);
+  free(v32);
   return rc;
 }
 
@@ -593,9 +1011,10 @@ static void scan_flush(scan_state *s)
 {
   int i;
   unsigned ph;
+  if (s->in_tile) tile_close(s, s->src->size & ~(uint64_t)3);
   for (i = 0; i < s->layout_count; i++)
     for (ph = 0; ph < s->det[i].lay.words; ph++)
-      run_close(s, &s->det[i].lay, &s->det[i].runs[ph]);
+      run_close(s, &s->det[i], &s->det[i].runs[ph]);
   ix_close(s, &s->ix16);
   ix_close(s, &s->ix32);
 }
@@ -804,17 +1223,17 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
     uint64_t e = (last - first) / 4 < IX_END / 2 ? (last - first) / 4
                                                  : IX_END / 2;
     uint32_t inner = 0;
-    if (e > 0 && ix_max(s->src, f, first + e, last - e, &inner) == 0) {
-      uint64_t limit = 2 * (uint64_t)inner + 64, q;
-      uint32_t v;
-      for (q = first; q < first + e; q++)
-        if (ix_read(s->src, f, q, 1, &v) == 0 && v != restart &&
-            v > limit)
-          first = q + 1;
-      for (q = last; q > last - e; q--)
-        if (ix_read(s->src, f, q - 1, 1, &v) == 0 && v != restart &&
-            v > limit)
-          last = q - 1;
+    uint32_t lead[IX_END / 2], trail[IX_END / 2];
+    if (e > 0 && ix_max(s->src, f, first + e, last - e, &inner) == 0 &&
+        ix_read(s->src, f, first, (size_t)e, lead) == 0 &&
+        ix_read(s->src, f, last - e, (size_t)e, trail) == 0) {
+      uint64_t limit = 2 * (uint64_t)inner + 64, q, from = first,
+               to = last;
+      for (q = 0; q < e; q++)
+        if (lead[q] != restart && lead[q] > limit) first = from + q + 1;
+      for (q = e; q > 0; q--)
+        if (trail[q - 1] != restart && trail[q - 1] > limit)
+          last = to - e + q - 1;
     }
   }
   if (last <= first) return 0;
@@ -1197,6 +1616,273 @@ static int scan_split(scan_state *s, unsigned char **dropp)
   return 0;
 }
 
+/* An MGP of UV sets alone is half floats, which zeros, arrays of half
+** floats and small integers are as well: it is looked for only for a
+** mesh assembled with a record of such a mask and an index buffer, and
+** only in runs of words of two half floats in the tiling range (C_T, the
+** pass lists them) as long as the n records at least. In each, every
+** start aligned to 16 is tried: the corners of a triangle have UVs near
+** each other, others do not. A start is scored by the mean UV distance
+** of the index buffer's neighbouring values, over the mean distance of
+** their UVs from their centre; the best is taken when it is well below
+** UV_SCORE_MAX and below UV_MARGIN times the next best (a box whose
+** faces share UVs read one face late ties, and is left out). */
+#define UV_WINDOW_MAX ((uint64_t)4 << 20)  /* bytes of MGP read at a time */
+#define UV_EDGES 2048                        /* index pairs looked at */
+#define UV_STARTS 16384                      /* starts tried per mesh */
+#define UV_BUDGET 65536                      /* ... and per scan */
+#define UV_QUICK_PAIRS 8    /* pairs of the first look at a start */
+#define UV_QUICK_MAX 0.25   /* ... above which it is passed by */
+#define UV_NEAR ((uint64_t)1 << 20) /* the MGP's distance from the MMP */
+#define UV_SLACK 4096   /* a run longer than the MGP by more is passed by
+                        ** (the bytes beside a stream that pass as UVs:
+                        ** zeros, padding, half floats, small integers) */
+#define UV_SCORE_MAX 0.1
+#define UV_SPREAD_MIN (1.0 / 1024)  /* mean distance of UVs from their centre */
+#define UV_MARGIN 0.5
+
+/* A finite half float (as those of C_T words are): its bits moved into a
+** float's, scaled by 2^112, exact for normal and subnormal ones. */
+static float uv_half(const uint8_t *p)
+{
+  uint32_t h = rsx_be16(p), bits = (h & 0x7FFFu) << 13;
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  f *= 5192296858534827628530496329220096.0f;   /* 2^112 */
+  return h & 0x8000u ? -f : f;
+}
+
+/* win: the half floats of a start's MGP as floats; stride and uv (the
+** offset of UV set 0) in half floats */
+static double uv_score(const float *win, uint32_t stride, uint32_t uv,
+                       const uint32_t *pairs, const double *dpos,
+                       size_t npairs)
+{
+  double uu = 0, up = 0, pp = 0, slope;
+  size_t k;
+  for (k = 0; k < npairs; k++) {
+    const float *a = win + (size_t)pairs[2 * k] * stride + uv;
+    const float *b = win + (size_t)pairs[2 * k + 1] * stride + uv;
+    double du = (double)a[0] - b[0], dv = (double)a[1] - b[1];
+    double d = sqrt(du * du + dv * dv);
+    uu += d * d;
+    up += d * dpos[k];
+    pp += dpos[k] * dpos[k];
+  }
+  /* UVs all alike (zeros), or no further apart than the half floats an
+  ** index buffer or small integers make: nothing to tell a start by */
+  if (!(pp > 0) || !(uu / (double)npairs >= UV_SPREAD_MIN * UV_SPREAD_MIN))
+    return INFINITY;
+  slope = up / pp;
+  /* the share of the UV distances that one scale of the positions'
+  ** distances does not explain */
+  return (uu - slope * up) / uu;
+}
+
+/* The index pairs (neighbouring values, restarts and values past n left
+** out) of index buffer ix, up to UV_EDGES; their number. */
+static size_t uv_pairs(scan_state *s, const rsx_scan_found *ix, uint32_t n,
+                       uint32_t *pairs)
+{
+  uint8_t buf[4 * (UV_EDGES + 1)];
+  size_t want = ix->count < UV_EDGES + 1 ? ix->count : UV_EDGES + 1, k, np = 0;
+  uint32_t restart = ix->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+  if (src_read(s->src, ix->offset, buf, want * ix->size, NULL) != 0) return 0;
+  for (k = 0; k + 1 < want; k++) {
+    uint32_t a = ix->size == 2 ? rsx_be16(buf + 2 * k) : rsx_be32(buf + 4 * k);
+    uint32_t b = ix->size == 2 ? rsx_be16(buf + 2 * k + 2)
+                               : rsx_be32(buf + 4 * k + 4);
+    if (a == restart || b == restart || a >= n || b >= n || a == b) continue;
+    pairs[2 * np] = a;
+    pairs[2 * np + 1] = b;
+    np++;
+  }
+  return np;
+}
+
+/* for span_near_order: the offset the runs are sorted by their distance
+** from (qsort has no argument for it) */
+static uint64_t span_near_to;
+
+static int span_near_order(const void *a, const void *b)
+{
+  const scan_span *x = a, *y = b;
+  uint64_t dx = x->start > span_near_to ? x->start - span_near_to
+                                        : span_near_to - x->start;
+  uint64_t dy = y->start > span_near_to ? y->start - span_near_to
+                                        : span_near_to - y->start;
+  if (dx != dy) return dx < dy ? -1 : 1;
+  return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The offset of the UV-only MGP of mask, n records, that index buffer ix
+** fits, or -1. */
+static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
+                         const rsx_scan_found *mmp, uint32_t mask,
+                         uint32_t n)
+{
+  rsx_format f;
+  uint32_t *pairs, uv, stride;
+  double *dpos;
+  uint8_t *win;
+  scan_span *fit;
+  uint32_t *normal;
+  float *halves;
+  uint64_t len;
+  size_t np, t, nfit, tried = 0;
+  double best = INFINITY, second = INFINITY;
+  int64_t at = -1;
+
+  if (s->uv_budget == 0) return -1;   /* the bytes below are not read */
+  rsx_format_init(&f, mask);
+  stride = f.mgp_stride;
+  len = (uint64_t)n * stride;
+  if (len == 0 || len > UV_WINDOW_MAX || f.offset[RSX_UV0] < 0) return -1;
+  uv = (uint32_t)f.offset[RSX_UV0];
+  if ((uint64_t)n * 16 > UV_WINDOW_MAX) return -1;
+  pairs = malloc(2 * UV_EDGES * sizeof *pairs);
+  dpos = malloc(UV_EDGES * sizeof *dpos);
+  win = malloc((size_t)(len + UV_SLACK > (uint64_t)n * 16
+                          ? len + UV_SLACK : (uint64_t)n * 16));
+  fit = malloc((s->ntiles + 1) * sizeof *fit);
+  normal = malloc(((size_t)(len + UV_SLACK) / 4 + 1) * sizeof *normal);
+  halves = malloc((size_t)(len + UV_SLACK) / 2 * sizeof *halves);
+  if (pairs == NULL || dpos == NULL || win == NULL || fit == NULL ||
+      normal == NULL || halves == NULL) {
+    free(pairs);
+    free(dpos);
+    free(win);
+    free(fit);
+    free(normal);
+    free(halves);
+    return -1;
+  }
+  normal[0] = 0;
+  np = uv_pairs(s, ix, n, pairs);
+  /* the distances of the pairs' positions, from the MMP */
+  if (src_read(s->src, mmp->offset, win, (size_t)n * 16, NULL) != 0) np = 0;
+  for (t = 0; t < np; t++) {
+    const uint8_t *a = win + (size_t)pairs[2 * t] * 16;
+    const uint8_t *b = win + (size_t)pairs[2 * t + 1] * 16;
+    double d2 = 0;
+    int c;
+    for (c = 0; c < 3; c++) {
+      double d = (double)scan_f32(a + 4 * c) - scan_f32(b + 4 * c);
+      d2 += d * d;
+    }
+    dpos[t] = isfinite(d2) ? sqrt(d2) : 0;
+  }
+  /* the runs long enough within UV_NEAR of the MMP (s->tiles is in
+  ** file order), the nearest first */
+  {
+    size_t lo = 0, hi = s->ntiles;
+    uint64_t from = mmp->offset > UV_NEAR ? mmp->offset - UV_NEAR : 0;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (s->tiles[mid].end < from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (t = lo, nfit = 0;
+         t < s->ntiles && s->tiles[t].start <= mmp->offset + UV_NEAR; t++)
+      if (s->tiles[t].end - s->tiles[t].start >= len &&
+          s->tiles[t].end - s->tiles[t].start <= len + UV_SLACK)
+        fit[nfit++] = s->tiles[t];
+  }
+  span_near_to = mmp->offset;
+  if (nfit > 1) qsort(fit, nfit, sizeof *fit, span_near_order);
+  for (t = 0; t < nfit && np >= UV_QUICK_PAIRS && tried < UV_STARTS &&
+              s->uv_budget > 0; t++) {
+    uint64_t a0 = (fit[t].start + 15) & ~(uint64_t)15, a;
+    size_t q, nw;
+    if (a0 + len > fit[t].end ||
+        src_read(s->src, a0, win, (size_t)(fit[t].end - a0), NULL) != 0)
+      continue;
+    /* normal[q]: the words before word q with a half float of a normal
+    ** size (zeros, index values and small integers are not) */
+    nw = (size_t)(fit[t].end - a0) / 4;
+    /* a run read costs as many starts as it has 16 words */
+    s->uv_budget -= nw / 16 < s->uv_budget ? nw / 16 : s->uv_budget;
+    for (q = 0; q < nw; q++)
+      normal[q + 1] = normal[q] + ((rsx_be32(win + 4 * q) & 0x7C007C00u) != 0);
+    for (q = 0; q < 2 * nw; q++) halves[q] = uv_half(win + 2 * q);
+    for (a = a0; a + len <= fit[t].end && tried < UV_STARTS &&
+                 s->uv_budget > 0; a += 16) {
+      const float *w = halves + (size_t)(a - a0) / 2;
+      size_t first = (size_t)(a - a0) / 4;
+      double score;
+      /* UVs of a mesh are seldom zero, and never so small: half the
+      ** words at least */
+      if ((normal[first + len / 4] - normal[first]) * 2 < len / 4) continue;
+      tried++;
+      s->uv_budget--;
+      /* a few pairs first: most starts are far off */
+      if (!(uv_score(w, stride / 2, uv / 2, pairs, dpos, UV_QUICK_PAIRS) <=
+            UV_QUICK_MAX) ||
+          (np > 8 * UV_QUICK_PAIRS &&
+           !(uv_score(w, stride / 2, uv / 2, pairs, dpos,
+                      8 * UV_QUICK_PAIRS) <= 3 * UV_SCORE_MAX)))
+        continue;
+      score = uv_score(w, stride / 2, uv / 2, pairs, dpos, np);
+      if (score < best) {
+        second = best;
+        best = score;
+        at = (int64_t)a;
+      } else if (score < second) {
+        second = score;
+      }
+    }
+  }
+  free(pairs);
+  free(dpos);
+  free(win);
+  free(fit);
+  free(normal);
+  free(halves);
+  if (at < 0 || !(best <= UV_SCORE_MAX) ||
+      !(second == INFINITY || best <= UV_MARGIN * second))
+    return -1;
+  return at;
+}
+
+/* Meshes of a record whose mask has UV sets alone in its MGP, with an
+** index buffer and no MGP found: their MGP by uv_search, a new finding. */
+static void scan_find_uv(scan_state *s, rsx_scan_mesh *meshes, size_t nm)
+{
+  size_t i;
+  for (i = 0; i < nm; i++) {
+    rsx_scan_mesh *m = &meshes[i];
+    rsx_format f;
+    int64_t at;
+    size_t n0 = s->ncand;
+    if (m->meta < 0 || m->indices < 0 || m->mgp >= 0) continue;
+    rsx_format_init(&f, m->mask);
+    if (f.mgp_stride == 0 || (m->mask & ((1u << RSX_COLOUR) |
+                                         (1u << RSX_TANGENT_A) |
+                                         (1u << RSX_TANGENT_B))))
+      continue;
+    at = uv_search(s, &s->cand[m->indices], &s->cand[m->mmp], m->mask,
+                   m->vertices);
+    if (at >= 0) {
+      rsx_scan_found g;
+      memset(&g, 0, sizeof g);
+      g.kind = RSX_SCAN_MGP;
+      g.offset = (uint64_t)at;
+      g.vertices = m->vertices;
+      g.stride = f.mgp_stride;
+      g.bytes = (uint64_t)m->vertices * f.mgp_stride;
+      g.mask = m->mask;
+      g.primitive = -1;
+      scan_add(s, &g);
+      if (s->ncand != n0 + 1) continue;   /* over the cap */
+      m->mgp = (long)(s->ncand - 1);
+      m->confidence = m->confidence * 4 / 3 > 1 ? 1 : m->confidence * 4 / 3;
+      snprintf(m->why, sizeof m->why, "%s", "indices fit the vertex count; "
+               "record holds the vertex count; MGP of UV sets whose "
+               "triangles' UVs lie close");
+    }
+  }
+}
+
 /* Each MMP run is a mesh. Its parts, each taken once, in file order:
 ** - a metadata record holding its vertex count, one holding an index
 **   buffer's count as well first (the buffer is then that one);
@@ -1210,6 +1896,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
 {
   size_t i, j;
   unsigned char *used = calloc(s->ncand + 1, 1);
+  size_t ndrop = s->ncand;
   rsx_scan_mesh *meshes = NULL;
   size_t nm = 0, cap = 0;
   scan_lookup lk;
@@ -1363,6 +2050,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
     if (ix >= 0) used[ix] = 1;
     nm++;
   }
+  if (!s->nomem) scan_find_uv(s, meshes, nm);
 done:
   /* the findings: every candidate not dropped */
   if (!s->nomem) {
@@ -1377,7 +2065,7 @@ done:
       size_t *moved = map;   /* reused: the old place -> the new */
       for (i = 0; i < s->ncand; i++) {
         map[i] = (size_t)-1;
-        if (drop[i]) continue;
+        if (i < ndrop && drop[i]) continue;   /* those of scan_find_uv: kept */
         map[i] = nf;
         found[nf++] = s->cand[i];
       }
@@ -1429,6 +2117,11 @@ static int found_order(const void *a, const void *b)
   const rsx_scan_found *x = a, *y = b;
   if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
   if (x->kind != y->kind) return x->kind - y->kind;
+  /* layouts and index sizes that fit at one offset: the order does not
+  ** hang on the order the candidates were found in */
+  if (x->stride != y->stride) return x->stride < y->stride ? -1 : 1;
+  if (x->mask != y->mask) return x->mask < y->mask ? -1 : 1;
+  if (x->size != y->size) return x->size < y->size ? -1 : 1;
   /* the place before, when sorting again: the order is fixed */
   return (x->in_mesh > y->in_mesh) - (x->in_mesh < y->in_mesh);
 }
@@ -1454,10 +2147,42 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
   s.err = err;
   s.layout_count = scan_make_layouts(lays);
   for (i = 0; i < s.layout_count; i++) {
+    unsigned char need[16];
+    scan_layout *l = &lays[i];
+    unsigned j, c;
+    memset(need, 0, sizeof need);
+    memcpy(need, l->need, sizeof l->need);
+    memcpy(l->need8, need, sizeof need);
+    l->term_word[0] = (unsigned char)l->soft;
+    l->term_class[0] = CLASS_U;
+    l->nterms = 1;
+    s.class_bits |= 1u << CLASS_U;
+    for (j = 0; j < l->words; j++)
+      for (c = 0; c < CLASS_BITS; c++)
+        if ((l->need[j] >> c & 1) && (int)j != l->soft) {
+          s.class_bits |= 1u << c;
+          l->term_word[l->nterms] = (unsigned char)j;
+          l->term_class[l->nterms++] = (unsigned char)c;
+        }
+  }
+  for (i = 0; i < s.layout_count; i++) {
+    unsigned j;
     s.det[i].lay = lays[i];
+    s.det[i].pattern = calloc((size_t)1 << lays[i].words, sizeof(uint64_t));
+    if (s.det[i].pattern == NULL) rc = -1;
+    else {
+      unsigned m;
+      for (m = 0; m < 1u << lays[i].words; m++)
+        for (j = 0; j < 64; j++)
+          if (m & (1u << (j % lays[i].words)))
+            s.det[i].pattern[m] |= (uint64_t)1 << j;
+    }
+    for (j = 0; j < 64 + MAX_WORDS; j++)
+      s.det[i].phase_of[j] = (unsigned char)(j % lays[i].words);
     s.det[i].runs = calloc(lays[i].words, sizeof(scan_run));
     if (s.det[i].runs == NULL) rc = -1;
   }
+  s.uv_budget = UV_BUDGET;
   s.ix16.size = 2;
   s.ix32.size = 4;
   s.ix16.first_linked = s.ix32.first_linked = -1;
@@ -1488,8 +2213,12 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
   }
   out->dropped = s.dropped;
 done:
-  for (i = 0; i < s.layout_count; i++) free(s.det[i].runs);
+  for (i = 0; i < s.layout_count; i++) {
+    free(s.det[i].runs);
+    free(s.det[i].pattern);
+  }
   free(s.cand);
+  free(s.tiles);
   free(drop);
   return rc;
 }

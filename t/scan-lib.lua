@@ -194,4 +194,10 @@ function lib.has_frames(mask)
   return mask & 0x10 ~= 0
 end
 
+-- The note's masks whose MGP holds UV sets alone (no colour, bit 1; no
+-- tangent frames, bits 3 and 4), which scan finds by the triangles.
+function lib.uv_only(mask)
+  return mask & 0x1A == 0 and mask & 0x1E0 ~= 0
+end
+
 return lib
