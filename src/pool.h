@@ -13,7 +13,9 @@
 ** A worker: its stdin gives it one job line at a time, its stdout and
 ** stderr are the pool's pipes, and RSXMESH_POOL_CHANNEL in its
 ** environment names the channel for its reports (POSIX: descriptor 3;
-** a report is its size in decimal, a newline, then its bytes). Its first
+** a report is its size in decimal, a newline, then its bytes: see
+** rsx_channel below; a channel that breaks that form stops its worker
+** and fails its job, with a message). Its first
 ** report says it is ready (what it wrote before is dropped: the script's
 ** header is the first process's to write); each later report ends a job.
 ** A worker is sent a job line only once it has reported and waits for

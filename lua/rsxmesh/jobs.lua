@@ -255,7 +255,7 @@ function jobs.options()
         end
         return v
       end,
-      help = "worker processes sharing the bundles (default: the number"
+      help = "worker processes sharing the inputs (default: the number"
         .. " of processors, or one process for small inputs; 1: none)" },
     { long = "worker", hidden = true },
   }
