@@ -107,8 +107,8 @@ static void buf_free(buffer *b)
 /* The digits of a report's size: RSX_POOL_REPORT_MAX has 10. */
 #define SIZE_DIGITS 10
 
-/* Up to 12 of the n bytes at s, quoted for a message: printable ASCII as
-** it is, the rest escaped, "..." when there are more. */
+/* The n bytes at s (at most 12; out holds 64), quoted for a message:
+** printable ASCII as it is, the rest escaped. */
 static const char *quote_bytes(char *out, const char *s, size_t n)
 {
   size_t i, k = 0;
@@ -126,10 +126,6 @@ static const char *quote_bytes(char *out, const char *s, size_t n)
     }
   }
   out[k++] = '\'';
-  if (n > 12) {
-    memcpy(out + k, "...", 3);
-    k += 3;
-  }
   out[k] = '\0';
   return out;
 }
