@@ -74,6 +74,7 @@ struct rsx_pool {
   job **start;        /* jobs in the order they start */
   size_t started, returned, done;
   int running;
+  int holding;        /* in rsx_pool_next, SIGINT held (POSIX) */
 };
 
 /* ----------------------------------------------------------- buffers */
@@ -624,9 +625,31 @@ static void kill_worker(worker *w)
   if (w->pid > 0) kill(w->pid, SIGKILL);
 }
 
+/* rsx_pool_next holds SIGINT (blocks it) while it reads and decides, and
+** looks for it between short waits: a Control-C that came while no wait
+** ran would be taken by the host's handler, and the next wait would last
+** until a worker wrote, for ever for one that hangs. */
+static void hold_interrupt(sigset_t *old)
+{
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* A SIGINT held and not ignored (one ignored, as in a job started with
+** &, is dropped when released). */
+static int interrupt_held(void)
+{
+  sigset_t set;
+  struct sigaction sa;
+  if (sigpending(&set) != 0 || sigismember(&set, SIGINT) != 1) return 0;
+  return sigaction(SIGINT, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN;
+}
+
 /* Wait until some pipe of a live worker (of only, when not NULL) has
 ** bytes or has ended: 0, or RSX_POOL_INTERRUPTED when a signal came
-** first, or -1. */
+** first, or -1. A wait for one worker (drain's) is not interrupted. */
 static int wait_pipes(rsx_pool *p, const worker *only)
 {
   struct pollfd fds[3 * 64];
@@ -646,7 +669,17 @@ static int wait_pipes(rsx_pool *p, const worker *only)
         pf[n].revents = 0;
         n++;
       }
-  r = poll(pf, n, -1);
+  if (p->holding && only == NULL) {
+    do {
+      if (interrupt_held()) {
+        if (pf != fds) free(pf);
+        return RSX_POOL_INTERRUPTED;
+      }
+      r = poll(pf, n, 50);
+    } while (r == 0);
+  } else {
+    r = poll(pf, n, -1);
+  }
   if (pf != fds) free(pf);
   if (r < 0) return errno == EINTR ? RSX_POOL_INTERRUPTED : -1;
   return 0;
@@ -859,7 +892,7 @@ static void free_job_output(job *j)
   j->problem = NULL;
 }
 
-int rsx_pool_next(rsx_pool *p, rsx_pool_result *r, rsx_error *err)
+static int next_job(rsx_pool *p, rsx_pool_result *r, rsx_error *err)
 {
   job *j;
   if (p->returned > 0) free_job_output(&p->jobs[p->returned - 1]);
@@ -902,6 +935,22 @@ int rsx_pool_next(rsx_pool *p, rsx_pool_result *r, rsx_error *err)
   r->status = j->status;
   r->problem = j->problem;
   return RSX_POOL_JOB;
+}
+
+int rsx_pool_next(rsx_pool *p, rsx_pool_result *r, rsx_error *err)
+{
+  int k;
+#ifdef _WIN32
+  k = next_job(p, r, err);
+#else
+  sigset_t old;
+  hold_interrupt(&old);
+  p->holding = 1;
+  k = next_job(p, r, err);
+  p->holding = 0;
+  sigprocmask(SIG_SETMASK, &old, NULL); /* a held SIGINT is taken here */
+#endif
+  return k;
 }
 
 int rsx_pool_stop(rsx_pool *p, int interrupt)

@@ -288,6 +288,35 @@ t.error_like(function() p:next() end,
   "cannot start rsxmesh%-no%-such%-program",
   "a program that cannot start is an error naming it")
 p:close()
+-- a SIGINT that lands while the pool is not waiting for all its workers
+-- (here, while it reads a dead worker's pipes, which a child of that
+-- worker holds open) still cuts the wait short: it is held till the next
+-- wait, which the other worker, busy for 5 s, would not end. Last: the
+-- host takes one SIGINT as an error, and leaves the next to the system.
+local interrupt = require "rsxmesh.interrupt"
+p = rsxmesh.pool({ "sh", "-c", [[
+printf '0\n' >&3
+read -r k
+if [ "$k" = die ]; then
+  (sleep 0.3; kill -INT $PPID; sleep 0.3) 3>&- &
+  exit 1
+fi
+sleep 5 >/dev/null 2>&1 3>&-
+]] }, 2)
+p:add("busy", 2)
+p:add("die", 1)
+before = rsxmesh.clock()
+local ok, err = interrupt.protect(function()
+  while p:next() ~= nil do end
+end)
+local seconds = rsxmesh.clock() - before
+t.ok(not ok and interrupt.is(err), "an interrupt while a dead worker's "
+  .. "pipes are read is raised: " .. tostring(err))
+t.ok(seconds < 3, string.format("... once they are read, without waiting "
+  .. "for the busy worker (%.1f s)", seconds))
+p:stop(true)
+p:close()
+
 t.is(rsxmesh.pool_worker(), false, "this process is not a pool's worker")
 t.error_like(function() rsxmesh.pool_report("x") end, "not a worker",
   "pool_report outside a worker is an error")
