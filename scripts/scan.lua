@@ -2,19 +2,21 @@
 -- files of unknown layout (rsxmesh.scan), and the meshes they make
 --
 --   rsxmesh scan FILE... [--json] [--min-vertices N] [--extract -o DIR]
---                        [--manifest OUT.lua]
+--                        [--manifest OUT.lua] [-j N]
 --
 -- Offsets are bytes from the file's start, in hex in the text. --extract
 -- writes the assembled meshes as RSXB, one bundle per input (DIR/NAME.rsxb);
--- --manifest writes what was found as a manifest for rsxmesh pack.
+-- --manifest writes what was found as a manifest for rsxmesh pack. With
+-- -j N, N worker processes share the files (rsxmesh.run, rsxmesh.jobs),
+-- the largest first; the output is the same, byte for byte.
 
 local rsxmesh = require "rsxmesh"
 local cli = require "rsxmesh.cli"
 local text = require "rsxmesh.text"
 local Run = require "rsxmesh.run"
+local jobs = require "rsxmesh.jobs"
 local output = require "rsxmesh.output"
 local path = require "rsxmesh.path"
-local interrupt = require "rsxmesh.interrupt"
 
 local opts, args = cli.parse(arg, {
   name = "scan",
@@ -23,6 +25,7 @@ local opts, args = cli.parse(arg, {
     .. "records\nin files of unknown layout by the research note's "
     .. "signatures, and the\nmeshes they make, with byte offsets from each "
     .. "file's start.",
+  jobs = true,
   options = {
     { long = "json", help = "one JSON document on stdout (its shape: "
       .. "doc/scripts.md)" },
@@ -225,46 +228,51 @@ end
 
 -- ----------------------------------------------------------------- main
 
-local files, entries, extracted = {}, {}, 0
-local scanned = 0
-local ok, err = interrupt.protect(function()
-  for k, file in ipairs(args) do
-    run.label = string.format("[%d/%d] %s", k, #args, file)
-    run:progress(run.label)
-    local r, serr = rsxmesh.scan(file, { min_vertices = opts.min_vertices })
-    if not r then
-      run:fail(file, serr)
-    else
-      scanned = scanned + 1
-      if opts.json then
-        local doc = { path = file, size = r.size, found = {}, meshes = {} }
-        for i, f in ipairs(r.found) do doc.found[i] = json_found(f) end
-        for i, m in ipairs(r.meshes) do doc.meshes[i] = json_mesh(r, m) end
-        files[#files + 1] = doc
-      else
-        print_text(file, r)
-      end
-      if opts.manifest then
-        for i, m in ipairs(r.meshes) do
-          entries[#entries + 1] = manifest_entry(file, r, i, m)
-        end
-      end
-      local good = true
-      if opts.extract then
-        local n, xerr = extract(file, r)
-        if not n then
-          run:fail(file, xerr)
-          good = false
-        else
-          extracted = extracted + n
-        end
-      end
-      if good then run.ok = run.ok + 1 end
+-- What the files gave, in their order. With -j, a worker's share of it
+-- for each file goes back to the first process (share.state), which
+-- appends it (share.merge) in the order of the files.
+local files, entries = {}, {}
+local counts = { scanned = 0, extracted = 0 }
+
+run:each(args, function(input)
+  local file = input.path
+  local r, serr = rsxmesh.scan(file, { min_vertices = opts.min_vertices })
+  if not r then return run:fail(file, serr) end
+  counts.scanned = counts.scanned + 1
+  if opts.json then
+    local doc = { path = file, size = r.size, found = {}, meshes = {} }
+    for i, f in ipairs(r.found) do doc.found[i] = json_found(f) end
+    for i, m in ipairs(r.meshes) do doc.meshes[i] = json_mesh(r, m) end
+    files[#files + 1] = doc
+  else
+    print_text(file, r)
+  end
+  if opts.manifest then
+    for i, m in ipairs(r.meshes) do
+      entries[#entries + 1] = manifest_entry(file, r, i, m)
     end
   end
-end)
-if not ok and interrupt.is(err) then run:interrupted()
-elseif not ok then error(err, 0) end
+  if opts.extract then
+    local n, xerr = extract(file, r)
+    if not n then return run:fail(file, xerr) end
+    counts.extracted = counts.extracted + n
+  end
+end, {
+  files = true,
+  state = function()
+    return { files = files, entries = entries, counts = counts }
+  end,
+  reset = function()
+    files, entries, counts = {}, {}, { scanned = 0, extracted = 0 }
+  end,
+  merge = function(s)
+    table.move(s.files, 1, #s.files, #files + 1, files)
+    table.move(s.entries, 1, #s.entries, #entries + 1, entries)
+    jobs.add(counts, s.counts)
+  end,
+  -- the scan only reads, as survey and info do
+  share_bytes = jobs.LIGHT_SHARE_BYTES,
+})
 
 if opts.json then
   cli.write_json({ files = files }, { "files", "path", "size", "found",
@@ -280,6 +288,6 @@ if opts.manifest then
   end)
   if not mok then run:fail(opts.manifest, merr) end
 end
-run:finish(plural(scanned, "file") .. " scanned" ..
-  (opts.extract and ", " .. plural(extracted, "mesh", "meshes")
+run:finish(plural(counts.scanned, "file") .. " scanned" ..
+  (opts.extract and ", " .. plural(counts.extracted, "mesh", "meshes")
     .. " extracted" or ""))

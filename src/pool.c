@@ -46,6 +46,7 @@ typedef struct job {
   int done;
   buffer out, err, report;
   int has_report, status;
+  char *problem;      /* why its channel failed it, or NULL */
 } job;
 
 /* What a worker's pipes carry, in pool_read's order. */
@@ -61,7 +62,7 @@ typedef struct worker {
   int live, ready;
   job *job;           /* the job it is on; NULL before its first report */
   buffer seg[2];      /* stdout and stderr since its last report */
-  buffer chan;        /* channel bytes not yet a whole report */
+  rsx_channel chan;   /* its reports, as they come */
 } worker;
 
 struct rsx_pool {
@@ -73,6 +74,7 @@ struct rsx_pool {
   job **start;        /* jobs in the order they start */
   size_t started, returned, done;
   int running;
+  int holding;        /* in rsx_pool_next, SIGINT held (POSIX) */
 };
 
 /* ----------------------------------------------------------- buffers */
@@ -99,6 +101,121 @@ static void buf_free(buffer *b)
   free(b->data);
   b->data = NULL;
   b->size = b->cap = 0;
+}
+
+/* ------------------------------------------------------------ channel */
+
+/* The digits of a report's size: RSX_POOL_REPORT_MAX has 10. */
+#define SIZE_DIGITS 10
+
+/* The n bytes at s (at most 12; out holds 64), quoted for a message:
+** printable ASCII as it is, the rest escaped. */
+static const char *quote_bytes(char *out, const char *s, size_t n)
+{
+  size_t i, k = 0;
+  out[k++] = '\'';
+  for (i = 0; i < n && i < 12; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    if (ch == '\n') {
+      out[k++] = '\\';
+      out[k++] = 'n';
+    } else if (ch < 32 || ch > 126 || ch == '\'' || ch == '\\') {
+      snprintf(out + k, 5, "\\x%02x", ch);
+      k += 4;
+    } else {
+      out[k++] = (char)ch;
+    }
+  }
+  out[k++] = '\'';
+  out[k] = '\0';
+  return out;
+}
+
+int rsx_channel_add(rsx_channel *c, const void *bytes, size_t n,
+                    rsx_error *err)
+{
+  if (n == 0) return 0;
+  if (c->start > 0) { /* drop the reports read */
+    memmove(c->data, c->data + c->start, c->size - c->start);
+    c->offset += c->start;
+    c->size -= c->start;
+    c->start = 0;
+  }
+  if (n > c->cap - c->size) {
+    size_t cap = c->cap ? c->cap : 256;
+    char *d;
+    if (n > (size_t)-1 / 2 - c->size)
+      return rsx_fail(err, "pool: out of memory");
+    while (cap - c->size < n) cap *= 2;
+    d = realloc(c->data, cap);
+    if (d == NULL) return rsx_fail(err, "pool: out of memory");
+    c->data = d;
+    c->cap = cap;
+  }
+  memcpy(c->data + c->size, bytes, n);
+  c->size += n;
+  return 0;
+}
+
+int rsx_channel_next(rsx_channel *c, const char **report, size_t *size,
+                     rsx_error *err)
+{
+  const char *s;
+  size_t n = c->size - c->start, digits = 0;
+  unsigned long long value = 0, at = c->offset + c->start;
+  char q[64];
+  if (n == 0) return 0; /* and data may be NULL */
+  s = c->data + c->start;
+  while (digits < n && digits <= SIZE_DIGITS &&
+         s[digits] >= '0' && s[digits] <= '9')
+    value = 10 * value + (unsigned long long)(s[digits++] - '0');
+  /* each message quotes the bytes that decided it, and no more: they
+  ** are the same however the bytes came */
+  if (digits == 0)
+    return rsx_fail(err, "channel byte %llu: %s where a report's size (in "
+                    "decimal) should start", at, quote_bytes(q, s, 1));
+  if (digits > SIZE_DIGITS)
+    return rsx_fail(err, "channel byte %llu: a report's size of more than "
+                    "%d digits (%s)", at, SIZE_DIGITS,
+                    quote_bytes(q, s, digits));
+  if (digits == n) return 0; /* the size goes on, or its newline comes */
+  if (s[digits] != '\n')
+    return rsx_fail(err, "channel byte %llu: %s after a report's size, "
+                    "where its newline should be", at + digits,
+                    quote_bytes(q, s + digits, 1));
+  if (value > RSX_POOL_REPORT_MAX)
+    return rsx_fail(err, "channel byte %llu: a report of %llu bytes, over "
+                    "the limit of %lu", at, value,
+                    (unsigned long)RSX_POOL_REPORT_MAX);
+  if (n - digits - 1 < value) return 0;
+  *report = s + digits + 1;
+  *size = (size_t)value;
+  c->start += digits + 1 + (size_t)value;
+  return 1;
+}
+
+int rsx_channel_end(const rsx_channel *c, rsx_error *err)
+{
+  const char *s, *nl;
+  size_t n = c->size - c->start;
+  unsigned long long at = c->offset + c->start;
+  char q[64];
+  if (n == 0) return 0; /* and data may be NULL */
+  s = c->data + c->start;
+  nl = memchr(s, '\n', n);
+  if (nl == NULL)
+    return rsx_fail(err, "channel byte %llu: the channel ended inside a "
+                    "report's size (%s)", at, quote_bytes(q, s, n));
+  return rsx_fail(err, "channel byte %llu: the channel ended after %lu of "
+                  "the report's %.*s bytes", at,
+                  (unsigned long)(n - (size_t)(nl - s) - 1), (int)(nl - s),
+                  s);
+}
+
+void rsx_channel_free(rsx_channel *c)
+{
+  free(c->data);
+  memset(c, 0, sizeof *c);
 }
 
 /* --------------------------------------------------------------- pool */
@@ -327,6 +444,11 @@ static void interrupt_worker(worker *w)
   (void)w; /* no SIGINT to send: its stdin ends, and its job finishes */
 }
 
+static void kill_worker(worker *w)
+{
+  if (w->process != NULL) TerminateProcess(w->process, 1);
+}
+
 /* Wait until some pipe of a live worker (of only, when not NULL) may have
 ** bytes: Windows has no poll for anonymous pipes, so look every few
 ** milliseconds; a Control-C (win32.c counts them) cuts the wait short,
@@ -498,9 +620,36 @@ static void interrupt_worker(worker *w)
   if (w->pid > 0) kill(w->pid, SIGINT);
 }
 
+static void kill_worker(worker *w)
+{
+  if (w->pid > 0) kill(w->pid, SIGKILL);
+}
+
+/* rsx_pool_next holds SIGINT (blocks it) while it reads and decides, and
+** looks for it between short waits: a Control-C that came while no wait
+** ran would be taken by the host's handler, and the next wait would last
+** until a worker wrote, for ever for one that hangs. */
+static void hold_interrupt(sigset_t *old)
+{
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* A SIGINT held and not ignored (one ignored, as in a job started with
+** &, is dropped when released). */
+static int interrupt_held(void)
+{
+  sigset_t set;
+  struct sigaction sa;
+  if (sigpending(&set) != 0 || sigismember(&set, SIGINT) != 1) return 0;
+  return sigaction(SIGINT, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN;
+}
+
 /* Wait until some pipe of a live worker (of only, when not NULL) has
 ** bytes or has ended: 0, or RSX_POOL_INTERRUPTED when a signal came
-** first, or -1. */
+** first, or -1. A wait for one worker (drain's) is not interrupted. */
 static int wait_pipes(rsx_pool *p, const worker *only)
 {
   struct pollfd fds[3 * 64];
@@ -520,7 +669,17 @@ static int wait_pipes(rsx_pool *p, const worker *only)
         pf[n].revents = 0;
         n++;
       }
-  r = poll(pf, n, -1);
+  if (p->holding && only == NULL) {
+    do {
+      if (interrupt_held()) {
+        if (pf != fds) free(pf);
+        return RSX_POOL_INTERRUPTED;
+      }
+      r = poll(pf, n, 50);
+    } while (r == 0);
+  } else {
+    r = poll(pf, n, -1);
+  }
   if (pf != fds) free(pf);
   if (r < 0) return errno == EINTR ? RSX_POOL_INTERRUPTED : -1;
   return 0;
@@ -564,20 +723,24 @@ static void finish_job(rsx_pool *p, worker *w, job *j)
   p->done++;
 }
 
-/* The whole reports in w's channel bytes: each "<size>\n<bytes>". */
+static int end_worker(rsx_pool *p, worker *w, const char *problem,
+                      rsx_error *err);
+
+/* The whole reports in w's channel. Bytes that are no report end the
+** worker (it is killed: it may write for ever) and fail its job, saying
+** why; the other jobs go on. */
 static int take_reports(rsx_pool *p, worker *w, rsx_error *err)
 {
   for (;;) {
-    char *nl = memchr(w->chan.data, '\n', w->chan.size);
-    unsigned long long size;
-    size_t head;
-    char *end;
-    if (nl == NULL) return 0;
-    size = strtoull(w->chan.data, &end, 10);
-    if (end != nl || end == w->chan.data)
-      return rsx_fail(err, "pool: a worker's report has no size");
-    head = (size_t)(nl - w->chan.data) + 1;
-    if (w->chan.size - head < size) return 0;
+    const char *report;
+    size_t size;
+    rsx_error why;
+    int r = rsx_channel_next(&w->chan, &report, &size, &why);
+    if (r == 0) return 0;
+    if (r < 0) {
+      kill_worker(w);
+      return end_worker(p, w, why.text, err);
+    }
     /* everything the worker wrote before its report is in the pipes (its
     ** writes had returned), and nothing after: it waits for its next
     ** line, sent below */
@@ -597,14 +760,12 @@ static int take_reports(rsx_pool *p, worker *w, rsx_error *err)
       w->seg[0].size = w->seg[1].size = 0;
     } else if (w->job != NULL) {
       job *j = w->job;
-      if (buf_add(&j->report, nl + 1, (size_t)size) != 0)
+      if (buf_add(&j->report, report, size) != 0)
         return rsx_fail(err, "pool: out of memory");
       j->has_report = 1;
       finish_job(p, w, j);
       w->job = NULL;
     }
-    memmove(w->chan.data, nl + 1 + size, w->chan.size - head - size);
-    w->chan.size -= head + size;
     if (w->ready && w->job == NULL && w->in != NO_FD) {
       if (feed(p, w, err) != 0) return -1;
     }
@@ -638,10 +799,11 @@ static int drain(rsx_pool *p, worker *w, int keep)
   }
 }
 
-/* Worker w's channel has ended: read its stdout and stderr to their end,
-** wait for it, fail the job it was on, and start another worker when jobs
-** are left. */
-static int end_worker(rsx_pool *p, worker *w, rsx_error *err)
+/* Worker w's channel has ended (or broke its rules: problem says how):
+** read its stdout and stderr to their end, wait for it, fail the job it
+** was on, and start another worker when jobs are left. */
+static int end_worker(rsx_pool *p, worker *w, const char *problem,
+                      rsx_error *err)
 {
   int k, status;
   if (drain(p, w, 1) != 0) return rsx_fail(err, "pool: out of memory");
@@ -653,23 +815,31 @@ static int end_worker(rsx_pool *p, worker *w, rsx_error *err)
     /* it would fail again: say why, with what it wrote */
     size_t n = w->seg[1].size;
     if (n > 300) n = 300;
-    rsx_fail(err, "pool: cannot start %s: it ended before it was ready "
-             "(exit status %d)%s%.*s", p->argv[0], status, n ? ": " : "",
-             (int)n, n ? w->seg[1].data : "");
+    if (problem != NULL)
+      rsx_fail(err, "pool: cannot start %s: its first report: %s",
+               p->argv[0], problem);
+    else
+      rsx_fail(err, "pool: cannot start %s: it ended before it was ready "
+               "(exit status %d)%s%.*s", p->argv[0], status, n ? ": " : "",
+               (int)n, n ? w->seg[1].data : "");
     buf_free(&w->seg[0]);
     buf_free(&w->seg[1]);
-    buf_free(&w->chan);
+    rsx_channel_free(&w->chan);
     return -1;
   }
   if (w->job != NULL) {
     job *j = w->job;
     j->status = status != 0 ? status : 1;
+    if (problem != NULL) {
+      j->problem = malloc(strlen(problem) + 1);
+      if (j->problem != NULL) strcpy(j->problem, problem);
+    }
     finish_job(p, w, j);
     w->job = NULL;
   }
   buf_free(&w->seg[0]);
   buf_free(&w->seg[1]);
-  buf_free(&w->chan);
+  rsx_channel_free(&w->chan);
   if (p->running && p->started < p->count) return spawn_next(p, w, err);
   return 0;
 }
@@ -695,13 +865,18 @@ static int read_pipes(rsx_pool *p, rsx_error *err)
       r = read_some(w->pipe[k], buf, sizeof buf, &n, 0);
       if (r < 0) return rsx_fail(err, "pool: %s", strerror(errno));
       if (r == 0 && k == PIPE_CHAN) {
-        if (end_worker(p, w, err) != 0) return -1;
+        rsx_error why; /* a report cut short fails its job, saying so */
+        int cut = rsx_channel_end(&w->chan, &why) != 0;
+        if (end_worker(p, w, cut ? why.text : NULL, err) != 0) return -1;
       } else if (r == 0) {
         close_fd(&w->pipe[k]);
+      } else if (n > 0 && k == PIPE_CHAN) {
+        if (rsx_channel_add(&w->chan, buf, n, err) != 0 ||
+            take_reports(p, w, err) != 0)
+          return -1;
       } else if (n > 0) {
-        if (buf_add(k == PIPE_CHAN ? &w->chan : &w->seg[k], buf, n) != 0)
+        if (buf_add(&w->seg[k], buf, n) != 0)
           return rsx_fail(err, "pool: out of memory");
-        if (k == PIPE_CHAN && take_reports(p, w, err) != 0) return -1;
       }
     }
   }
@@ -713,9 +888,11 @@ static void free_job_output(job *j)
   buf_free(&j->out);
   buf_free(&j->err);
   buf_free(&j->report);
+  free(j->problem);
+  j->problem = NULL;
 }
 
-int rsx_pool_next(rsx_pool *p, rsx_pool_result *r, rsx_error *err)
+static int next_job(rsx_pool *p, rsx_pool_result *r, rsx_error *err)
 {
   job *j;
   if (p->returned > 0) free_job_output(&p->jobs[p->returned - 1]);
@@ -756,7 +933,24 @@ int rsx_pool_next(rsx_pool *p, rsx_pool_result *r, rsx_error *err)
   r->report = j->has_report ? (j->report.data ? j->report.data : "") : NULL;
   r->report_size = j->report.size;
   r->status = j->status;
+  r->problem = j->problem;
   return RSX_POOL_JOB;
+}
+
+int rsx_pool_next(rsx_pool *p, rsx_pool_result *r, rsx_error *err)
+{
+  int k;
+#ifdef _WIN32
+  k = next_job(p, r, err);
+#else
+  sigset_t old;
+  hold_interrupt(&old);
+  p->holding = 1;
+  k = next_job(p, r, err);
+  p->holding = 0;
+  sigprocmask(SIG_SETMASK, &old, NULL); /* a held SIGINT is taken here */
+#endif
+  return k;
 }
 
 int rsx_pool_stop(rsx_pool *p, int interrupt)
@@ -778,7 +972,7 @@ int rsx_pool_stop(rsx_pool *p, int interrupt)
     w->job = NULL;
     buf_free(&w->seg[0]);
     buf_free(&w->seg[1]);
-    buf_free(&w->chan);
+    rsx_channel_free(&w->chan);
   }
   return stopped;
 }

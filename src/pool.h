@@ -13,7 +13,9 @@
 ** A worker: its stdin gives it one job line at a time, its stdout and
 ** stderr are the pool's pipes, and RSXMESH_POOL_CHANNEL in its
 ** environment names the channel for its reports (POSIX: descriptor 3;
-** a report is its size in decimal, a newline, then its bytes). Its first
+** a report is its size in decimal, a newline, then its bytes: see
+** rsx_channel below; a channel that breaks that form stops its worker
+** and fails its job, with a message). Its first
 ** report says it is ready (what it wrote before is dropped: the script's
 ** header is the first process's to write); each later report ends a job.
 ** A worker is sent a job line only once it has reported and waits for
@@ -42,6 +44,9 @@ typedef struct rsx_pool_result {
   const char *report;          /* its report; NULL when the worker died */
   size_t report_size;
   int status;                  /* the dead worker's exit status, else 0 */
+  const char *problem;         /* why its channel failed it (a report cut
+                               ** short, bytes that are no report); NULL
+                               ** when it did not */
 } rsx_pool_result;
 
 enum { RSX_POOL_JOB = 1, RSX_POOL_END = 0, RSX_POOL_INTERRUPTED = 2 };
@@ -83,5 +88,39 @@ int rsx_pool_report(const void *bytes, size_t n, rsx_error *err);
 
 /* In a worker: 1 when this process was started by a pool. */
 int rsx_pool_is_worker(void);
+
+/* ------------------------------------------------- the reports' channel
+** A worker's channel, as the pool reads it: reports, each its size in
+** decimal (1 to 10 digits, at most RSX_POOL_REPORT_MAX), a newline, then
+** that many bytes. The bytes are the worker's, which a user's script
+** controls: they are taken in whatever pieces they come, only what has
+** come is held (a size allocates nothing), and what breaks the rules is
+** said in one line, at the byte of the channel where it starts. A
+** zeroed rsx_channel is an empty one. */
+#define RSX_POOL_REPORT_MAX ((size_t)1 << 30)
+
+typedef struct rsx_channel {
+  char *data;
+  size_t size, cap;          /* bytes held */
+  size_t start;              /* data[start..size) is not yet a report */
+  unsigned long long offset; /* the channel's bytes before data[0] */
+} rsx_channel;
+
+/* Append n bytes the channel gave. 0, or -1 and err (no memory). A
+** report rsx_channel_next returned is gone after this. */
+int rsx_channel_add(rsx_channel *c, const void *bytes, size_t n,
+                    rsx_error *err);
+
+/* The next whole report: 1 with *report and *size; 0 when its bytes have
+** not all come; -1 and err when the bytes are no report (the channel is
+** then of no more use). */
+int rsx_channel_next(rsx_channel *c, const char **report, size_t *size,
+                     rsx_error *err);
+
+/* At the channel's end: 0 when it ended between reports, else -1 and err
+** (a size or a report cut short). */
+int rsx_channel_end(const rsx_channel *c, rsx_error *err);
+
+void rsx_channel_free(rsx_channel *c);
 
 #endif

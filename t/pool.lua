@@ -151,21 +151,83 @@ t.error_like(function() p:next() end,
   "a worker that ends before it is ready: an error, with its stderr")
 p:close()
 
--- a worker's channel is read as bytes it must prove: a report without a
--- size is an error; a size larger than what follows allocates nothing
--- and, at the worker's end, fails its job
-p = rsxmesh.pool({ "sh", "-c", "printf '0\\n' >&3; read -r k; "
-  .. "printf 'junk\\n' >&3" }, 1)
+-- a worker's channel is read as bytes it must prove (the reader's own
+-- tests: t/pool-channel.c). Each job line here is a mode and the bytes
+-- (printf's format) the worker writes to its channel: "hang", bytes that
+-- are no report, and the pool must stop the worker; "exit", a channel cut
+-- short, then exit status 5. The job fails with one message, the worker
+-- is ended and waited for, and another worker does the jobs after it.
+local function hostile(bytes, mode)
+  p = rsxmesh.pool({ "sh", "-c", [[
+printf '0\n' >&3
+while read -r mode bytes; do
+  echo "out $mode"
+  case $mode in
+    good) printf '2\nok' >&3 ;;
+    hang) printf "$bytes" >&3; read -r never ;;
+    exit) printf "$bytes" >&3; exit 5 ;;
+  esac
+done
+]] }, 1)
+  p:add("good")
+  p:add(mode .. " " .. bytes)
+  p:add("good")
+  p:add("good")
+  local got = {}
+  while true do
+    local k, out, _, report, status, problem = p:next()
+    if k == nil then break end
+    got[k] = { out = out, report = report, status = status,
+      problem = problem }
+  end
+  p:close()
+  return got
+end
+
+-- (the channel's bytes: the first report "0\n", then job 1's "2\nok", so
+-- that job 2's bytes start at byte 6)
+local HOSTILE = {
+  { "junk", "hang", 2, "channel byte 6: 'j' where a report's size (in "
+    .. "decimal) should start", "garbage where a report should be" },
+  { "99999999999", "hang", 2, "channel byte 6: a report's size of more "
+    .. "than 10 digits ('99999999999')", "a huge size" },
+  { "2000000000\\n", "hang", 2, "channel byte 6: a report of 2000000000 "
+    .. "bytes, over the limit of 1073741824", "a size over the limit" },
+  { "12x", "hang", 2, "channel byte 8: 'x' after a report's size, where "
+    .. "its newline should be", "a size without its newline" },
+  { "10\\nshort", "exit", 2, "channel byte 6: the channel ended after 5 "
+    .. "of the report's 10 bytes", "a size larger than what follows" },
+  { "12", "exit", 2, "channel byte 6: the channel ended inside a report's "
+    .. "size ('12')", "a size cut short" },
+  -- a good report with garbage behind it: that job is done, and the
+  -- garbage fails the job the worker is then given
+  { "2\\nokjunk", "hang", 3, "channel byte 10: 'j' where a report's size "
+    .. "(in decimal) should start", "garbage between two reports" },
+}
+for _, h in ipairs(HOSTILE) do
+  local bytes, mode, bad, message, name = h[1], h[2], h[3], h[4], h[5]
+  local got = hostile(bytes, mode)
+  t.is(#got, 4, name .. ": every job returned")
+  t.is_deeply({ got[bad].report, got[bad].problem, got[bad].status },
+    { nil, message, mode == "exit" and 5 or 128 + 9 },
+    name .. ": job " .. bad .. " failed, with one message")
+  local others = true
+  for k = 1, 4 do
+    if k ~= bad then
+      others = others and got[k].report == "ok" and got[k].problem == nil
+        and got[k].status == 0
+    end
+  end
+  t.ok(others, name .. ": the other jobs done")
+end
+
+-- bytes that are no report in place of the first: the worker cannot
+-- start, and says why
+p = rsxmesh.pool({ "sh", "-c", "printf 'junk' >&3; read -r k" }, 2)
 p:add("a")
-t.error_like(function() p:next() end, "a worker's report has no size",
-  "a report that does not start with its size: an error")
-p:close()
-p = rsxmesh.pool({ "sh", "-c", "printf '0\\n' >&3; read -r k; "
-  .. "printf '999999999999999\\nshort' >&3; exit 5" }, 1)
-p:add("a")
-local k, _, _, report, status = p:next()
-t.is_deeply({ k, report, status }, { 1, nil, 5 },
-  "a report cut short by the worker's end: the job failed, status 5")
+t.error_like(function() p:next() end, "pool: cannot start sh: its first "
+  .. "report: channel byte 0: 'j' where a report's size",
+  "garbage for the first report: an error naming the program")
 p:close()
 
 -- a fixed-seed random pass: random job counts, sizes and worker counts,
@@ -226,6 +288,35 @@ t.error_like(function() p:next() end,
   "cannot start rsxmesh%-no%-such%-program",
   "a program that cannot start is an error naming it")
 p:close()
+-- a SIGINT that lands while the pool is not waiting for all its workers
+-- (here, while it reads a dead worker's pipes, which a child of that
+-- worker holds open) still cuts the wait short: it is held till the next
+-- wait, which the other worker, busy for 5 s, would not end. Last: the
+-- host takes one SIGINT as an error, and leaves the next to the system.
+local interrupt = require "rsxmesh.interrupt"
+p = rsxmesh.pool({ "sh", "-c", [[
+printf '0\n' >&3
+read -r k
+if [ "$k" = die ]; then
+  (sleep 0.3; kill -INT $PPID; sleep 0.3) 3>&- &
+  exit 1
+fi
+sleep 5 >/dev/null 2>&1 3>&-
+]] }, 2)
+p:add("busy", 2)
+p:add("die", 1)
+before = rsxmesh.clock()
+local ok, err = interrupt.protect(function()
+  while p:next() ~= nil do end
+end)
+local seconds = rsxmesh.clock() - before
+t.ok(not ok and interrupt.is(err), "an interrupt while a dead worker's "
+  .. "pipes are read is raised: " .. tostring(err))
+t.ok(seconds < 3, string.format("... once they are read, without waiting "
+  .. "for the busy worker (%.1f s)", seconds))
+p:stop(true)
+p:close()
+
 t.is(rsxmesh.pool_worker(), false, "this process is not a pool's worker")
 t.error_like(function() rsxmesh.pool_report("x") end, "not a worker",
   "pool_report outside a worker is an error")

@@ -122,38 +122,19 @@ end
 -- -j 2 really runs two workers, kept for every bundle: the scripts are run by
 -- a wrapper of the host that logs its arguments (workers run the host the
 -- first process was run as, its arg[-1]); -j 1 runs one process
-local bash = io.popen("command -v bash"):read("l")
-if not bash then
+if not lib.processes(dir, "-v") then
   t.skip(15, "no bash for the wrapper host")
 else
-  local log, host = dir .. "/host.log", dir .. "/host"
-  lib.write(host, "#!" .. bash .. "\necho \"$*\" >> " .. lib.quote(log)
-    .. "\nexec -a \"$0\" " .. lib.quote(os.getenv("RSXMESH"))
-    .. " \"$@\"\n")
-  assert(os.execute("chmod +x " .. lib.quote(host)))
-  -- the processes the run started, and how many of them were workers
-  local function workers(...)
-    os.remove(log)
-    local args = {}
-    for i, a in ipairs({ ... }) do args[i] = lib.quote(a) end
-    os.execute("cd " .. lib.quote(dir) .. " && " .. lib.quote(host) .. " "
-      .. table.concat(args, " ") .. " >/dev/null 2>&1")
-    local k, n = 0, 0
-    for _, line in ipairs(lib.lines(lib.read(log))) do
-      n = n + 1
-      if line:find(" %-%-worker ") then k = k + 1 end
-    end
-    return k, n
-  end
   for _, case in ipairs({ { "info" }, { "survey" }, { "uv-selectors" },
     { "obj-export", "-o", "wrapped" }, { "gltf-export", "-o", "wrapped" } })
   do
-    local k, n = workers(case[1], "-j", "2", "in", table.unpack(case, 2))
+    local n, k = lib.processes(dir, case[1], "-j", "2", "in",
+      table.unpack(case, 2))
     t.is_deeply({ n, k }, { 3, 2 }, case[1] .. " -j 2: the first process "
       .. "and two workers for the 4 bundles")
-    k, n = workers(case[1], "-j", "1", "in", table.unpack(case, 2))
+    n, k = lib.processes(dir, case[1], "-j", "1", "in", table.unpack(case, 2))
     t.is_deeply({ n, k }, { 1, 0 }, case[1] .. " -j 1: one process")
-    k, n = workers(case[1], "in", table.unpack(case, 2))
+    n, k = lib.processes(dir, case[1], "in", table.unpack(case, 2))
     t.is_deeply({ n, k }, { 1, 0 }, case[1] .. " without -j: one process "
       .. "for these few kB")
   end

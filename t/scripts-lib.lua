@@ -98,6 +98,32 @@ function lib.rsxmesh_plain(dir, ...)
   return run(dir, "", ...)
 end
 
+-- Run `rsxmesh ARGS...` in folder dir through a wrapper of the host that
+-- logs its arguments (-j's workers run the host the first process was run
+-- as, its arg[-1]): the number of processes the run started, and how many
+-- of them were workers. nil when there is no bash for the wrapper.
+function lib.processes(dir, ...)
+  local bash = io.popen("command -v bash"):read("l")
+  if not bash then return nil end
+  local log, host = dir .. "/.host.log", dir .. "/.host"
+  lib.write(host, "#!" .. bash .. "\necho \"$*\" >> " .. quote(log)
+    .. "\nexec -a \"$0\" " .. quote(os.getenv("RSXMESH")) .. " \"$@\"\n")
+  assert(os.execute("chmod +x " .. quote(host)))
+  os.remove(log)
+  local args = {}
+  for i, a in ipairs({ ... }) do args[i] = quote(a) end
+  os.execute("cd " .. quote(dir) .. " && " .. quote(host) .. " "
+    .. table.concat(args, " ") .. " >/dev/null 2>&1")
+  local n, k = 0, 0
+  for _, line in ipairs(lib.lines(lib.read(log))) do
+    n = n + 1
+    if line:find(" %-%-worker ") then k = k + 1 end
+  end
+  os.remove(log)
+  os.remove(host)
+  return n, k
+end
+
 -- 2387 -> "2,387", worked out here rather than taken from the scripts.
 function lib.count(n)
   local s = tostring(n):reverse():gsub("(%d%d%d)", "%1,"):reverse()

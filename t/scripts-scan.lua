@@ -127,5 +127,71 @@ status, _, err = lib.rsxmesh(dir, "scan", "--extract", "c.bin")
 t.is(status, 2, "--extract without -o: a usage error")
 t.like(err, "%-%-extract needs %-o DIR", "--extract without -o: said")
 
+-- -j N: worker processes share the files, the largest first, and the
+-- output is -j 1's, byte for byte (but for the summary's seconds). The
+-- inputs: a small container (other meshes, seed 2) before the big one,
+-- so that the workers start them in another order than the output's.
+lib.write(dir .. "/small.bin", (slib.container{ seed = 2,
+  meshes = { meshes[1], meshes[2] } }))
+local function unclocked(s) return (s:gsub(" in %d+%.%d+ s", " in - s")) end
+local function same(name, ...)
+  local one = table.pack(lib.rsxmesh(dir, "scan", "-j", "1", ...))
+  local outputs = {}
+  for _, f in ipairs{ "x1/m.lua", "x1/small.rsxb", "x1/c.rsxb" } do
+    outputs[f] = lib.read(dir .. "/" .. f)
+  end
+  for _, j in ipairs{ "2", "3" } do
+    local args = { ... }
+    for i, a in ipairs(args) do args[i] = a:gsub("^x1", "x" .. j) end
+    local many = table.pack(lib.rsxmesh(dir, "scan", "-j", j,
+      table.unpack(args)))
+    t.is_deeply({ many[1], many[2], unclocked(many[3]) },
+      { one[1], one[2], unclocked(one[3]) },
+      name .. ": -j " .. j .. " gives -j 1's exit status, stdout, stderr")
+    for f, b in pairs(outputs) do
+      t.is(lib.read(dir .. "/" .. f:gsub("^x1", "x" .. j)), b,
+        name .. ": -j " .. j .. " writes " .. f .. " the same")
+    end
+  end
+  return one[1], one[2], one[3]
+end
+status, out = same("text", "small.bin", "c.bin")
+t.is(status, 0, "-j: text: exit 0")
+t.like(out, "^small%.bin: [^\n]+\n.*\nc%.bin: ", "-j: text: both files, "
+  .. "in the order given")
+status, out = same("--json", "--json", "small.bin", "c.bin")
+t.like(out, '"path": "small%.bin".*"path": "c%.bin"', "-j: --json: both files, "
+  .. "in the order given")
+status = same("--extract and --manifest", "small.bin", "c.bin", "--extract",
+  "-o", "x1", "--manifest", "x1/m.lua")
+t.is(status, 0, "-j: --extract, --manifest: exit 0")
+t.ok(#lib.read(dir .. "/x1/m.lua") > 1000 and
+  #lib.read(dir .. "/x1/small.rsxb") > 0, "-j: the manifest and the "
+  .. "bundles written")
+
+-- one bad file among good ones, with -j 2: one line naming it, the others
+-- reported, as with -j 1
+status, out, err = same("a missing file", "small.bin", "missing.bin", "c.bin")
+t.is(status, 1, "-j: a missing file: exit 1")
+t.like(err, "^scan: missing%.bin: [^\n]+\nscan: 2 files scanned in [%d.]+ "
+  .. "s; 1 failure above\n$", "-j: a missing file: one line naming it, "
+  .. "and the summary")
+t.like(out, "^small%.bin: [^\n]+\n.*\nc%.bin: ", "-j: a missing file: the "
+  .. "others reported")
+
+-- -j 2 does start two workers, kept for the three files; -j 1 and the
+-- default, for these few kB, none
+local n, k = lib.processes(dir, "scan", "-j", "2", "small.bin", "c.bin",
+  "empty.bin")
+if n then
+  t.is_deeply({ n, k }, { 3, 2 }, "-j 2: the first process and two workers")
+  n, k = lib.processes(dir, "scan", "-j", "1", "small.bin", "c.bin")
+  t.is_deeply({ n, k }, { 1, 0 }, "-j 1: one process")
+  n, k = lib.processes(dir, "scan", "small.bin", "c.bin")
+  t.is_deeply({ n, k }, { 1, 0 }, "no -j: one process for these few kB")
+else
+  t.skip(3, "no bash for the wrapper host")
+end
+
 lib.cleanup()
 t.done_testing()

@@ -186,15 +186,16 @@ end
 -- (jobs.serve), the largest first; done(k, out, err, report, status) for
 -- each in the order of the list (rsxmesh.pool's p:next). After an
 -- interrupt (raised again here) no new job starts, and the workers are
--- waited for.
+-- waited for. A job whose worker broke the pool's channel gets a problem
+-- (the pool's message) after done's count.
 function jobs.each(n, list, done)
   local pool = rsxmesh.pool(worker_command(), n)
   local ok, err = interrupt.protect(function()
     for _, job in ipairs(list) do pool:add(job.line, job.size) end
     while true do
-      local k, out, errs, report, status = pool:next()
+      local k, out, errs, report, status, problem = pool:next()
       if k == nil then break end
-      if k then done(k, out, errs, report, status, pool:done()) end
+      if k then done(k, out, errs, report, status, pool:done(), problem) end
       -- false: a signal; an interrupt is raised at the next instruction
     end
   end)
@@ -210,15 +211,16 @@ end
 
 -- Replay input k's output and merge its state; a worker that died, or
 -- left a state that does not load, is a failure of its input.
-local function replay(run, share, input, out, err, report, status)
+local function replay(run, share, input, out, err, report, status,
+                      problem)
   local state = report and jobs.load(report, "=" .. input.path .. ".state")
   run:clear()
   io.stdout:write(out)
   io.stdout:flush()
   io.stderr:write(err)
   if not state then
-    run:fail(input.path, string.format("the worker process failed (exit "
-      .. "status %d)", status))
+    run:fail(input.path, string.format("the worker process failed (%s)",
+      problem or "exit status " .. status))
   else
     run.ok = run.ok + state.ok
     run.failed = run.failed + state.failed
@@ -234,8 +236,8 @@ function jobs.run(run, inputs, share, n)
     list[k] = { line = tostring(k),
       size = lfs.attributes(input.path, "size") or 0 }
   end
-  jobs.each(n, list, function(k, out, err, report, status, done)
-    replay(run, share, inputs[k], out, err, report, status)
+  jobs.each(n, list, function(k, out, err, report, status, done, problem)
+    replay(run, share, inputs[k], out, err, report, status, problem)
     run:progress(string.format("%s: %d of %d bundles done (%d processes)",
       run.name, done, #inputs, n))
   end)
@@ -253,7 +255,7 @@ function jobs.options()
         end
         return v
       end,
-      help = "worker processes sharing the bundles (default: the number"
+      help = "worker processes sharing the inputs (default: the number"
         .. " of processors, or one process for small inputs; 1: none)" },
     { long = "worker", hidden = true },
   }

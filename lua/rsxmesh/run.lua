@@ -130,21 +130,25 @@ end
 
 -- Open input k of inputs and call fn(bundle, input); the bundle is closed
 -- after. An input that cannot be opened, or whose fn raises an error, is
--- reported and counted.
-function Run:each_input(inputs, k, fn)
+-- reported and counted. With files (a share's), the input is not opened:
+-- fn(input).
+function Run:each_input(inputs, k, fn, files)
   local input = inputs[k]
   self.label = string.format("[%d/%d] %s", k, #inputs, input.path)
   self:progress(self.label)
-  local bundle, err = rsxmesh.open(input.path)
-  if not bundle then
-    self:fail(input.path, err)
-    return
+  local bundle, err
+  if not files then
+    bundle, err = rsxmesh.open(input.path)
+    if not bundle then
+      self:fail(input.path, err)
+      return
+    end
   end
   local before = self.failed
   local ok, msg = xpcall(fn, function(e)
     return type(e) == "string" and e or tostring(e)
-  end, bundle, input)
-  bundle:close()
+  end, bundle or input, input)
+  if bundle then bundle:close() end
   if not ok and interrupt.is(msg) then
     self:interrupted(input.path)
   elseif not ok then
@@ -158,18 +162,28 @@ end
 -- goes on after a failure. run.label names the input in progress
 -- ("[3/15] disc/CHARLIE.rsxb"). With a share ({ state =, merge = }, see
 -- rsxmesh.jobs) and -j N, worker processes take the bundles, and this
--- process replays their output in order and merges their states.
+-- process replays their output in order and merges their states. A share
+-- with files = true takes files of any kind (scan's): the arguments as
+-- they are, folders not searched, none opened: fn(input).
 function Run:each(args, fn, share)
   -- an interrupt anywhere here (between inputs, or in the first process
   -- of -j) stops the run as one within an input does
   local inputs, k, n = {}, 0, 1
+  local files = share and share.files
   local ok, err = interrupt.protect(function()
-    local failures
-    inputs, failures = cli.expand(args)
+    local failures = {}
+    if files then
+      for i, a in ipairs(args) do
+        inputs[i] = { path = a,
+          stem = path.basename(a):gsub("%.[^.]*$", "") }
+      end
+    else
+      inputs, failures = cli.expand(args)
+    end
     if share and self.opts.worker then
       jobs.serve_inputs(self, share, function(i) -- exits
         k = i
-        if inputs[i] then self:each_input(inputs, i, fn) end
+        if inputs[i] then self:each_input(inputs, i, fn, files) end
       end)
     end
     for _, f in ipairs(failures) do self:fail(f.path, f.message) end
@@ -177,7 +191,7 @@ function Run:each(args, fn, share)
     if n > 1 then return jobs.run(self, inputs, share, n) end
     for i in ipairs(inputs) do
       k = i
-      self:each_input(inputs, i, fn)
+      self:each_input(inputs, i, fn, files)
     end
   end)
   if not ok and interrupt.is(err) then

@@ -582,13 +582,15 @@ local pool = {}
 function pool:add(line, size) end
 
 ---The next job in the order added: its number, stdout, stderr, report
----(nil when the worker died) and status; nil after the last; false when
----a signal cut the wait short.
+---(nil when the worker died), status, and why the worker's channel failed
+---it (nil when it did not); nil after the last; false when a signal cut
+---the wait short.
 ---@return integer|false|nil number
 ---@return string out
 ---@return string err
 ---@return string? report
 ---@return integer status
+---@return string? problem
 function pool:next() end
 
 ---The number of jobs finished so far.

@@ -71,7 +71,8 @@ static int pool_add(lua_State *L)
   return 0;
 }
 
-/* p:next(): number, out, err, report (nil when the worker died), status;
+/* p:next(): number, out, err, report (nil when the worker died), status,
+** problem (why the worker's channel failed the job, or nil);
 ** nil after the last job; false when a signal cut the wait short (the
 ** host raises an interrupt at the next instruction). */
 static int pool_next(lua_State *L)
@@ -95,7 +96,9 @@ static int pool_next(lua_State *L)
   if (r.report) lua_pushlstring(L, r.report, r.report_size);
   else lua_pushnil(L);
   lua_pushinteger(L, r.status);
-  return 5;
+  if (r.problem) lua_pushstring(L, r.problem);
+  else lua_pushnil(L);
+  return 6;
 }
 
 static int pool_done(lua_State *L)
