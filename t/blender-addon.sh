@@ -14,18 +14,9 @@
 #   filled (what was there kept corner by corner).
 # make check-full; skips without Blender.
 
-: "${top_srcdir:=.}" "${RSXMESH:=./rsxmesh}"
+: "${top_srcdir:=.}"
 . "$top_srcdir/t/tap.sh"
-
-command -v blender >/dev/null 2>&1 || skip_all "no blender on PATH"
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-# the add-on runs `rsxmesh` from PATH: the one under test
-mkdir "$tmp/bin"
-rsxmesh_abs=$(cd "$(dirname "$RSXMESH")" && pwd)/$(basename "$RSXMESH")
-printf '#!/bin/sh\nexec %s "$@"\n' "$rsxmesh_abs" >"$tmp/bin/rsxmesh"
-chmod +x "$tmp/bin/rsxmesh"
+. "$top_srcdir/t/blender-lib.sh"
 
 "$RSXMESH" synth -o "$tmp/sample" >"$tmp/synth.log" 2>&1
 ok $? "rsxmesh synth makes the sample"
@@ -34,14 +25,7 @@ ok $? "rsxmesh synth makes the sample"
 addon() {
   name=$1 bundle=$2
   shift 2
-  PATH="$tmp/bin:$PATH" blender -b --factory-startup \
-    --python "$top_srcdir/t/blender-addon.py" -- "$top_srcdir/blender" \
-    "$tmp/sample/$bundle.rsxb" "$tmp/$name.rsxb" "$@" \
-    >"$tmp/$name.blender" 2>&1
-  status=$?
-  test -s "$tmp/$name.rsxb" || status=1
-  test $status = 0 || sed 's/^/# /' "$tmp/$name.blender" | tail -20
-  return $status
+  addon_run "$tmp/sample/$bundle.rsxb" "$tmp/$name.rsxb" "$@"
 }
 
 check() {
@@ -76,18 +60,18 @@ cmp -s "$tmp/none.rsxb" "$tmp/sample/BRAVO.rsxb"
 ok $? "... the base's very bytes"
 meshes=$("$RSXMESH" -e 'print(#assert(rsxmesh.open(arg[1])))' \
   "$tmp/sample/BRAVO.rsxb")
-grep -q "^objects $meshes\$" "$tmp/none.blender"
+grep -q "^objects $meshes\$" "$tmp/none.rsxb.blender"
 ok $? "an object per mesh ($meshes)"
 # tree_0001 (mask 000807fd): A, B, four stored sets all routed, extras,
 # no colour; building_0007: colour, and stored sets 1, 2, 3 feed no
 # logical UV
-grep -E '^object\|(tree_0001|building_0007)\|' "$tmp/none.blender" \
+grep -E '^object\|(tree_0001|building_0007)\|' "$tmp/none.rsxb.blender" \
   | sed 's/^/# /'
 grep -q "^object|tree_0001|tree_0001|19|$tmp/sample/BRAVO.rsxb|UV0,UV1,UV2,UV3|EXTRA_A,EXTRA_B,no colour,tangent frame A,tangent frame B|bravo/bark_lm,bravo/leaves_lm\$" \
-  "$tmp/none.blender"
+  "$tmp/none.rsxb.blender"
 ok $? "tree_0001: its identity, UV0..UV3, extras, tangent frames, materials"
 grep -q "^object|building_0007|building_0007|14|$tmp/sample/BRAVO.rsxb|UV0,UV1,UV2,UV3|UV_SET_1,UV_SET_2,UV_SET_3,colour,tangent frame A,tangent frame B|" \
-  "$tmp/none.blender"
+  "$tmp/none.rsxb.blender"
 ok $? "building_0007: its unrouted stored sets 1..3, its colour"
 
 addon move BRAVO move:tree_0001
