@@ -23,13 +23,16 @@
 #undef open
 #undef remove
 #undef rename
-#undef stat
+#undef _fstat64
 #undef mkdir
 #undef rmdir
 #undef chdir
 #undef getcwd
 #undef strrchr
 #undef getenv
+#undef _popen
+#undef popen
+#undef system
 
 /* ================================================= UTF-8 and UTF-16 */
 
@@ -113,6 +116,13 @@ static int wide_call(int (*fn)(const wchar_t *), const char *path)
   return r;
 }
 
+static int is_folder(const wchar_t *wpath)
+{
+  DWORD attributes = GetFileAttributesW(wpath);
+  return attributes != INVALID_FILE_ATTRIBUTES &&
+         (attributes & FILE_ATTRIBUTE_DIRECTORY);
+}
+
 /* mode with a 'b' (every file binary), wide; 0 when too long. */
 static int binary_mode(const char *mode, wchar_t *w, size_t size)
 {
@@ -167,11 +177,14 @@ FILE *rsx_win_fopen(const char *path, const char *mode)
   h = CreateFileW(wpath, access,
                   FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
                   NULL, disposition, FILE_ATTRIBUTE_NORMAL, NULL);
-  free(wpath);
   if (h == INVALID_HANDLE_VALUE) {
     errno_from_windows();
+    /* a folder: POSIX's EISDIR, not Windows' "Permission denied" */
+    if (errno == EACCES && is_folder(wpath)) errno = EISDIR;
+    free(wpath);
     return NULL;
   }
+  free(wpath);
   if ((fd = _open_osfhandle((intptr_t)h, flags | _O_BINARY)) < 0) {
     CloseHandle(h);
     return NULL;
@@ -199,6 +212,29 @@ FILE *rsx_win_freopen(const char *path, const char *mode, FILE *stream)
   return f;
 }
 
+/* POSIX opens a folder read-only, so that fstat names it a folder (the
+** readers' "is a directory"), and refuses to write one with EISDIR, where
+** Windows refuses both with "Permission denied". */
+static int open_folder(const wchar_t *wpath, int flags)
+{
+  HANDLE h;
+  int fd;
+  if ((flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)) != 0) {
+    errno = (flags & O_CREAT) && (flags & O_EXCL) ? EEXIST : EISDIR;
+    return -1;
+  }
+  h = CreateFileW(wpath, GENERIC_READ,
+                  FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                  NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+  if (h == INVALID_HANDLE_VALUE) {
+    errno_from_windows();
+    return -1;
+  }
+  if ((fd = _open_osfhandle((intptr_t)h, _O_RDONLY | _O_BINARY)) < 0)
+    CloseHandle(h);
+  return fd;
+}
+
 int rsx_win_open(const char *path, int flags, ...)
 {
   int mode = 0, fd;
@@ -210,6 +246,11 @@ int rsx_win_open(const char *path, int flags, ...)
     va_end(ap);
   }
   if ((wpath = to_wide(path)) == NULL) return -1;
+  if (is_folder(wpath)) {
+    fd = open_folder(wpath, flags);
+    free(wpath);
+    return fd;
+  }
   /* POSIX's permission bits: Windows knows only read-only */
   fd = _wopen(wpath, (flags & ~O_TEXT) | O_BINARY | O_NOINHERIT,
               (mode & 0200) ? _S_IREAD | _S_IWRITE : _S_IREAD);
@@ -221,12 +262,9 @@ int rsx_win_open(const char *path, int flags, ...)
 int rsx_win_remove(const char *path)
 {
   wchar_t *wpath = to_wide(path);
-  DWORD attributes;
   int r;
   if (wpath == NULL) return -1;
-  attributes = GetFileAttributesW(wpath);
-  if (attributes != INVALID_FILE_ATTRIBUTES &&
-      (attributes & FILE_ATTRIBUTE_DIRECTORY))
+  if (is_folder(wpath))
     r = _wrmdir(wpath);
   else
     r = _wremove(wpath);
@@ -242,8 +280,12 @@ int rsx_win_rename(const char *from, const char *to)
   if (wfrom != NULL && wto != NULL) {
     if (MoveFileExW(wfrom, wto, MOVEFILE_REPLACE_EXISTING))
       r = 0;
-    else
+    else {
       errno_from_windows();
+      /* onto a folder: POSIX's EISDIR, not "Permission denied" */
+      if (errno == EACCES && is_folder(wto) && !is_folder(wfrom))
+        errno = EISDIR;
+    }
   }
   free(wfrom);
   free(wto);
@@ -278,18 +320,16 @@ int rsx_win_stati64(const char *path, struct rsx_win_stati64 *st)
   return 0;
 }
 
-/* struct stat has a 32-bit size on Windows: a larger file is refused, as
-** POSIX's stat does with EOVERFLOW. */
-int rsx_win_stat(const char *path, struct stat *st)
+/* The C library's fstat calls a folder's handle (rsx_win_open's) a
+** regular file. */
+int rsx_win_fstat64(int fd, struct _stat64 *st)
 {
-  struct _stat64 s;
-  if (rsx_win_stat64(path, &s) != 0) return -1;
-  if (s.st_size > LONG_MAX) {
-    errno = EOVERFLOW;
-    return -1;
-  }
-  memset(st, 0, sizeof *st);
-  STAT_COPY(st, s);
+  BY_HANDLE_FILE_INFORMATION info;
+  HANDLE h = (HANDLE)_get_osfhandle(fd);
+  if (_fstat64(fd, st) != 0) return -1;
+  if (h != INVALID_HANDLE_VALUE && GetFileInformationByHandle(h, &info) &&
+      (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY))
+    st->st_mode = (unsigned short)((st->st_mode & ~_S_IFMT) | _S_IFDIR);
   return 0;
 }
 
@@ -324,6 +364,32 @@ char *rsx_win_getcwd(char *buf, int size)
   }
   if (size <= 0 || to_utf8(w, buf, (size_t)size) < 0) return NULL;
   return buf;
+}
+
+FILE *rsx_win_popen(const char *command, const char *mode)
+{
+  wchar_t wmode[16], *wcommand;
+  FILE *f;
+  if (!binary_mode(mode, wmode, 16)) {
+    errno = EINVAL;
+    return NULL;
+  }
+  if ((wcommand = to_wide(command)) == NULL) return NULL;
+  fflush(NULL); /* as POSIX Lua's l_popen: what was written comes first */
+  f = _wpopen(wcommand, wmode);
+  free(wcommand);
+  return f;
+}
+
+int rsx_win_system(const char *command)
+{
+  wchar_t *wcommand;
+  int r;
+  if (command == NULL) return _wsystem(NULL); /* is there a shell? */
+  if ((wcommand = to_wide(command)) == NULL) return -1;
+  r = _wsystem(wcommand);
+  free(wcommand);
+  return r;
 }
 
 /* getenv's value as UTF-8. A value read once is kept for the life of the
@@ -470,7 +536,8 @@ static int program_file(char *buf, size_t size)
   return len;
 }
 
-/* The Xs at the end of name replaced until a new folder is made. */
+/* pread: ReadFile at a 64-bit offset, which moves no file pointer the
+** C library keeps. */
 long long rsx_win_pread(int fd, void *buf, size_t n, long long off)
 {
   HANDLE h = (HANDLE)_get_osfhandle(fd);
@@ -492,6 +559,7 @@ long long rsx_win_pread(int fd, void *buf, size_t n, long long off)
   return (long long)got;
 }
 
+/* The Xs at the end of name replaced until a new folder is made. */
 char *rsx_win_mkdtemp(char *name)
 {
   static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -584,10 +652,24 @@ long rsx_win_sysconf(int name)
 
 /* ========================================================== the host */
 
+static UINT console_code_page = 0; /* the console's, to be given back */
+
+static void console_code_page_back(void)
+{
+  SetConsoleOutputCP(console_code_page);
+}
+
 void rsx_win_start(int *argc, char ***argv)
 {
   int n, i;
   wchar_t **wargv = CommandLineToArgvW(GetCommandLineW(), &n);
+  /* the console shows the UTF-8 written to it (a file's name, a mesh's),
+  ** not its bytes in the OEM code page; the console's own is given back
+  ** at the end, as the console outlives the program */
+  console_code_page = GetConsoleOutputCP(); /* 0: no console */
+  if (console_code_page != 0 && console_code_page != CP_UTF8 &&
+      SetConsoleOutputCP(CP_UTF8))
+    atexit(console_code_page_back);
   _setmode(_fileno(stdin), _O_BINARY);
   _setmode(_fileno(stdout), _O_BINARY);
   _setmode(_fileno(stderr), _O_BINARY);
@@ -607,6 +689,21 @@ void rsx_win_start(int *argc, char ***argv)
     *argc = n;
     *argv = v;
   }
+}
+
+const char *rsx_win_progname(const char *argv0)
+{
+  static char name[256];
+  const char *base = argv0, *p;
+  size_t n;
+  for (p = argv0; *p != '\0'; p++)
+    if (*p == '/' || *p == '\\' || *p == ':') base = p + 1;
+  n = strlen(base);
+  if (n > 4 && _stricmp(base + n - 4, ".exe") == 0) n -= 4;
+  if (n == 0 || n >= sizeof name) return argv0;
+  memcpy(name, base, n);
+  name[n] = '\0';
+  return name;
 }
 
 const char *rsx_win_script_path(void)
