@@ -381,14 +381,18 @@ FILE *rsx_win_popen(const char *command, const char *mode)
   return f;
 }
 
+/* errno is left as it was when the command ran: os.execute takes one set
+** for a failure to run it, and the C library's search for cmd sets one
+** on the way. */
 int rsx_win_system(const char *command)
 {
+  int saved = errno, r;
   wchar_t *wcommand;
-  int r;
   if (command == NULL) return _wsystem(NULL); /* is there a shell? */
   if ((wcommand = to_wide(command)) == NULL) return -1;
   r = _wsystem(wcommand);
   free(wcommand);
+  if (r != -1) errno = saved;
   return r;
 }
 
