@@ -33,6 +33,7 @@
 #undef _popen
 #undef popen
 #undef system
+#undef utime
 
 /* ================================================= UTF-8 and UTF-16 */
 
@@ -381,6 +382,16 @@ FILE *rsx_win_popen(const char *command, const char *mode)
   return f;
 }
 
+int rsx_win_utime(const char *path, struct utimbuf *times)
+{
+  wchar_t *wpath = to_wide(path);
+  int r;
+  if (wpath == NULL) return -1;
+  r = _wutime(wpath, (struct _utimbuf *)times); /* the same two time_t */
+  free(wpath);
+  return r;
+}
+
 /* errno is left as it was when the command ran: os.execute takes one set
 ** for a failure to run it, and the C library's search for cmd sets one
 ** on the way. */
@@ -726,6 +737,9 @@ HMODULE rsx_win_LoadLibraryExA(const char *path, HANDLE file, DWORD flags);
 DWORD rsx_win_GetModuleFileNameA(HMODULE module, char *buf, DWORD size);
 BOOL rsx_win_GetFileAttributesExA(const char *path,
                                   GET_FILEEX_INFO_LEVELS level, void *info);
+HANDLE rsx_win_CreateFileA(const char *path, DWORD access, DWORD share,
+                           SECURITY_ATTRIBUTES *security, DWORD disposition,
+                           DWORD flags, HANDLE template_file);
 
 BOOL rsx_win_GetFileAttributesExA(const char *path,
                                   GET_FILEEX_INFO_LEVELS level, void *info)
@@ -739,6 +753,22 @@ BOOL rsx_win_GetFileAttributesExA(const char *path,
   ok = GetFileAttributesExW(wpath, level, info);
   free(wpath);
   return ok;
+}
+
+HANDLE rsx_win_CreateFileA(const char *path, DWORD access, DWORD share,
+                           SECURITY_ATTRIBUTES *security, DWORD disposition,
+                           DWORD flags, HANDLE template_file)
+{
+  wchar_t *wpath = to_wide(path);
+  HANDLE h;
+  if (wpath == NULL) {
+    SetLastError(ERROR_INVALID_NAME);
+    return INVALID_HANDLE_VALUE;
+  }
+  h = CreateFileW(wpath, access, share, security, disposition, flags,
+                  template_file);
+  free(wpath);
+  return h;
 }
 
 HMODULE rsx_win_LoadLibraryExA(const char *path, HANDLE file, DWORD flags)

@@ -36,6 +36,7 @@
 #include <direct.h>
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <sys/utime.h>
 #include <signal.h>
 #include <string.h>
 
@@ -98,6 +99,10 @@ struct rsx_win_stati64 {
 int rsx_win_stati64(const char *path, struct rsx_win_stati64 *st);
 #undef _stati64
 #define _stati64 rsx_win_stati64
+/* A file's times (lfs.touch). */
+int rsx_win_utime(const char *path, struct utimbuf *times);
+#undef utime
+#define utime(path, times) rsx_win_utime(path, times)
 /* io.popen and os.execute: the command is UTF-8 (a file name in it that
 ** is not ASCII), given to cmd through the wide-character API, and
 ** io.popen's pipe is binary, as every file is. */
@@ -202,7 +207,8 @@ const char *rsx_win_script_path(void);
 
 /* The Windows API's narrow functions that Lua's loadlib.c (the module
 ** DLLs, in a folder whose name is not ANSI; the program's folder, "!" in
-** package.path) and LuaFileSystem (lfs.symlinkattributes) call. The
+** package.path) and LuaFileSystem (lfs.symlinkattributes, lfs.lock_dir)
+** call. The
 ** build defines RSX_WIN32_API for those two files alone, which include
 ** windows.h anyway. */
 #ifdef RSX_WIN32_API
@@ -211,6 +217,13 @@ HMODULE rsx_win_LoadLibraryExA(const char *path, HANDLE file, DWORD flags);
 DWORD rsx_win_GetModuleFileNameA(HMODULE module, char *buf, DWORD size);
 BOOL rsx_win_GetFileAttributesExA(const char *path,
                                   GET_FILEEX_INFO_LEVELS level, void *info);
+HANDLE rsx_win_CreateFileA(const char *path, DWORD access, DWORD share,
+                           SECURITY_ATTRIBUTES *security, DWORD disposition,
+                           DWORD flags, HANDLE template_file);
+#define CreateFileA(path, access, share, security, disposition, flags, \
+                    template_file) \
+  rsx_win_CreateFileA(path, access, share, security, disposition, flags, \
+                      template_file)
 #define LoadLibraryExA(path, file, flags) \
   rsx_win_LoadLibraryExA(path, file, flags)
 #define GetModuleFileNameA(module, buf, size) \
