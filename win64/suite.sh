@@ -3,6 +3,10 @@
 # wine: each test's log made there with TEST_WRAPPER=wine, then the totals.
 # The tests that cannot run on Windows are left out (NOT_RUN, with why).
 # Exit 1 when any test that ran failed.
+# Measured on 2026-12-04 (wine 8.0, make check-win64): 42 tests run, their
+# checks 3600 passed, 51 skipped (30 want assimp and 15 bash, Linux
+# programs; 5 of t/api-reentrancy.lua's collector, 1 readline's), 0
+# failed; 19 tests not run, below.
 set -u
 cd "$1/win64-build/build" || exit 99
 export WINEDEBUG=${WINEDEBUG:--all}
@@ -48,8 +52,9 @@ done
 #   win64/interrupt.sh's).
 # - t/pool.lua: its workers are sh scripts that report on file
 #   descriptor 3, POSIX's channel (a Windows worker is given a handle in
-#   RSXMESH_POOL_CHANNEL); the pool's Windows side is run by -j 2 in
-#   win64/same-bytes.sh and win64/interrupt.sh.
+#   RSXMESH_POOL_CHANNEL); t/pool-lua.lua runs its main checks with the
+#   host as the workers, and -j 2 in win64/same-bytes.sh and
+#   win64/interrupt.sh the scripts' pool.
 # - t/host-lua-stock.sh: it checks Debian's lua5.4, the reference
 #   t/host-lua.sh is held to, a Linux program (wine starts it as a Unix
 #   process, and its exit statuses are lost).
