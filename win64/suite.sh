@@ -28,10 +28,13 @@ done
 # - t/image.t: it runs Linux's pngcheck (55 of 57 pass).
 # - t/api-bundle.lua: it wants a bundle's name to keep the '\' part of a
 #   path, as POSIX's basename does (232 of 233 pass).
-# - t/host-args.sh, t/host-scripts.sh: they want arg[-1] as given, where
-#   Windows gives the program's own Windows path (Z:\...\rsxmesh), and '/'
-#   in package.searchpath's results, where Lua on Windows puts '\' (42 of
-#   46, 33 of 36 pass).
+# - t/host-args.sh, t/host-scripts.sh: they want '/' in the files
+#   package.searchpath finds for a module's dots, where Lua on Windows
+#   puts '\' (LUA_DIRSEP); host-args the -i prompt's lines as readline
+#   writes them (the Windows build has none); host-scripts a folder on
+#   RSXMESH_PATH found and then refused as "not a regular file", which
+#   Linux's fopen opens for reading and Windows' does not, so that it is
+#   "no file" there (44 of 48, 38 of 41 pass).
 # - the tests that run commands through os.execute or io.popen in sh's
 #   words (mkdir, rm -rf, mktemp, sleep, cd ... && ... >file), which
 #   Windows' cmd does not understand: t/api-doc.lua, t/api-extras.lua,
