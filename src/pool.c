@@ -14,7 +14,7 @@
 
 #ifdef _WIN32
 #include <windows.h>
-#include "win32.h" /* rsx_win_console_events */
+#include "win32.h" /* rsx_win_console_events, rsx_win_errno_of */
 typedef HANDLE pool_fd;
 #define NO_FD NULL
 #else
@@ -270,8 +270,8 @@ static int start_worker(rsx_pool *p, worker *w, rsx_error *err)
   w->live = 1;
   return 0;
 fail:
-  rsx_fail(err, "pool: cannot start %s (Windows error %lu)", p->argv[0],
-           (unsigned long)GetLastError());
+  rsx_fail(err, "pool: cannot start %s: %s", p->argv[0],
+           strerror(rsx_win_errno_of(GetLastError())));
   for (k = 0; k < 4; k++)
     if (child[k]) CloseHandle(child[k]);
   close_fd(&w->in);
@@ -825,8 +825,8 @@ int rsx_pool_report(const void *bytes, size_t n, rsx_error *err)
     HANDLE h = (HANDLE)(uintptr_t)id;
     if (write_line(h, head, strlen(head)) != 0 ||
         write_line(h, bytes, n) != 0)
-      return rsx_fail(err, "pool: cannot report (Windows error %lu)",
-                      (unsigned long)GetLastError());
+      return rsx_fail(err, "pool: cannot report: %s",
+                      strerror(rsx_win_errno_of(GetLastError())));
   }
 #else
   if (rsx_write_all((int)id, head, strlen(head)) != 0 ||

@@ -73,35 +73,43 @@ static int to_utf8(const wchar_t *w, char *buf, size_t size)
   return n - 1;
 }
 
+int rsx_win_errno_of(unsigned long error)
+{
+  switch (error) {
+  case ERROR_FILE_NOT_FOUND:
+  case ERROR_PATH_NOT_FOUND:
+  case ERROR_INVALID_NAME:
+    return ENOENT;
+  case ERROR_ACCESS_DENIED:
+  case ERROR_SHARING_VIOLATION:
+  case ERROR_LOCK_VIOLATION:
+    return EACCES;
+  case ERROR_ALREADY_EXISTS:
+  case ERROR_FILE_EXISTS:
+    return EEXIST;
+  case ERROR_NOT_SAME_DEVICE:
+    return EXDEV;
+  case ERROR_DIR_NOT_EMPTY:
+    return ENOTEMPTY;
+  case ERROR_NOT_ENOUGH_MEMORY:
+  case ERROR_OUTOFMEMORY:
+    return ENOMEM;
+  case ERROR_DISK_FULL:
+  case ERROR_HANDLE_DISK_FULL:
+    return ENOSPC;
+  case ERROR_BROKEN_PIPE:
+  case ERROR_NO_DATA:
+    return EPIPE;
+  default:
+    return EIO;
+  }
+}
+
 /* Set errno from GetLastError, for the calls that are not the C
 ** library's. */
 static void errno_from_windows(void)
 {
-  switch (GetLastError()) {
-  case ERROR_FILE_NOT_FOUND:
-  case ERROR_PATH_NOT_FOUND:
-  case ERROR_INVALID_NAME:
-    errno = ENOENT; break;
-  case ERROR_ACCESS_DENIED:
-  case ERROR_SHARING_VIOLATION:
-  case ERROR_LOCK_VIOLATION:
-    errno = EACCES; break;
-  case ERROR_ALREADY_EXISTS:
-  case ERROR_FILE_EXISTS:
-    errno = EEXIST; break;
-  case ERROR_NOT_SAME_DEVICE:
-    errno = EXDEV; break;
-  case ERROR_DIR_NOT_EMPTY:
-    errno = ENOTEMPTY; break;
-  case ERROR_NOT_ENOUGH_MEMORY:
-  case ERROR_OUTOFMEMORY:
-    errno = ENOMEM; break;
-  case ERROR_DISK_FULL:
-  case ERROR_HANDLE_DISK_FULL:
-    errno = ENOSPC; break;
-  default:
-    errno = EIO; break;
-  }
+  errno = rsx_win_errno_of(GetLastError());
 }
 
 /* ========================================================== the files */

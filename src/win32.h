@@ -154,6 +154,10 @@ int rsx_win_sigaction(int sig, const struct sigaction *sa,
 ** wait ends on a new one, as poll ends on SIGINT elsewhere. */
 long rsx_win_console_events(void);
 
+/* The errno of a Windows error (GetLastError), for a message in
+** strerror's words, as on POSIX. */
+int rsx_win_errno_of(unsigned long error);
+
 /* mkdtemp, for the tests' scratch folders. */
 char *rsx_win_mkdtemp(char *template_name);
 #define mkdtemp(template_name) rsx_win_mkdtemp(template_name)

@@ -3,7 +3,8 @@
 -- (t/pool.lua's workers are sh): the jobs come back in the order added,
 -- each with what its worker wrote for it and its report; the largest
 -- start first; what a worker writes before it is ready is dropped; a
--- worker that exits fails its job alone and another takes the rest.
+-- worker that exits fails its job alone and another takes the rest; a
+-- program that cannot start is an error in the same words everywhere.
 local t = require "tap"
 local rsxmesh = require "rsxmesh"
 
@@ -103,6 +104,15 @@ t.is_deeply(got[2], { 2, "", "dying\n", nil, 3 },
   .. "and what it wrote for the job")
 t.is_deeply({ got[1][4], got[3][4] }, { "done a", "done c" },
   "the jobs before and after it are done (another worker took the rest)")
+
+-- a program that cannot start: an error naming it and why, in the same
+-- words on every system
+local p = rsxmesh.pool({ "rsxmesh-no-such-program" }, 1)
+p:add("a")
+t.error_like(function() p:next() end,
+  "pool: cannot start rsxmesh%-no%-such%-program: No such file or "
+  .. "directory$", "a program that cannot start: named, with why")
+p:close()
 
 os.remove(script)
 os.remove(log)
