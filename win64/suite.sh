@@ -4,7 +4,7 @@
 # The tests that cannot run on Windows are left out (NOT_RUN, with why).
 # Exit 1 when any test that ran failed.
 # Measured on 2026-12-04 (wine 8.0, make check-win64): 42 tests run, their
-# checks 3600 passed, 51 skipped (30 want assimp and 15 bash, Linux
+# checks 3601 passed, 51 skipped (30 want assimp and 15 bash, Linux
 # programs; 5 of t/api-reentrancy.lua's collector, 1 readline's), 0
 # failed; 19 tests not run, below.
 set -u
