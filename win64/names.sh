@@ -5,12 +5,7 @@
 # build calls the ANSI API (CreateFileA, _utime, _findfirst ...), which
 # src/win32.h sends to the wide one; io.popen and os.execute take UTF-8.
 # Run by make check-win64 (WIN64_STAGE: the zip's folder).
-: "${WIN64_STAGE:?run by make check-win64}"
-WIN64_EXE=$WIN64_STAGE/rsxmesh.exe
-WINE=${WINE:-wine}
-export WINEDEBUG=${WINEDEBUG:--all}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rsxmesh-win64.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/win64/lib.sh"
 dir="$tmp/dossier été"
 mkdir "$dir" || exit 99
 
