@@ -73,6 +73,9 @@ struct rsx_pool {
   job **start;        /* jobs in the order they start */
   size_t started, returned, done;
   int running;
+#ifdef _WIN32
+  long events_seen;   /* the console's Control-C count the pool has seen */
+#endif
 };
 
 /* ----------------------------------------------------------- buffers */
@@ -127,6 +130,9 @@ rsx_pool *rsx_pool_new(const char *const *argv, int workers, rsx_error *err)
     if (p->argv[i] == NULL) goto nomem;
     strcpy(p->argv[i], argv[i]);
   }
+#ifdef _WIN32
+  p->events_seen = rsx_win_console_events(); /* earlier ones are not its */
+#endif
   return p;
 nomem:
   rsx_pool_free(p);
@@ -334,8 +340,15 @@ static void interrupt_worker(worker *w)
 static int wait_pipes(rsx_pool *p, const worker *only)
 {
   int i, k;
-  long seen = rsx_win_console_events();
   for (;;) {
+    /* a Control-C since the pool last saw one: one that came while it
+    ** read its pipes counts too (else p:next would go on feeding the
+    ** workers until the job it waits for is done) */
+    long events = rsx_win_console_events();
+    if (events != p->events_seen) {
+      p->events_seen = events;
+      return RSX_POOL_INTERRUPTED;
+    }
     for (i = 0; i < p->workers; i++) {
       worker *w = &p->w[i];
       if (!w->live || (only != NULL && w != only)) continue;
@@ -347,7 +360,6 @@ static int wait_pipes(rsx_pool *p, const worker *only)
           return 0;
       }
     }
-    if (rsx_win_console_events() != seen) return RSX_POOL_INTERRUPTED;
     Sleep(2);
   }
 }

@@ -36,6 +36,8 @@ cut() {
     sleep 0.01
     i=$((i + 1))
   done
+  set -- "cut$j"/*.obj
+  at_kill=$#
   kill -INT "$pid"
   wait "$pid"
   is "$?" 130 "Control-C, -j $j: exit status 130"
@@ -52,6 +54,12 @@ cut() {
   all=$(ls whole | grep -c '\.obj$')
   is "$([ "$written" -ge 1 ] && [ "$written" -lt "$all" ] && echo yes)" yes \
     "Control-C, -j $j: some files written, not all ($written of $all)"
+  # each worker ends the job it is on, and no new one starts: a few more
+  # files than at the Control-C (3 a worker, for the signal's way on a
+  # loaded machine), not the run going on (before the pool's fix for a
+  # Control-C that came while it read its pipes, 2 then 10 of 15)
+  is "$([ "$written" -le $((at_kill + 3 * j)) ] && echo yes)" yes \
+    "Control-C, -j $j: no new job after it ($at_kill, then $written files)"
   bad=
   for f in $(ls "cut$j"); do
     cmp -s "cut$j/$f" "whole/$f" || bad="$bad $f"
