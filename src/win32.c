@@ -34,6 +34,10 @@
 #undef popen
 #undef system
 #undef utime
+#undef fwrite
+#undef fprintf
+#undef printf
+#undef fputs
 
 /* ================================================= UTF-8 and UTF-16 */
 
@@ -388,6 +392,77 @@ FILE *rsx_win_popen(const char *command, const char *mode)
   f = _wpopen(wcommand, wmode);
   free(wcommand);
   return f;
+}
+
+/* The console's handle when f is stdout or stderr and writes to one, or
+** NULL. */
+static HANDLE console_of(FILE *f)
+{
+  HANDLE h;
+  DWORD mode;
+  if (f != stdout && f != stderr) return NULL;
+  h = (HANDLE)_get_osfhandle(_fileno(f));
+  return h != INVALID_HANDLE_VALUE && GetConsoleMode(h, &mode) ? h : NULL;
+}
+
+size_t rsx_win_fwrite(const void *data, size_t size, size_t n, FILE *f)
+{
+  HANDLE h;
+  DWORD done;
+  size_t bytes = size * n;
+  if (bytes > 0 && bytes <= 0x40000000u && (h = console_of(f)) != NULL) {
+    fflush(f); /* what the C library holds comes first */
+    if (WriteFile(h, data, (DWORD)bytes, &done, NULL) && done == bytes)
+      return n;
+    errno = EIO;
+    return (size_t)done / size;
+  }
+  return fwrite(data, size, n, f);
+}
+
+static int console_vprintf(FILE *f, const char *format, va_list ap)
+{
+  char small[1024], *buf = small;
+  va_list copy;
+  int n;
+  if (console_of(f) == NULL) return vfprintf(f, format, ap);
+  va_copy(copy, ap);
+  n = vsnprintf(small, sizeof small, format, copy);
+  va_end(copy);
+  if (n < 0) return n;
+  if ((size_t)n >= sizeof small) {
+    if ((buf = malloc((size_t)n + 1)) == NULL) return -1;
+    vsnprintf(buf, (size_t)n + 1, format, ap);
+  }
+  n = rsx_win_fwrite(buf, 1, (size_t)n, f) == (size_t)n ? n : -1;
+  if (buf != small) free(buf);
+  return n;
+}
+
+int rsx_win_fprintf(FILE *f, const char *format, ...)
+{
+  va_list ap;
+  int n;
+  va_start(ap, format);
+  n = console_vprintf(f, format, ap);
+  va_end(ap);
+  return n;
+}
+
+int rsx_win_printf(const char *format, ...)
+{
+  va_list ap;
+  int n;
+  va_start(ap, format);
+  n = console_vprintf(stdout, format, ap);
+  va_end(ap);
+  return n;
+}
+
+int rsx_win_fputs(const char *s, FILE *f)
+{
+  size_t n = strlen(s);
+  return rsx_win_fwrite(s, 1, n, f) == n ? 0 : EOF;
 }
 
 int rsx_win_utime(const char *path, struct utimbuf *times)

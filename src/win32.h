@@ -99,6 +99,20 @@ struct rsx_win_stati64 {
 int rsx_win_stati64(const char *path, struct rsx_win_stati64 *st);
 #undef _stati64
 #define _stati64 rsx_win_stati64
+/* fwrite to the console (stdout or stderr, unbuffered there): in one
+** WriteFile, where the C library writes a byte at a time, which the
+** console, in UTF-8 (rsx_win_start), decodes a byte at a time: U+FFFD for
+** every byte of a letter that is not ASCII. Lua's print and io.write
+** come here. */
+size_t rsx_win_fwrite(const void *data, size_t size, size_t n, FILE *f);
+#define fwrite(data, size, n, f) rsx_win_fwrite(data, size, n, f)
+/* and the host's messages, and Lua's, formatted first */
+int rsx_win_fprintf(FILE *f, const char *format, ...);
+int rsx_win_printf(const char *format, ...);
+int rsx_win_fputs(const char *s, FILE *f);
+#define fprintf(...) rsx_win_fprintf(__VA_ARGS__)
+#define printf(...) rsx_win_printf(__VA_ARGS__)
+#define fputs(s, f) rsx_win_fputs(s, f)
 /* A file's times (lfs.touch). */
 int rsx_win_utime(const char *path, struct utimbuf *times);
 #undef utime
