@@ -768,6 +768,14 @@ void rsx_win_start(int *argc, char ***argv)
   if (console_code_page != 0 && console_code_page != CP_UTF8 &&
       SetConsoleOutputCP(CP_UTF8))
     atexit(console_code_page_back);
+  /* the progress line's "\r\33[K" (lua/rsxmesh/run.lua) erases the line,
+  ** as on a terminal (Windows 10 on; an older console keeps its mode) */
+  {
+    HANDLE h = GetStdHandle(STD_ERROR_HANDLE);
+    DWORD mode;
+    if (h != INVALID_HANDLE_VALUE && GetConsoleMode(h, &mode))
+      SetConsoleMode(h, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING);
+  }
   _setmode(_fileno(stdin), _O_BINARY);
   _setmode(_fileno(stdout), _O_BINARY);
   _setmode(_fileno(stderr), _O_BINARY);
