@@ -856,6 +856,9 @@ static int host_main(lua_State *L)
   luaL_checkversion(L);
   if (argv[0] != NULL && argv[0][0] != '\0')
     progname = argv[0];
+#ifdef _WIN32 /* "rsxmesh", not the C:\...\rsxmesh.exe Windows may give */
+  progname = rsx_win_progname(progname);
+#endif
   if (argc >= 2)
     args = args_collect(argv, &script);
   if (args & ARG_ERROR) {

@@ -14,7 +14,7 @@
 
 #ifdef _WIN32
 #include <windows.h>
-#include "win32.h" /* rsx_win_console_events */
+#include "win32.h" /* rsx_win_console_events, rsx_win_errno_of */
 typedef HANDLE pool_fd;
 #define NO_FD NULL
 #else
@@ -75,6 +75,9 @@ struct rsx_pool {
   size_t started, returned, done;
   int running;
   int holding;        /* in rsx_pool_next, SIGINT held (POSIX) */
+#ifdef _WIN32
+  long events_seen;   /* the console's Control-C count the pool has seen */
+#endif
 };
 
 /* ----------------------------------------------------------- buffers */
@@ -244,6 +247,9 @@ rsx_pool *rsx_pool_new(const char *const *argv, int workers, rsx_error *err)
     if (p->argv[i] == NULL) goto nomem;
     strcpy(p->argv[i], argv[i]);
   }
+#ifdef _WIN32
+  p->events_seen = rsx_win_console_events(); /* earlier ones are not its */
+#endif
   return p;
 nomem:
   rsx_pool_free(p);
@@ -387,8 +393,8 @@ static int start_worker(rsx_pool *p, worker *w, rsx_error *err)
   w->live = 1;
   return 0;
 fail:
-  rsx_fail(err, "pool: cannot start %s (Windows error %lu)", p->argv[0],
-           (unsigned long)GetLastError());
+  rsx_fail(err, "pool: cannot start %s: %s", p->argv[0],
+           strerror(rsx_win_errno_of(GetLastError())));
   for (k = 0; k < 4; k++)
     if (child[k]) CloseHandle(child[k]);
   close_fd(&w->in);
@@ -456,8 +462,15 @@ static void kill_worker(worker *w)
 static int wait_pipes(rsx_pool *p, const worker *only)
 {
   int i, k;
-  long seen = rsx_win_console_events();
   for (;;) {
+    /* a Control-C since the pool last saw one: one that came while it
+    ** read its pipes counts too (else p:next would go on feeding the
+    ** workers until the job it waits for is done) */
+    long events = rsx_win_console_events();
+    if (events != p->events_seen) {
+      p->events_seen = events;
+      return RSX_POOL_INTERRUPTED;
+    }
     for (i = 0; i < p->workers; i++) {
       worker *w = &p->w[i];
       if (!w->live || (only != NULL && w != only)) continue;
@@ -469,7 +482,6 @@ static int wait_pipes(rsx_pool *p, const worker *only)
           return 0;
       }
     }
-    if (rsx_win_console_events() != seen) return RSX_POOL_INTERRUPTED;
     Sleep(2);
   }
 }
@@ -1019,8 +1031,8 @@ int rsx_pool_report(const void *bytes, size_t n, rsx_error *err)
     HANDLE h = (HANDLE)(uintptr_t)id;
     if (write_line(h, head, strlen(head)) != 0 ||
         write_line(h, bytes, n) != 0)
-      return rsx_fail(err, "pool: cannot report (Windows error %lu)",
-                      (unsigned long)GetLastError());
+      return rsx_fail(err, "pool: cannot report: %s",
+                      strerror(rsx_win_errno_of(GetLastError())));
   }
 #else
   if (rsx_write_all((int)id, head, strlen(head)) != 0 ||

@@ -23,13 +23,21 @@
 #undef open
 #undef remove
 #undef rename
-#undef stat
+#undef _fstat64
 #undef mkdir
 #undef rmdir
 #undef chdir
 #undef getcwd
 #undef strrchr
 #undef getenv
+#undef _popen
+#undef popen
+#undef system
+#undef utime
+#undef fwrite
+#undef fprintf
+#undef printf
+#undef fputs
 
 /* ================================================= UTF-8 and UTF-16 */
 
@@ -69,35 +77,43 @@ static int to_utf8(const wchar_t *w, char *buf, size_t size)
   return n - 1;
 }
 
+int rsx_win_errno_of(unsigned long error)
+{
+  switch (error) {
+  case ERROR_FILE_NOT_FOUND:
+  case ERROR_PATH_NOT_FOUND:
+  case ERROR_INVALID_NAME:
+    return ENOENT;
+  case ERROR_ACCESS_DENIED:
+  case ERROR_SHARING_VIOLATION:
+  case ERROR_LOCK_VIOLATION:
+    return EACCES;
+  case ERROR_ALREADY_EXISTS:
+  case ERROR_FILE_EXISTS:
+    return EEXIST;
+  case ERROR_NOT_SAME_DEVICE:
+    return EXDEV;
+  case ERROR_DIR_NOT_EMPTY:
+    return ENOTEMPTY;
+  case ERROR_NOT_ENOUGH_MEMORY:
+  case ERROR_OUTOFMEMORY:
+    return ENOMEM;
+  case ERROR_DISK_FULL:
+  case ERROR_HANDLE_DISK_FULL:
+    return ENOSPC;
+  case ERROR_BROKEN_PIPE:
+  case ERROR_NO_DATA:
+    return EPIPE;
+  default:
+    return EIO;
+  }
+}
+
 /* Set errno from GetLastError, for the calls that are not the C
 ** library's. */
 static void errno_from_windows(void)
 {
-  switch (GetLastError()) {
-  case ERROR_FILE_NOT_FOUND:
-  case ERROR_PATH_NOT_FOUND:
-  case ERROR_INVALID_NAME:
-    errno = ENOENT; break;
-  case ERROR_ACCESS_DENIED:
-  case ERROR_SHARING_VIOLATION:
-  case ERROR_LOCK_VIOLATION:
-    errno = EACCES; break;
-  case ERROR_ALREADY_EXISTS:
-  case ERROR_FILE_EXISTS:
-    errno = EEXIST; break;
-  case ERROR_NOT_SAME_DEVICE:
-    errno = EXDEV; break;
-  case ERROR_DIR_NOT_EMPTY:
-    errno = ENOTEMPTY; break;
-  case ERROR_NOT_ENOUGH_MEMORY:
-  case ERROR_OUTOFMEMORY:
-    errno = ENOMEM; break;
-  case ERROR_DISK_FULL:
-  case ERROR_HANDLE_DISK_FULL:
-    errno = ENOSPC; break;
-  default:
-    errno = EIO; break;
-  }
+  errno = rsx_win_errno_of(GetLastError());
 }
 
 /* ========================================================== the files */
@@ -111,6 +127,13 @@ static int wide_call(int (*fn)(const wchar_t *), const char *path)
   r = fn(wpath);
   free(wpath);
   return r;
+}
+
+static int is_folder(const wchar_t *wpath)
+{
+  DWORD attributes = GetFileAttributesW(wpath);
+  return attributes != INVALID_FILE_ATTRIBUTES &&
+         (attributes & FILE_ATTRIBUTE_DIRECTORY);
 }
 
 /* mode with a 'b' (every file binary), wide; 0 when too long. */
@@ -167,11 +190,14 @@ FILE *rsx_win_fopen(const char *path, const char *mode)
   h = CreateFileW(wpath, access,
                   FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
                   NULL, disposition, FILE_ATTRIBUTE_NORMAL, NULL);
-  free(wpath);
   if (h == INVALID_HANDLE_VALUE) {
     errno_from_windows();
+    /* a folder: POSIX's EISDIR, not Windows' "Permission denied" */
+    if (errno == EACCES && is_folder(wpath)) errno = EISDIR;
+    free(wpath);
     return NULL;
   }
+  free(wpath);
   if ((fd = _open_osfhandle((intptr_t)h, flags | _O_BINARY)) < 0) {
     CloseHandle(h);
     return NULL;
@@ -199,6 +225,29 @@ FILE *rsx_win_freopen(const char *path, const char *mode, FILE *stream)
   return f;
 }
 
+/* POSIX opens a folder read-only, so that fstat names it a folder (the
+** readers' "is a directory"), and refuses to write one with EISDIR, where
+** Windows refuses both with "Permission denied". */
+static int open_folder(const wchar_t *wpath, int flags)
+{
+  HANDLE h;
+  int fd;
+  if ((flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)) != 0) {
+    errno = (flags & O_CREAT) && (flags & O_EXCL) ? EEXIST : EISDIR;
+    return -1;
+  }
+  h = CreateFileW(wpath, GENERIC_READ,
+                  FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                  NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+  if (h == INVALID_HANDLE_VALUE) {
+    errno_from_windows();
+    return -1;
+  }
+  if ((fd = _open_osfhandle((intptr_t)h, _O_RDONLY | _O_BINARY)) < 0)
+    CloseHandle(h);
+  return fd;
+}
+
 int rsx_win_open(const char *path, int flags, ...)
 {
   int mode = 0, fd;
@@ -210,6 +259,11 @@ int rsx_win_open(const char *path, int flags, ...)
     va_end(ap);
   }
   if ((wpath = to_wide(path)) == NULL) return -1;
+  if (is_folder(wpath)) {
+    fd = open_folder(wpath, flags);
+    free(wpath);
+    return fd;
+  }
   /* POSIX's permission bits: Windows knows only read-only */
   fd = _wopen(wpath, (flags & ~O_TEXT) | O_BINARY | O_NOINHERIT,
               (mode & 0200) ? _S_IREAD | _S_IWRITE : _S_IREAD);
@@ -221,12 +275,9 @@ int rsx_win_open(const char *path, int flags, ...)
 int rsx_win_remove(const char *path)
 {
   wchar_t *wpath = to_wide(path);
-  DWORD attributes;
   int r;
   if (wpath == NULL) return -1;
-  attributes = GetFileAttributesW(wpath);
-  if (attributes != INVALID_FILE_ATTRIBUTES &&
-      (attributes & FILE_ATTRIBUTE_DIRECTORY))
+  if (is_folder(wpath))
     r = _wrmdir(wpath);
   else
     r = _wremove(wpath);
@@ -242,8 +293,12 @@ int rsx_win_rename(const char *from, const char *to)
   if (wfrom != NULL && wto != NULL) {
     if (MoveFileExW(wfrom, wto, MOVEFILE_REPLACE_EXISTING))
       r = 0;
-    else
+    else {
       errno_from_windows();
+      /* onto a folder: POSIX's EISDIR, not "Permission denied" */
+      if (errno == EACCES && is_folder(wto) && !is_folder(wfrom))
+        errno = EISDIR;
+    }
   }
   free(wfrom);
   free(wto);
@@ -278,18 +333,16 @@ int rsx_win_stati64(const char *path, struct rsx_win_stati64 *st)
   return 0;
 }
 
-/* struct stat has a 32-bit size on Windows: a larger file is refused, as
-** POSIX's stat does with EOVERFLOW. */
-int rsx_win_stat(const char *path, struct stat *st)
+/* The C library's fstat calls a folder's handle (rsx_win_open's) a
+** regular file. */
+int rsx_win_fstat64(int fd, struct _stat64 *st)
 {
-  struct _stat64 s;
-  if (rsx_win_stat64(path, &s) != 0) return -1;
-  if (s.st_size > LONG_MAX) {
-    errno = EOVERFLOW;
-    return -1;
-  }
-  memset(st, 0, sizeof *st);
-  STAT_COPY(st, s);
+  BY_HANDLE_FILE_INFORMATION info;
+  HANDLE h = (HANDLE)_get_osfhandle(fd);
+  if (_fstat64(fd, st) != 0) return -1;
+  if (h != INVALID_HANDLE_VALUE && GetFileInformationByHandle(h, &info) &&
+      (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY))
+    st->st_mode = (unsigned short)((st->st_mode & ~_S_IFMT) | _S_IFDIR);
   return 0;
 }
 
@@ -324,6 +377,117 @@ char *rsx_win_getcwd(char *buf, int size)
   }
   if (size <= 0 || to_utf8(w, buf, (size_t)size) < 0) return NULL;
   return buf;
+}
+
+FILE *rsx_win_popen(const char *command, const char *mode)
+{
+  wchar_t wmode[16], *wcommand;
+  FILE *f;
+  if (!binary_mode(mode, wmode, 16)) {
+    errno = EINVAL;
+    return NULL;
+  }
+  if ((wcommand = to_wide(command)) == NULL) return NULL;
+  fflush(NULL); /* as POSIX Lua's l_popen: what was written comes first */
+  f = _wpopen(wcommand, wmode);
+  free(wcommand);
+  return f;
+}
+
+/* The console's handle when f is stdout or stderr and writes to one, or
+** NULL. */
+static HANDLE console_of(FILE *f)
+{
+  HANDLE h;
+  DWORD mode;
+  if (f != stdout && f != stderr) return NULL;
+  h = (HANDLE)_get_osfhandle(_fileno(f));
+  return h != INVALID_HANDLE_VALUE && GetConsoleMode(h, &mode) ? h : NULL;
+}
+
+size_t rsx_win_fwrite(const void *data, size_t size, size_t n, FILE *f)
+{
+  HANDLE h;
+  DWORD done;
+  size_t bytes = size * n;
+  if (bytes > 0 && bytes <= 0x40000000u && (h = console_of(f)) != NULL) {
+    fflush(f); /* what the C library holds comes first */
+    if (WriteFile(h, data, (DWORD)bytes, &done, NULL) && done == bytes)
+      return n;
+    errno = EIO;
+    return (size_t)done / size;
+  }
+  return fwrite(data, size, n, f);
+}
+
+static int console_vprintf(FILE *f, const char *format, va_list ap)
+{
+  char small[1024], *buf = small;
+  va_list copy;
+  int n;
+  if (console_of(f) == NULL) return vfprintf(f, format, ap);
+  va_copy(copy, ap);
+  n = vsnprintf(small, sizeof small, format, copy);
+  va_end(copy);
+  if (n < 0) return n;
+  if ((size_t)n >= sizeof small) {
+    if ((buf = malloc((size_t)n + 1)) == NULL) return -1;
+    vsnprintf(buf, (size_t)n + 1, format, ap);
+  }
+  n = rsx_win_fwrite(buf, 1, (size_t)n, f) == (size_t)n ? n : -1;
+  if (buf != small) free(buf);
+  return n;
+}
+
+int rsx_win_fprintf(FILE *f, const char *format, ...)
+{
+  va_list ap;
+  int n;
+  va_start(ap, format);
+  n = console_vprintf(f, format, ap);
+  va_end(ap);
+  return n;
+}
+
+int rsx_win_printf(const char *format, ...)
+{
+  va_list ap;
+  int n;
+  va_start(ap, format);
+  n = console_vprintf(stdout, format, ap);
+  va_end(ap);
+  return n;
+}
+
+int rsx_win_fputs(const char *s, FILE *f)
+{
+  size_t n = strlen(s);
+  return rsx_win_fwrite(s, 1, n, f) == n ? 0 : EOF;
+}
+
+int rsx_win_utime(const char *path, struct utimbuf *times)
+{
+  wchar_t *wpath = to_wide(path);
+  int r;
+  if (wpath == NULL) return -1;
+  r = _wutime(wpath, (struct _utimbuf *)times); /* the same two time_t */
+  free(wpath);
+  return r;
+}
+
+/* errno is left as it was when the command ran: os.execute takes one set
+** for a failure to run it, and the C library's search for cmd sets one
+** on the way. */
+int rsx_win_system(const char *command)
+{
+  int saved = errno, r;
+  wchar_t *wcommand;
+  if (command == NULL) return _wsystem(NULL); /* is there a shell? */
+  if ((wcommand = to_wide(command)) == NULL) return -1;
+  r = _wsystem(wcommand);
+  free(wcommand);
+  if (r != -1) errno = saved;
+  return r;
 }
 
 /* getenv's value as UTF-8. A value read once is kept for the life of the
@@ -470,7 +634,8 @@ static int program_file(char *buf, size_t size)
   return len;
 }
 
-/* The Xs at the end of name replaced until a new folder is made. */
+/* pread: ReadFile at a 64-bit offset, which moves no file pointer the
+** C library keeps. */
 long long rsx_win_pread(int fd, void *buf, size_t n, long long off)
 {
   HANDLE h = (HANDLE)_get_osfhandle(fd);
@@ -492,6 +657,7 @@ long long rsx_win_pread(int fd, void *buf, size_t n, long long off)
   return (long long)got;
 }
 
+/* The Xs at the end of name replaced until a new folder is made. */
 char *rsx_win_mkdtemp(char *name)
 {
   static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -584,10 +750,32 @@ long rsx_win_sysconf(int name)
 
 /* ========================================================== the host */
 
+static UINT console_code_page = 0; /* the console's, to be given back */
+
+static void console_code_page_back(void)
+{
+  SetConsoleOutputCP(console_code_page);
+}
+
 void rsx_win_start(int *argc, char ***argv)
 {
   int n, i;
   wchar_t **wargv = CommandLineToArgvW(GetCommandLineW(), &n);
+  /* the console shows the UTF-8 written to it (a file's name, a mesh's),
+  ** not its bytes in the OEM code page; the console's own is given back
+  ** at the end, as the console outlives the program */
+  console_code_page = GetConsoleOutputCP(); /* 0: no console */
+  if (console_code_page != 0 && console_code_page != CP_UTF8 &&
+      SetConsoleOutputCP(CP_UTF8))
+    atexit(console_code_page_back);
+  /* the progress line's "\r\33[K" (lua/rsxmesh/run.lua) erases the line,
+  ** as on a terminal (Windows 10 on; an older console keeps its mode) */
+  {
+    HANDLE h = GetStdHandle(STD_ERROR_HANDLE);
+    DWORD mode;
+    if (h != INVALID_HANDLE_VALUE && GetConsoleMode(h, &mode))
+      SetConsoleMode(h, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING);
+  }
   _setmode(_fileno(stdin), _O_BINARY);
   _setmode(_fileno(stdout), _O_BINARY);
   _setmode(_fileno(stderr), _O_BINARY);
@@ -609,6 +797,21 @@ void rsx_win_start(int *argc, char ***argv)
   }
 }
 
+const char *rsx_win_progname(const char *argv0)
+{
+  static char name[256];
+  const char *base = argv0, *p;
+  size_t n;
+  for (p = argv0; *p != '\0'; p++)
+    if (*p == '/' || *p == '\\' || *p == ':') base = p + 1;
+  n = strlen(base);
+  if (n > 4 && _stricmp(base + n - 4, ".exe") == 0) n -= 4;
+  if (n == 0 || n >= sizeof name) return argv0;
+  memcpy(name, base, n);
+  name[n] = '\0';
+  return name;
+}
+
 const char *rsx_win_script_path(void)
 {
   static char path[MAX_PATH * 4 + 32];
@@ -625,6 +828,9 @@ HMODULE rsx_win_LoadLibraryExA(const char *path, HANDLE file, DWORD flags);
 DWORD rsx_win_GetModuleFileNameA(HMODULE module, char *buf, DWORD size);
 BOOL rsx_win_GetFileAttributesExA(const char *path,
                                   GET_FILEEX_INFO_LEVELS level, void *info);
+HANDLE rsx_win_CreateFileA(const char *path, DWORD access, DWORD share,
+                           SECURITY_ATTRIBUTES *security, DWORD disposition,
+                           DWORD flags, HANDLE template_file);
 
 BOOL rsx_win_GetFileAttributesExA(const char *path,
                                   GET_FILEEX_INFO_LEVELS level, void *info)
@@ -638,6 +844,22 @@ BOOL rsx_win_GetFileAttributesExA(const char *path,
   ok = GetFileAttributesExW(wpath, level, info);
   free(wpath);
   return ok;
+}
+
+HANDLE rsx_win_CreateFileA(const char *path, DWORD access, DWORD share,
+                           SECURITY_ATTRIBUTES *security, DWORD disposition,
+                           DWORD flags, HANDLE template_file)
+{
+  wchar_t *wpath = to_wide(path);
+  HANDLE h;
+  if (wpath == NULL) {
+    SetLastError(ERROR_INVALID_NAME);
+    return INVALID_HANDLE_VALUE;
+  }
+  h = CreateFileW(wpath, access, share, security, disposition, flags,
+                  template_file);
+  free(wpath);
+  return h;
 }
 
 HMODULE rsx_win_LoadLibraryExA(const char *path, HANDLE file, DWORD flags)

@@ -19,6 +19,13 @@
 #define RSX_WIN32_H
 #ifdef _WIN32
 
+/* 64-bit sizes and offsets, as on Linux: off_t, and struct stat with stat
+** and fstat (MinGW's sys/stat.h makes them _stat64 and _fstat64), so that
+** a disc image past 2 GiB is scanned whole. */
+#ifndef _FILE_OFFSET_BITS
+#define _FILE_OFFSET_BITS 64
+#endif
+
 /* Every header whose functions are renamed below comes first, so that
 ** their declarations are not renamed when a file includes them again. */
 #include <stdio.h>
@@ -29,6 +36,7 @@
 #include <direct.h>
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <sys/utime.h>
 #include <signal.h>
 #include <string.h>
 
@@ -42,8 +50,8 @@ FILE *rsx_win_freopen(const char *path, const char *mode, FILE *f);
 int rsx_win_open(const char *path, int flags, ...);
 int rsx_win_remove(const char *path);
 int rsx_win_rename(const char *from, const char *to);
-int rsx_win_stat(const char *path, struct stat *st);
 int rsx_win_stat64(const char *path, struct _stat64 *st);
+int rsx_win_fstat64(int fd, struct _stat64 *st);
 int rsx_win_mkdir(const char *path);
 int rsx_win_rmdir(const char *path);
 int rsx_win_chdir(const char *path);
@@ -59,8 +67,11 @@ int rsx_win_findnext(intptr_t handle, struct _finddata64i32_t *d);
 #define unlink(path) rsx_win_remove(path)
 #define _unlink(path) rsx_win_remove(path)
 #define rename(from, to) rsx_win_rename(from, to)
-#define stat(path, st) rsx_win_stat(path, st)
+/* stat is _stat64 (above): the name is the wide-character call's */
 #define _stat64(path, st) rsx_win_stat64(path, st)
+/* fstat is _fstat64: a folder's (open gives one, read-only, as POSIX's
+** does) is S_IFDIR */
+#define _fstat64(fd, st) rsx_win_fstat64(fd, st)
 #define mkdir(path, mode) rsx_win_mkdir(path) /* no POSIX modes */
 #define _mkdir(path) rsx_win_mkdir(path)
 #define rmdir(path) rsx_win_rmdir(path)
@@ -88,6 +99,33 @@ struct rsx_win_stati64 {
 int rsx_win_stati64(const char *path, struct rsx_win_stati64 *st);
 #undef _stati64
 #define _stati64 rsx_win_stati64
+/* fwrite to the console (stdout or stderr, unbuffered there): in one
+** WriteFile, where the C library writes a byte at a time, which the
+** console, in UTF-8 (rsx_win_start), decodes a byte at a time: U+FFFD for
+** every byte of a letter that is not ASCII. Lua's print and io.write
+** come here. */
+size_t rsx_win_fwrite(const void *data, size_t size, size_t n, FILE *f);
+#define fwrite(data, size, n, f) rsx_win_fwrite(data, size, n, f)
+/* and the host's messages, and Lua's, formatted first */
+int rsx_win_fprintf(FILE *f, const char *format, ...);
+int rsx_win_printf(const char *format, ...);
+int rsx_win_fputs(const char *s, FILE *f);
+#define fprintf(...) rsx_win_fprintf(__VA_ARGS__)
+#define printf(...) rsx_win_printf(__VA_ARGS__)
+#define fputs(s, f) rsx_win_fputs(s, f)
+/* A file's times (lfs.touch). */
+int rsx_win_utime(const char *path, struct utimbuf *times);
+#undef utime
+#define utime(path, times) rsx_win_utime(path, times)
+/* io.popen and os.execute: the command is UTF-8 (a file name in it that
+** is not ASCII), given to cmd through the wide-character API, and
+** io.popen's pipe is binary, as every file is. */
+FILE *rsx_win_popen(const char *command, const char *mode);
+int rsx_win_system(const char *command);
+#define _popen(command, mode) rsx_win_popen(command, mode)
+#undef popen
+#define popen(command, mode) rsx_win_popen(command, mode)
+#define system(command) rsx_win_system(command)
 /* The environment, UTF-8 (LUA_PATH, RSXMESH_PATH naming a folder that is
 ** not ASCII). */
 char *rsx_win_getenv(const char *name);
@@ -130,12 +168,16 @@ int rsx_win_sigaction(int sig, const struct sigaction *sa,
 ** wait ends on a new one, as poll ends on SIGINT elsewhere. */
 long rsx_win_console_events(void);
 
+/* The errno of a Windows error (GetLastError), for a message in
+** strerror's words, as on POSIX. */
+int rsx_win_errno_of(unsigned long error);
+
 /* mkdtemp, for the tests' scratch folders. */
 char *rsx_win_mkdtemp(char *template_name);
 #define mkdtemp(template_name) rsx_win_mkdtemp(template_name)
 
 /* pread, which MinGW lacks (the scanner reads a file a chunk at a time):
-** ReadFile at an offset. off_t is 32 bits there, as stat's sizes are. */
+** ReadFile at a 64-bit offset. */
 long long rsx_win_pread(int fd, void *buf, size_t n, long long off);
 #define pread(fd, buf, n, off) rsx_win_pread(fd, buf, n, off)
 
@@ -173,12 +215,18 @@ int rsx_win_tmpname(char *buf, size_t size);
 /* The command line as UTF-8 (CommandLineToArgvW), stdin, stdout and
 ** stderr in binary mode; called first thing in main. */
 void rsx_win_start(int *argc, char ***argv);
+/* The program's name in its messages: argv[0] without its folder and
+** its ".exe". Windows gives argv[0] as typed in cmd ("rsxmesh"), but as a
+** whole path from PowerShell, Explorer or another program; lua.c's
+** "argv[0]: message" would then differ with the way it was started. */
+const char *rsx_win_progname(const char *argv0);
 /* "FOLDER/scripts/?.lua", FOLDER the program's own (UTF-8, '/'). */
 const char *rsx_win_script_path(void);
 
 /* The Windows API's narrow functions that Lua's loadlib.c (the module
 ** DLLs, in a folder whose name is not ANSI; the program's folder, "!" in
-** package.path) and LuaFileSystem (lfs.symlinkattributes) call. The
+** package.path) and LuaFileSystem (lfs.symlinkattributes, lfs.lock_dir)
+** call. The
 ** build defines RSX_WIN32_API for those two files alone, which include
 ** windows.h anyway. */
 #ifdef RSX_WIN32_API
@@ -187,6 +235,13 @@ HMODULE rsx_win_LoadLibraryExA(const char *path, HANDLE file, DWORD flags);
 DWORD rsx_win_GetModuleFileNameA(HMODULE module, char *buf, DWORD size);
 BOOL rsx_win_GetFileAttributesExA(const char *path,
                                   GET_FILEEX_INFO_LEVELS level, void *info);
+HANDLE rsx_win_CreateFileA(const char *path, DWORD access, DWORD share,
+                           SECURITY_ATTRIBUTES *security, DWORD disposition,
+                           DWORD flags, HANDLE template_file);
+#define CreateFileA(path, access, share, security, disposition, flags, \
+                    template_file) \
+  rsx_win_CreateFileA(path, access, share, security, disposition, flags, \
+                      template_file)
 #define LoadLibraryExA(path, file, flags) \
   rsx_win_LoadLibraryExA(path, file, flags)
 #define GetModuleFileNameA(module, buf, size) \

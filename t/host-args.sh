@@ -13,7 +13,7 @@ LUA
 run -e "a=1" "$tmp/args.lua" one "two words" ""
 is "$status" 0 "a script runs: exit status 0"
 is "$(line 1 "$out")" \
-  "-4=nil -3=$RSXMESH -2=-e -1=a=1 0=$tmp/args.lua 1=one 2=two words 3=" \
+  "-4=nil -3=$argv0 -2=-e -1=a=1 0=$tmp/args.lua 1=one 2=two words 3=" \
   "arg: the host, the options, the script and its three arguments"
 tab=$(printf '\t')
 is "$(line 2 "$out")" "3${tab}one${tab}two words${tab}" \
@@ -21,7 +21,7 @@ is "$(line 2 "$out")" "3${tab}one${tab}two words${tab}" \
 is "$err" "" "nothing on stderr"
 
 run "$tmp/args.lua"
-is "$(line 1 "$out")" "-4=nil -3=nil -2=nil -1=$RSXMESH 0=$tmp/args.lua" \
+is "$(line 1 "$out")" "-4=nil -3=nil -2=nil -1=$argv0 0=$tmp/args.lua" \
   "arg without options or arguments"
 is "$(line 2 "$out")" "0" "... is empty without arguments"
 
@@ -39,7 +39,7 @@ is "$status" 0 "... exit status 0"
 
 run -lorder -e 'print(order)'
 is "$status" 1 "-l of a missing module: exit status 1"
-like "$(line 1 "$err")" "$RSXMESH: module 'order' not found:*" \
+like "$(line 1 "$err")" "$progname: module 'order' not found:*" \
   "... and the message names the module"
 is "$out" "" "... and the -e after it does not run"
 
@@ -61,7 +61,7 @@ like "$(line 2 "$out")" "-4=nil*" "... then the script runs"
 
 run --help
 is "$status" 0 "--help: exit status 0"
-is "$(line 1 "$out")" "usage: $RSXMESH [options] [script [args]]" \
+is "$(line 1 "$out")" "usage: $progname [options] [script [args]]" \
   "--help prints the usage on stdout"
 like "$out" "*--list*" "... which mentions --list"
 is "$err" "" "... and nothing on stderr"
@@ -69,23 +69,23 @@ is "$err" "" "... and nothing on stderr"
 # --- bad options
 run -x
 is "$status" 1 "an unknown option: exit status 1"
-is "$(line 1 "$err")" "$RSXMESH: unrecognized option '-x'" \
+is "$(line 1 "$err")" "$progname: unrecognized option '-x'" \
   "... named on stderr"
-is "$(line 2 "$err")" "usage: $RSXMESH [options] [script [args]]" \
+is "$(line 2 "$err")" "usage: $progname [options] [script [args]]" \
   "... followed by the usage"
 is "$out" "" "... and nothing on stdout"
 run --frobnicate
-is "$(line 1 "$err")" "$RSXMESH: unrecognized option '--frobnicate'" \
+is "$(line 1 "$err")" "$progname: unrecognized option '--frobnicate'" \
   "an unknown long option is named"
 run -e
-is "$(line 1 "$err")" "$RSXMESH: '-e' needs argument" \
+is "$(line 1 "$err")" "$progname: '-e' needs argument" \
   "-e without its argument"
 is "$status" 1 "... exit status 1"
 run -l -e x
-is "$(line 1 "$err")" "$RSXMESH: '-l' needs argument" \
+is "$(line 1 "$err")" "$progname: '-l' needs argument" \
   "-l followed by another option"
 run -vx
-is "$(line 1 "$err")" "$RSXMESH: unrecognized option '-vx'" \
+is "$(line 1 "$err")" "$progname: unrecognized option '-vx'" \
   "-v with extra letters"
 
 # --- -- ends the options: a script whose name starts with a dash
@@ -110,11 +110,11 @@ feed 'arg[1]' -i "$tmp/X.rsxb"
 is "$(line 3 "$out")" "$tmp/X.rsxb" "-i X.rsxb: the bundle is arg[1]"
 run "$tmp/X.rsxb" -e x
 is "$status" 1 "a bundle alone: exit status 1"
-is "$err" "$RSXMESH: $tmp/X.rsxb is not a Lua script: it looks like an \
+is "$err" "$progname: $tmp/X.rsxb is not a Lua script: it looks like an \
 RSXB bundle; did you mean: rsxmesh info $tmp/X.rsxb?" \
   "... and the message says why, and what reads it"
 run "$tmp/levels"
-is "$err" "$RSXMESH: $tmp/levels is not a Lua script: it is a folder; did \
+is "$err" "$progname: $tmp/levels is not a Lua script: it is a folder; did \
 you mean: rsxmesh info $tmp/levels?" "a folder alone: the message says why"
 printf 'RSXB = 1 print(RSXB)\n' >"$tmp/rsxb.lua"
 run "$tmp/rsxb.lua"
@@ -162,7 +162,7 @@ plain" "LUA_PATH unset: another module is found on Lua's default path"
   printf '%s\n%s\n%s' "$status" "$out" "$err") >"$tmp/fake"
 is "$(sed -n '1,4p' "$tmp/fake")" "1
 
-$RSXMESH: module 'rsxmesh.only_elsewhere' not found in the build tree (an \
+$progname: module 'rsxmesh.only_elsewhere' not found in the build tree (an \
 installed copy is not used from it):
 ${tab}no file '$top_srcdir/lua/rsxmesh/only_elsewhere.lua'" \
   "... but rsxmesh.X only in the tree: missing there, an error naming it"

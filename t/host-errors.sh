@@ -15,7 +15,7 @@ LUA
 run "$tmp/boom.lua"
 is "$status" 1 "a script error: exit status 1"
 is "$out" "before " "... after what ran before it"
-is "$(line 1 "$err")" "$RSXMESH: $tmp/boom.lua:1: boom" \
+is "$(line 1 "$err")" "$progname: $tmp/boom.lua:1: boom" \
   "... 'rsxmesh: ' and the message on stderr"
 is "$(line 2 "$err")" "stack traceback:" "... then a traceback"
 like "$err" "*
@@ -26,14 +26,14 @@ cat >"$tmp/obj.lua" <<'LUA'
 error(setmetatable({}, { __tostring = function() return "obj" end }))
 LUA
 run "$tmp/obj.lua"
-is "$err" "$RSXMESH: obj" "an error object with __tostring prints itself"
+is "$err" "$progname: obj" "an error object with __tostring prints itself"
 run -e 'error({})'
-is "$(line 1 "$err")" "$RSXMESH: (error object is a table value)" \
+is "$(line 1 "$err")" "$progname: (error object is a table value)" \
   "an error object without __tostring is named by its type"
 is "$status" 1 "... exit status 1"
 
 run -e 'error("bad")' -e 'print("not reached")' "$tmp/boom.lua"
-is "$(line 1 "$err")" "$RSXMESH: (command line):1: bad" \
+is "$(line 1 "$err")" "$progname: (command line):1: bad" \
   "an -e error is named (command line)"
 is "$out" "" "... and stops the run"
 
@@ -41,13 +41,13 @@ is "$out" "" "... and stops the run"
 printf 'print("not reached")\nx = = 1\n' >"$tmp/syntax.lua"
 run "$tmp/syntax.lua"
 is "$status" 1 "a syntax error: exit status 1"
-is "$err" "$RSXMESH: $tmp/syntax.lua:2: unexpected symbol near '='" \
+is "$err" "$progname: $tmp/syntax.lua:2: unexpected symbol near '='" \
   "... its message, without a traceback"
 is "$out" "" "... and nothing of the script runs"
 
 run "$tmp/missing.lua"
 is "$status" 1 "a missing script: exit status 1"
-like "$err" "$RSXMESH: cannot open $tmp/missing.lua*" \
+like "$err" "$progname: cannot open $tmp/missing.lua*" \
   "... named on stderr"
 
 # --- os.exit
@@ -66,7 +66,7 @@ is "$status" 0 "... exit status 0"
 feed 'print(type(lfs))' -l lfs
 is "$out" "table" "options without a script, stdin not a terminal: runs stdin"
 feed 'error("piped")' -
-is "$(line 1 "$err")" "$RSXMESH: stdin:1: piped" \
+is "$(line 1 "$err")" "$progname: stdin:1: piped" \
   "an error on stdin is named stdin"
 is "$status" 1 "... exit status 1"
 
@@ -77,26 +77,26 @@ exits 0 there; rsxmesh(1) lists the difference)"
 # --- a data file where the script goes: what it is, not Lua's "unexpected
 # symbol" nor "no standard script"
 run -e 'print(1)' "$tmp/missing.rsxb"
-is "$status $err" "1 $RSXMESH: cannot open $tmp/missing.rsxb: No such file \
+is "$status $err" "1 $progname: cannot open $tmp/missing.rsxb: No such file \
 or directory" "-e CODE missing.rsxb: lua's message, the file named"
 (cd "$tmp" && run -e 'print(1)' missing.rsxb && echo "$err") >"$tmp/rel"
-is "$(cat "$tmp/rel")" "$RSXMESH: cannot open missing.rsxb: No such file \
+is "$(cat "$tmp/rel")" "$progname: cannot open missing.rsxb: No such file \
 or directory" "... also without a folder: a name with a dot is a file"
 printf '\211PNG\r\n\032\n\000\000\000\rIHDR' >"$tmp/pic.rsxb"
 run "$tmp/pic.rsxb"
-is "$status $err" "1 $RSXMESH: $tmp/pic.rsxb is not a Lua script: it looks \
+is "$status $err" "1 $progname: $tmp/pic.rsxb is not a Lua script: it looks \
 like a PNG image" "a PNG renamed .rsxb first: not taken for Lua"
 printf 'glTF\002\000\000\000' >"$tmp/model.glb"
 run "$tmp/model.glb"
-is "$err" "$RSXMESH: $tmp/model.glb is not a Lua script: it looks like a \
+is "$err" "$progname: $tmp/model.glb is not a Lua script: it looks like a \
 binary glTF file" "a .glb first: named as such"
 printf 'x\000\001\002' >"$tmp/junk.bin"
 run "$tmp/junk.bin"
-is "$err" "$RSXMESH: $tmp/junk.bin is not a Lua script: it looks like \
+is "$err" "$progname: $tmp/junk.bin is not a Lua script: it looks like \
 binary data" "other binary data: named as such"
 printf 'print(1\n' >"$tmp/text.lua"
 run "$tmp/text.lua"
-like "$err" "$RSXMESH: $tmp/text.lua:2: ')' expected*" \
+like "$err" "$progname: $tmp/text.lua:2: ')' expected*" \
   "a text script with a syntax error keeps Lua's message"
 
 # --- SIGINT raises "interrupted!" inside the script
@@ -112,7 +112,7 @@ kill -INT "$pid"
 wait "$pid"
 status=$?
 is "$status" 1 "SIGINT: exit status 1"
-is "$(sed -n 1p "$tmp/stderr")" "$RSXMESH: interrupted!" \
+is "$(sed -n 1p "$tmp/stderr")" "$progname: interrupted!" \
   "... the script stops with 'interrupted!'"
 
 done_testing

@@ -3,6 +3,18 @@
 # make check-valgrind), so a memory error shows as a wrong exit status.
 
 : "${RSXMESH:?run under make check, which sets RSXMESH}"
+# The program's name in its messages: $RSXMESH, argv[0] as lua.c takes it;
+# on Windows (the win64 build under wine) the file's name alone, without
+# ".exe", as the host takes it there (src/win32.c: rsx_win_progname). And
+# argv[0] as the program sees it: as given, or under wine the Windows path
+# wine makes of it (Z: is /).
+case ${TEST_WRAPPER:-} in
+*wine*)
+  progname=$(basename "$RSXMESH" .exe)
+  argv0=Z:$(printf '%s\n' "$RSXMESH" | tr / '\\')
+  ;;
+*) progname=$RSXMESH argv0=$RSXMESH ;;
+esac
 tap_count=0
 tap_failed=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rsxmesh-host.XXXXXX") || exit 99

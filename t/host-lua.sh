@@ -9,7 +9,7 @@
 . "$top_srcdir/t/host-lib.sh"
 
 tab=$(printf '\t')
-prog=$RSXMESH
+prog=$progname
 script=$tmp/script.lua
 # prep TEXT: the script file holds TEXT (printf's format: \n, \t, \0NNN)
 # shellcheck disable=SC2059 # the text is a format on purpose
@@ -99,8 +99,10 @@ like "$default_cpath" "*lua*" "... the default cpath"
 (unset LUA_PATH; run "$script"; echo "$out") >"$tmp/unset"
 is "$(cat "$tmp/unset")" "$default_path
 $default_cpath" "... the same as with the variables unset"
+# the default path as sed's replacement ('\' in Windows' paths escaped)
+default_sed=$(printf '%s\n' "$default_path" | sed 's/[\\&|]/\\&/g')
 for p in ';;' 'a;;b' ';;b' 'a;;' 'a;b;;c' ';'; do
-  want=$(printf '%s\n' "$p" | sed "s|;;|;$default_path;|; s|^;||; s|;\$||")
+  want=$(printf '%s\n' "$p" | sed "s|;;|;$default_sed;|; s|^;||; s|;\$||")
   [ "$p" = ';' ] && want=';'
   LUA_PATH=$p run "$script"
   is "$(line 1 "$out")" "$want" "LUA_PATH='$p': ';;' is the default path"
@@ -139,7 +141,9 @@ prep 'print(arg[-3] == ..., arg[-2], arg[-1], arg[0] == ..., #arg, ...)'
 run "-e " -- "$script" a "b c"
 is "$out" "false${tab}-e ${tab}--${tab}false${tab}2${tab}a${tab}b c" \
   "arg: options below the script, arguments above; \"-e \" runs nothing"
-prep 'print(arg[-3] == "'"$prog"'", arg[0] == "'"$script"'")'
+# (not prep: a '\' of Windows' argv[0] is no printf escape)
+printf '%s\n' 'print(arg[-3] == [=['"$argv0"']=], arg[0] == "'"$script"'")' \
+  >"$script"
 run "-e " -- "$script"
 is "$out" "true${tab}true" "... arg[-3] the program, arg[0] the script"
 printf 'print(...)\n' >"$tmp/stdin.lua"

@@ -74,7 +74,7 @@ is "$(printf '%s\n' "$out" | grep -c '^alpha ')" 0 "... its scripts unseen"
 # nothing to list is a failure, never an empty list with exit 0
 RSXMESH_PATH="$tmp/empty/?.lua" run --list
 is "$status" 1 "--list with no scripts: exit status 1"
-is "$err" "$RSXMESH: no standard scripts in $tmp/empty/?.lua" \
+is "$err" "$progname: no standard scripts in $tmp/empty/?.lua" \
   "... and a message naming the path"
 is "$out" "" "... and nothing on stdout"
 
@@ -82,7 +82,7 @@ is "$out" "" "... and nothing on stdout"
 # a prompt, as lua: t/host-lua.sh)
 RSXMESH_PATH="$P" run --help
 is "$status" 0 "--help: exit status 0"
-is "$(line 1 "$out")" "usage: $RSXMESH [options] [script [args]]" \
+is "$(line 1 "$out")" "usage: $progname [options] [script [args]]" \
   "... the usage first"
 like "$out" "*
 Standard scripts ($P):
@@ -101,18 +101,18 @@ by the second template"
 # --- a name not found: searchpath's list of the places tried
 RSXMESH_PATH="$P" run nope 1
 is "$status" 1 "an unknown name: exit status 1"
-is "$err" "$RSXMESH: no standard script 'nope':
+is "$err" "$progname: no standard script 'nope':
 ${tab}no file '$d1/nope.lua'
 ${tab}no file '$d2/nope.lua'" "... the message lists the files tried"
 echo 'print("local file")' >"$tmp/nope"
 (cd "$tmp" && RSXMESH_PATH="$d1/?.lua" run nope && echo "$err") >"$tmp/hint"
 is "$(line 1 "$(cat "$tmp/hint")")" \
-  "$RSXMESH: no standard script 'nope' (to run the file, write ./nope):" \
+  "$progname: no standard script 'nope' (to run the file, write ./nope):" \
   "... and hints at ./NAME when a file of that name is here"
 (cd "$tmp" && RSXMESH_PATH="$d1/?.lua" run ./nope && echo "$out") >"$tmp/hint"
 is "$(cat "$tmp/hint")" "local file" "./NAME runs the file"
 RSXMESH_PATH="$d2/?.lua" run folder
-is "$err" "$RSXMESH: no standard script 'folder':
+is "$err" "$progname: no standard script 'folder':
 ${tab}'$d2/folder.lua' is not a regular file" \
   "a folder named like a script is no script: the message says so"
 # ... and a later template's script of that name is the one that runs,
@@ -134,7 +134,7 @@ rm "$d1/folder.lua"
 is "$(cat "$tmp/file")" "alpha${tab}alpha.lua${tab}0" \
   "NAME.lua runs the file, not the standard script"
 RSXMESH_PATH="$d2/?.lua" run "$d1/alpha"
-like "$(line 1 "$err")" "$RSXMESH: cannot open $d1/alpha*" \
+like "$(line 1 "$err")" "$progname: cannot open $d1/alpha*" \
   "a path with a slash is a file even without .lua"
 
 # --- the host in the build tree, no variable set: the source tree's
@@ -149,7 +149,7 @@ shows $name"
 done
 (unset RSXMESH_PATH LUA_PATH LUA_CPATH; run no-such-script; echo "$err") \
   >"$tmp/tried"
-is "$(cat "$tmp/tried")" "$RSXMESH: no standard script 'no-such-script':
+is "$(cat "$tmp/tried")" "$progname: no standard script 'no-such-script':
 ${tab}no file '$top_srcdir/scripts/no-such-script.lua'" \
   "... the one place searched is the source tree's scripts/"
 (unset RSXMESH_PATH LUA_PATH LUA_CPATH
@@ -181,7 +181,7 @@ is "$(tail -n 1 "$tmp/hint")" "Try 'rsxmesh extra-w.lua --help' for more." \
 (LUA_CPATH_5_4=/nonexistent/?.so; export LUA_CPATH_5_4
  run info no-such.rsxb; echo "$status"; echo "$err") >"$tmp/nolfs"
 is "$(head -n 1 "$tmp/nolfs")" 1 "no LuaFileSystem: exit status 1"
-want="$RSXMESH: LuaFileSystem is missing (Debian: apt-get install"
+want="$progname: LuaFileSystem is missing (Debian: apt-get install"
 is "$(tail -n +2 "$tmp/nolfs")" "$want lua-filesystem)" \
   "... says so, and the Debian package"
 

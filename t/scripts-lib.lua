@@ -46,6 +46,25 @@ end
 local quote = require("rsxmesh.text").quote
 lib.quote = quote
 
+-- On Windows (the win64 build's suite, under wine) the commands below go
+-- to cmd, not sh: its quoting and NUL, rd for rm, and the host as Windows
+-- names it, RSXMESH_EXE (set by win64/suite.sh: RSXMESH is the build
+-- tree's POSIX path, which wine runs but cmd cannot).
+local windows = package.config:sub(1, 1) == "\\"
+
+-- A word as CommandLineToArgvW splits it back: in quotes, the backslashes
+-- before a quote, or before the closing one, doubled (src/pool.c's rule).
+local function win_quote(s)
+  s = s:gsub('(\\*)"', '%1%1\\"'):gsub("(\\+)$", "%1%1")
+  return '"' .. s .. '"'
+end
+
+-- cmd /c takes away the first and the last quote of a command that
+-- starts with one: a pair around it all, for it to take.
+local function win_command(s)
+  return '"' .. s .. '"'
+end
+
 -- A fresh scratch folder, removed by lib.cleanup().
 local scratch = {}
 function lib.tmpdir()
@@ -69,11 +88,30 @@ end
 
 function lib.cleanup()
   for _, path in ipairs(scratch) do
-    os.execute("rm -rf " .. quote(path))
+    if windows then
+      os.execute(win_command("rd /s /q " .. win_quote(path)))
+    else
+      os.execute("rm -rf " .. quote(path))
+    end
   end
 end
 
+local function run_windows(dir, ...)
+  local host = assert(os.getenv("RSXMESH_EXE"), "RSXMESH_EXE is not set")
+  local args = {}
+  for i = 1, select("#", ...) do args[i] = win_quote((select(i, ...))) end
+  local out, err = dir .. "\\.stdout", dir .. "\\.stderr"
+  local _, _, status = os.execute(win_command(string.format(
+    "cd /d %s && %s %s >%s 2>%s", win_quote(dir), win_quote(host),
+    table.concat(args, " "), win_quote(out), win_quote(err))))
+  local stdout, stderr = lib.read(out), lib.read(err)
+  os.remove(out)
+  os.remove(err)
+  return status, stdout, stderr
+end
+
 local function run(dir, wrapper, ...)
+  if windows then return run_windows(dir, ...) end -- no wrapper: in wine
   local host = assert(os.getenv("RSXMESH"), "RSXMESH is not set")
   local args = {}
   for i = 1, select("#", ...) do args[i] = quote((select(i, ...))) end
@@ -171,7 +209,9 @@ end
 -- Whether the host knows a standard script (rsxmesh --list).
 function lib.has_script(name)
   local host = os.getenv("RSXMESH")
-  local p = io.popen(quote(host) .. " --list 2>/dev/null")
+  local p = windows and io.popen(win_command(
+      win_quote(os.getenv("RSXMESH_EXE")) .. " --list 2>NUL"))
+    or io.popen(quote(host) .. " --list 2>/dev/null")
   local list = p:read("a")
   p:close()
   return list:find("%f[%w%-]" .. name:gsub("%-", "%%-") .. "%f[^%w%-]")

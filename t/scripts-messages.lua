@@ -99,15 +99,16 @@ t.is(status, 0, "... and that command works")
 -- the program that required it goes on
 assert(lfs.mkdir(dir .. "/nocjson"))
 lib.write(dir .. "/nocjson/cjson.lua", "error(\"module 'cjson' not found\")\n")
-local p = io.popen("cd " .. lib.quote(dir) .. " && LUA_PATH="
-  .. lib.quote(dir .. "/nocjson/?.lua;" .. (os.getenv("LUA_PATH") or ";"))
-  .. " " .. lib.quote(os.getenv("RSXMESH")) .. " -e "
-  .. lib.quote("local ok, e = pcall(require, 'rsxmesh.gltf_import') "
-    .. "print(ok, tostring(e)) print('still here')") .. " 2>&1")
-out = p:read("a")
-p:close()
-t.is(out, "false\tgltf-import: lua-cjson is missing (Debian: apt-get "
-  .. "install lua-cjson)\nstill here\n", "require of a module whose "
-  .. "package is missing: an error to catch, not the end of the program")
+-- (the folder first in package.path, as LUA_PATH would put it, set by
+-- the script: no shell's words for the variable)
+lib.write(dir .. "/need.lua", string.format("package.path = %q .. "
+  .. "package.path\n", dir .. "/nocjson/?.lua;")
+  .. "local ok, e = pcall(require, 'rsxmesh.gltf_import') "
+  .. "print(ok, tostring(e)) print('still here')\n")
+local _, need_out, need_err = lib.rsxmesh(dir, "need.lua")
+t.is(need_out .. need_err, "false\tgltf-import: lua-cjson is missing "
+  .. "(Debian: apt-get install lua-cjson)\nstill here\n", "require of a "
+  .. "module whose package is missing: an error to catch, not the end of "
+  .. "the program")
 
 t.done_testing()

@@ -53,6 +53,13 @@ if [ ! -f Makefile ] || [ "$src/configure" -nt Makefile ]; then
 fi
 say "building in $w/build"
 make -j2 all
+# The module DLL's link (libtool, rsxmesh.la) removes .libs/rsxmesh.exe,
+# the program's own name there: when it runs after or beside the
+# program's link, link the program again
+if [ ! -f .libs/rsxmesh.exe ]; then
+  rm -f rsxmesh.exe
+  make rsxmesh.exe
+fi
 
 # The zip's folder: everything beside rsxmesh.exe, which finds the
 # scripts in scripts\ and the Lua helpers in lua\ (Lua's "!" folder)
