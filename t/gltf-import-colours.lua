@@ -16,6 +16,7 @@
 local t = require "tap"
 local rsxmesh = require "rsxmesh"
 local cjson = require "cjson"
+local lfs = require "lfs"
 local lib = require "scripts-lib"
 
 local tmp = lib.tmpdir()
@@ -56,7 +57,7 @@ local function rebuilt(dir, colours, extras)
   prim.attributes.COLOR_0 = #doc.accessors - 1
   doc.buffers[1].byteLength = #bin
   doc.meshes[1].extras = extras
-  assert(os.execute("mkdir -p " .. lib.quote(at(dir))))
+  assert(lfs.mkdir(at(dir)))
   lib.write(at(dir .. "/b.gltf"), cjson.encode(doc))
   lib.write(at(dir .. "/b.bin"), bin)
   return at(dir .. "/b.gltf")

@@ -14,6 +14,7 @@
 local t = require "tap"
 local rsxmesh = require "rsxmesh"
 local cjson = require "cjson"
+local lfs = require "lfs"
 local lib = require "scripts-lib"
 
 local tmp = lib.tmpdir()
@@ -49,7 +50,7 @@ local function edited(dir, edit, moved)
     end
   end
   edit(doc)
-  assert(os.execute("mkdir -p " .. lib.quote(at(dir))))
+  assert(lfs.mkdir(at(dir)))
   lib.write(at(dir .. "/dup.gltf"), cjson.encode(doc))
   lib.write(at(dir .. "/dup.bin"), bin)
   return at(dir .. "/dup.gltf")

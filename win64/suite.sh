@@ -53,8 +53,8 @@ done
 # - t/export-interrupt.sh, t/gltf-sample.sh: they run $RSXMESH itself,
 #   which a Linux shell cannot start from a .exe, and skip (Control-C is
 #   win64/interrupt.sh's).
-# - t/pool.lua: its workers are sh scripts that report on file
-#   descriptor 3, POSIX's channel (a Windows worker is given a handle in
+# - t/pool.lua, t/pool-random.lua: their workers are sh scripts that
+#   report on file descriptor 3, POSIX's channel (a Windows worker is given a handle in
 #   RSXMESH_POOL_CHANNEL); t/pool-lua.lua runs its main checks with the
 #   host as the workers, and -j 2 in win64/same-bytes.sh and
 #   win64/interrupt.sh the scripts' pool.
@@ -65,7 +65,8 @@ NOT_RUN="t/bundle.t t/image.t t/api-bundle.lua t/host-args.sh
 t/host-scripts.sh t/api-doc.lua t/api-extras.lua t/api-image.lua
 t/api-render.lua t/lua-helpers.lua t/gltf-export.lua t/gltf-import.lua
 t/scripts-obj.lua t/scripts-selectors.lua t/api-stock.sh
-t/export-interrupt.sh t/gltf-sample.sh t/pool.lua t/host-lua-stock.sh"
+t/export-interrupt.sh t/gltf-sample.sh t/pool.lua t/pool-random.lua
+t/host-lua-stock.sh"
 logs=
 for t in $WIN64_SUITE; do
   case " $(echo $NOT_RUN) " in *" $t "*) continue ;; esac
