@@ -15,6 +15,7 @@ local cli = require "rsxmesh.cli"
 local text = require "rsxmesh.text"
 local Run = require "rsxmesh.run"
 local jobs = require "rsxmesh.jobs"
+local interrupt = require "rsxmesh.interrupt"
 local output = require "rsxmesh.output"
 local path = require "rsxmesh.path"
 
@@ -237,6 +238,7 @@ local counts = { scanned = 0, extracted = 0 }
 run:each(args, function(input)
   local file = input.path
   local r, serr = rsxmesh.scan(file, { min_vertices = opts.min_vertices })
+  if not r and interrupt.is(serr) then error(serr, 0) end -- Control-C
   if not r then return run:fail(file, serr) end
   counts.scanned = counts.scanned + 1
   if opts.json then
