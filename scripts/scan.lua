@@ -276,10 +276,15 @@ end, {
   share_bytes = jobs.LIGHT_SHARE_BYTES,
 })
 
+-- One key order for every object (the writer's): a file's path, size,
+-- found, meshes as the issue gives them, and an entry's kind, offset,
+-- bytes, vertices, stride, count, size, mask. Index entries and files share
+-- "size" alone, so it goes after an entry's count and before a file's
+-- found. Other keys follow, sorted (bounds' min before max).
 if opts.json then
-  cli.write_json({ files = files }, { "files", "path", "size", "found",
-    "meshes", "kind", "offset", "bytes", "vertices", "stride", "count",
-    "size", "mask" })
+  cli.write_json({ files = files }, { "files", "path", "kind", "offset",
+    "bytes", "vertices", "stride", "count", "size", "found", "meshes",
+    "mask", "min", "max" })
 end
 if opts.manifest then
   local mok, merr = output.write(opts.manifest, function(f)

@@ -65,6 +65,20 @@ else
   t.skip(6, "no lua-cjson")
 end
 
+-- --json's keys in the issue's order, as written: a file's path, size,
+-- found, meshes; an index entry's kind, offset, bytes, vertices, count,
+-- size (then the others, sorted)
+t.like(out, '^{\n  "files": %[\n    {\n      "path": "c%.bin",\n      "size": '
+  .. #bytes .. ',\n      "found": %[\n', "--json: a file's path, size, found")
+t.like(out, '%],\n      "meshes": %[\n', "--json: ... then meshes")
+t.like(out, '{\n          "kind": "indices",\n          "offset": %d+,\n'
+  .. '          "bytes": %d+,\n          "vertices": %d+,\n'
+  .. '          "count": %d+,\n          "size": [24],\n'
+  .. '          "primitive": "%a+",\n          "restarts": %d+\n        }',
+  "--json: an index entry's kind, offset, bytes, vertices, count, size")
+t.like(out, '"bounds": {\n            "min": %[[^\n]*\n            "max": ',
+  "--json: bounds' min, then max")
+
 -- --extract: a bundle the other scripts read
 status, out, err = lib.rsxmesh(dir, "scan", "c.bin", "--extract", "-o",
   "x", "--manifest", "m.lua")
