@@ -207,5 +207,19 @@ else
   t.skip(3, "no bash for the wrapper host")
 end
 
+-- -j's progress line, on a terminal (script(1) gives one), counts files,
+-- not bundles as the other scripts' does
+if os.execute("command -v script >/dev/null 2>&1") then
+  local p = io.popen("cd " .. lib.quote(dir) .. " && script -qc " ..
+    lib.quote(lib.quote(os.getenv("RSXMESH")) .. " scan -j 2 small.bin "
+      .. "c.bin >/dev/null") .. " /dev/null </dev/null")
+  local tty = p:read("a")
+  p:close()
+  t.like(tty, "\r\27%[Kscan: 1 of 2 files done %(2 processes%)\r",
+    "-j 2: the progress line counts files")
+else
+  t.skip(1, "no script(1) for a terminal")
+end
+
 lib.cleanup()
 t.done_testing()
