@@ -15,6 +15,7 @@ local cli = require "rsxmesh.cli"
 local text = require "rsxmesh.text"
 local Run = require "rsxmesh.run"
 local jobs = require "rsxmesh.jobs"
+local interrupt = require "rsxmesh.interrupt"
 local output = require "rsxmesh.output"
 local path = require "rsxmesh.path"
 
@@ -237,6 +238,7 @@ local counts = { scanned = 0, extracted = 0 }
 run:each(args, function(input)
   local file = input.path
   local r, serr = rsxmesh.scan(file, { min_vertices = opts.min_vertices })
+  if not r and interrupt.is(serr) then error(serr, 0) end -- Control-C
   if not r then return run:fail(file, serr) end
   counts.scanned = counts.scanned + 1
   if opts.json then
@@ -274,10 +276,15 @@ end, {
   share_bytes = jobs.LIGHT_SHARE_BYTES,
 })
 
+-- One key order for every object (the writer's): a file's path, size,
+-- found, meshes as the issue gives them, and an entry's kind, offset,
+-- bytes, vertices, stride, count, size, mask. Index entries and files share
+-- "size" alone, so it goes after an entry's count and before a file's
+-- found. Other keys follow, sorted (bounds' min before max).
 if opts.json then
-  cli.write_json({ files = files }, { "files", "path", "size", "found",
-    "meshes", "kind", "offset", "bytes", "vertices", "stride", "count",
-    "size", "mask" })
+  cli.write_json({ files = files }, { "files", "path", "kind", "offset",
+    "bytes", "vertices", "stride", "count", "size", "found", "meshes",
+    "mask", "min", "max" })
 end
 if opts.manifest then
   local mok, merr = output.write(opts.manifest, function(f)

@@ -77,6 +77,8 @@ struct rsx_pool {
   int holding;        /* in rsx_pool_next, SIGINT held (POSIX) */
 #ifdef _WIN32
   long events_seen;   /* the console's Control-C count the pool has seen */
+#else
+  sigset_t unheld;    /* the signal mask before, which workers get */
 #endif
 };
 
@@ -533,7 +535,9 @@ static char **worker_environment(void)
 static int start_worker(rsx_pool *p, worker *w, rsx_error *err)
 {
   int in[2] = { -1, -1 }, pipes[PIPE_COUNT][2], k, e = 0, made = 0;
+  int attr_made = 0;
   posix_spawn_file_actions_t fa;
+  posix_spawnattr_t attr;
   char **env = NULL;
   memset(w, 0, sizeof *w);
   w->in = -1;
@@ -551,9 +555,20 @@ static int start_worker(rsx_pool *p, worker *w, rsx_error *err)
       (e = posix_spawn_file_actions_adddup2(&fa, pipes[PIPE_CHAN][1],
                                             CHANNEL_FD)) != 0)
     goto fail;
-  e = posix_spawnp(&w->pid, p->argv[0], &fa, NULL, p->argv, env);
+  if (p->holding) {
+    /* a worker would inherit the held SIGINT, blocked for good: a
+    ** Control-C would not reach it, and it would finish its input */
+    if ((e = posix_spawnattr_init(&attr)) != 0) goto fail;
+    attr_made = 1;
+    if ((e = posix_spawnattr_setsigmask(&attr, &p->unheld)) != 0 ||
+        (e = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK)) != 0)
+      goto fail;
+  }
+  e = posix_spawnp(&w->pid, p->argv[0], &fa, attr_made ? &attr : NULL,
+                   p->argv, env);
   if (e != 0) goto fail;
   posix_spawn_file_actions_destroy(&fa);
+  if (attr_made) posix_spawnattr_destroy(&attr);
   free(env);
   close(in[0]);
   w->in = in[1];
@@ -567,6 +582,7 @@ static int start_worker(rsx_pool *p, worker *w, rsx_error *err)
 fail:
   if (e == 0) e = errno;
   if (made) posix_spawn_file_actions_destroy(&fa);
+  if (attr_made) posix_spawnattr_destroy(&attr);
   free(env);
   if (in[0] >= 0) close(in[0]);
   if (in[1] >= 0) close(in[1]);
@@ -955,12 +971,12 @@ int rsx_pool_next(rsx_pool *p, rsx_pool_result *r, rsx_error *err)
 #ifdef _WIN32
   k = next_job(p, r, err);
 #else
-  sigset_t old;
-  hold_interrupt(&old);
+  hold_interrupt(&p->unheld);
   p->holding = 1;
   k = next_job(p, r, err);
   p->holding = 0;
-  sigprocmask(SIG_SETMASK, &old, NULL); /* a held SIGINT is taken here */
+  /* a held SIGINT is taken here */
+  sigprocmask(SIG_SETMASK, &p->unheld, NULL);
 #endif
   return k;
 }

@@ -915,6 +915,16 @@ static void scan_tiles(scan_state *s, const unsigned char *cls,
   }
 }
 
+/* The options' stop, asked between chunks: a Control-C during the scan
+** of a large file ends it within a chunk's time, not the file's. */
+static int scan_stopped(scan_state *s, uint64_t at)
+{
+  if (s->opt->stop == NULL || !s->opt->stop(s->opt->stop_ud)) return 0;
+  rsx_fail(s->err, "%s: stopped at offset 0x%llx", s->src->name,
+           (unsigned long long)at);
+  return 1;
+}
+
 static int scan_pass(scan_state *s)
 {
   size_t chunk = s->opt->chunk ? s->opt->chunk : SCAN_CHUNK_DEFAULT;
@@ -950,6 +960,10 @@ static int scan_pass(scan_state *s)
     size_t n = chunk;
     uint64_t limit;
     int last;
+    if (scan_stopped(s, next_read)) {
+      rc = RSX_SCAN_STOPPED;
+      break;
+    }
     if (n > size - next_read) n = (size_t)(size - next_read);
     if (n > 0 && src_read(s->src, next_read, buf + have, n, s->err) != 0) {
       rc = -1;
@@ -2193,10 +2207,9 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
   out->size = src->size;
   out->buffer_bytes = (o->chunk ? o->chunk : SCAN_CHUNK_DEFAULT) +
                       SCAN_OVERLAP;
-  if (scan_pass(&s) != 0) {
-    rc = -1;
-    goto done;
-  }
+  rc = scan_pass(&s);
+  if (rc == 0 && scan_stopped(&s, src->size)) rc = RSX_SCAN_STOPPED;
+  if (rc != 0) goto done;
   scan_flush(&s);
   if (s.ncand > 1) qsort(s.cand, s.ncand, sizeof *s.cand, found_order);
   drop = calloc(s.ncand + 1, 1);
@@ -2229,6 +2242,8 @@ void rsx_scan_options_init(rsx_scan_options *o)
 {
   o->min_vertices = 24;
   o->chunk = 0;
+  o->stop = NULL;
+  o->stop_ud = NULL;
 }
 
 const char *rsx_scan_kind_name(int kind)

@@ -52,7 +52,15 @@ typedef struct rsx_scan_mesh {
 typedef struct rsx_scan_options {
   uint32_t min_vertices; /* shorter runs are not reported (default 24) */
   size_t chunk;          /* bytes read at a time, 0: 1 MiB */
+  /* asked before each chunk and before the findings are put together
+  ** (Control-C): nonzero stops the scan, which fails with
+  ** RSX_SCAN_STOPPED. NULL: the scan runs to the end. */
+  int (*stop)(void *ud);
+  void *stop_ud;
 } rsx_scan_options;
+
+/* What rsx_scan_file and rsx_scan_memory return when options' stop did. */
+#define RSX_SCAN_STOPPED (-2)
 
 typedef struct rsx_scan {
   uint64_t size;                /* of the input */
@@ -66,8 +74,9 @@ typedef struct rsx_scan {
 
 void rsx_scan_options_init(rsx_scan_options *o);
 
-/* Scan a file, or bytes in memory (name in messages). out is filled (and
-** owns its arrays: rsx_scan_free) or, on failure, left empty. */
+/* Scan a file, or bytes in memory (name in messages). 0 and out filled
+** (it owns its arrays: rsx_scan_free), or -1 (or RSX_SCAN_STOPPED) with
+** err set and out left empty. */
 int rsx_scan_file(const char *path, const rsx_scan_options *o,
                   rsx_scan *out, rsx_error *err);
 int rsx_scan_memory(const void *data, size_t size, const char *name,

@@ -65,6 +65,20 @@ else
   t.skip(6, "no lua-cjson")
 end
 
+-- --json's keys in the issue's order, as written: a file's path, size,
+-- found, meshes; an index entry's kind, offset, bytes, vertices, count,
+-- size (then the others, sorted)
+t.like(out, '^{\n  "files": %[\n    {\n      "path": "c%.bin",\n      "size": '
+  .. #bytes .. ',\n      "found": %[\n', "--json: a file's path, size, found")
+t.like(out, '%],\n      "meshes": %[\n', "--json: ... then meshes")
+t.like(out, '{\n          "kind": "indices",\n          "offset": %d+,\n'
+  .. '          "bytes": %d+,\n          "vertices": %d+,\n'
+  .. '          "count": %d+,\n          "size": [24],\n'
+  .. '          "primitive": "%a+",\n          "restarts": %d+\n        }',
+  "--json: an index entry's kind, offset, bytes, vertices, count, size")
+t.like(out, '"bounds": {\n            "min": %[[^\n]*\n            "max": ',
+  "--json: bounds' min, then max")
+
 -- --extract: a bundle the other scripts read
 status, out, err = lib.rsxmesh(dir, "scan", "c.bin", "--extract", "-o",
   "x", "--manifest", "m.lua")
@@ -191,6 +205,20 @@ if n then
   t.is_deeply({ n, k }, { 1, 0 }, "no -j: one process for these few kB")
 else
   t.skip(3, "no bash for the wrapper host")
+end
+
+-- -j's progress line, on a terminal (script(1) gives one), counts files,
+-- not bundles as the other scripts' does
+if os.execute("command -v script >/dev/null 2>&1") then
+  local p = io.popen("cd " .. lib.quote(dir) .. " && script -qc " ..
+    lib.quote(lib.quote(os.getenv("RSXMESH")) .. " scan -j 2 small.bin "
+      .. "c.bin >/dev/null") .. " /dev/null </dev/null")
+  local tty = p:read("a")
+  p:close()
+  t.like(tty, "\r\27%[Kscan: 1 of 2 files done %(2 processes%)\r",
+    "-j 2: the progress line counts files")
+else
+  t.skip(1, "no script(1) for a terminal")
 end
 
 lib.cleanup()

@@ -88,6 +88,33 @@ static void push_mesh(lua_State *L, const rsx_scan_mesh *m)
   lua_setfield(L, -2, "why");
 }
 
+/* Control-C: the host (src/main.c), as lua.c does, answers SIGINT by
+** setting a hook that raises "interrupted!" at the next Lua event, and
+** none comes while the scan runs in C. The scan asks between chunks
+** whether the hook of the calling thread or of the main one (the host's)
+** has changed since it began. */
+typedef struct scan_watch {
+  lua_State *L, *main;
+  lua_Hook hook, main_hook;
+} scan_watch;
+
+static int scan_interrupted(void *ud)
+{
+  const scan_watch *w = (const scan_watch *)ud;
+  return lua_gethook(w->L) != w->hook ||
+         lua_gethook(w->main) != w->main_hook;
+}
+
+static void scan_watch_init(lua_State *L, scan_watch *w)
+{
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+  w->main = lua_tothread(L, -1);
+  lua_pop(L, 1);
+  w->L = L;
+  w->hook = lua_gethook(L);
+  w->main_hook = lua_gethook(w->main);
+}
+
 static const char *const scan_keys[] = {"min_vertices", "bytes", "chunk",
                                         NULL};
 
@@ -97,6 +124,7 @@ static int l_scan(lua_State *L)
   size_t len;
   const char *s = rsxlua_checklstring(L, 1, &len, FNAME);
   rsx_scan_options o;
+  scan_watch watch;
   rsx_scan r;
   rsx_error err;
   int from_bytes = 0, rc;
@@ -127,10 +155,20 @@ static int l_scan(lua_State *L)
   }
   if (!from_bytes && strlen(s) != len)
     return rsxlua_fail(L, FNAME ": the path holds a NUL byte");
+  scan_watch_init(L, &watch);
+  o.stop = scan_interrupted;
+  o.stop_ud = &watch;
   if (from_bytes)
     rc = rsx_scan_memory(s, len, "(string)", &o, &r, &err);
   else
     rc = rsx_scan_file(s, &o, &r, &err);
+  if (rc == RSX_SCAN_STOPPED) {
+    /* the host's hook raises the interrupt as this returns; the message
+    ** is one rsxmesh.interrupt.is knows, should anything else stop it */
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: interrupted!", err.text);
+    return 2;
+  }
   if (rc != 0) return rsxlua_fail(L, err.text);
 
   lua_createtable(L, 0, 5);
