@@ -5,6 +5,7 @@
 */
 #include "gltf_accessor.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -94,6 +95,55 @@ int rsx_gltf_gather(const unsigned char *view, size_t len, size_t offset,
     for (e = 0; e < count; e++)
       memcpy(out + e * size, view + offset + e * stride, size);
   return sparse != NULL ? put_sparse(sparse, size, count, out, err) : 0;
+}
+
+void rsx_gltf_transform(const double m[16], int how, const double *in,
+                        double *out, size_t n)
+{
+  double a = m[0], b = m[4], c = m[8];
+  double d = m[1], e = m[5], f = m[9];
+  double g = m[2], h = m[6], k = m[10];
+  double tx = 0, ty = 0, tz = 0;
+  size_t i;
+  if (how == RSX_GLTF_POSITION) {
+    tx = m[12];
+    ty = m[13];
+    tz = m[14];
+  }
+  if (how == RSX_GLTF_NORMAL) {
+    /* the inverse transpose of the 3x3 part, by cofactors */
+    double det = a * (e * k - f * h) - b * (d * k - f * g) +
+                 c * (d * h - e * g);
+    double a2, b2, c2, d2, e2, f2, g2, h2, k2;
+    if (det == 0) det = 1;
+    a2 = (e * k - f * h) / det;
+    b2 = (f * g - d * k) / det;
+    c2 = (d * h - e * g) / det;
+    d2 = (c * h - b * k) / det;
+    e2 = (a * k - c * g) / det;
+    f2 = (b * g - a * h) / det;
+    g2 = (b * f - c * e) / det;
+    h2 = (c * d - a * f) / det;
+    k2 = (a * e - b * d) / det;
+    a = a2, b = b2, c = c2, d = d2, e = e2, f = f2, g = g2, h = h2, k = k2;
+  }
+  for (i = 0; i < n; i++) {
+    double x = in[3 * i], y = in[3 * i + 1], z = in[3 * i + 2];
+    double X = a * x + b * y + c * z + tx;
+    double Y = d * x + e * y + f * z + ty;
+    double Z = g * x + h * y + k * z + tz;
+    if (how == RSX_GLTF_NORMAL) {
+      double l = sqrt(X * X + Y * Y + Z * Z);
+      if (l > 0) {
+        X = X / l;
+        Y = Y / l;
+        Z = Z / l;
+      }
+    }
+    out[3 * i] = X;
+    out[3 * i + 1] = Y;
+    out[3 * i + 2] = Z;
+  }
 }
 
 int rsx_gltf_decode(const unsigned char *bytes, size_t len, long ctype,

@@ -66,4 +66,19 @@ int rsx_gltf_gather(const unsigned char *view, size_t len, size_t offset,
 int rsx_gltf_decode(const unsigned char *bytes, size_t len, long ctype,
                     int normalized, double *out, rsx_error *err);
 
+/* ------------------------------------------------- node transforms */
+
+/* What a 3-vector is, for rsx_gltf_transform: a position takes the
+** matrix's translation, a vector does not, and a normal takes the
+** inverse transpose of its 3x3 part and is made unit length again. */
+enum { RSX_GLTF_POSITION, RSX_GLTF_VECTOR, RSX_GLTF_NORMAL };
+
+/* The n 3-vectors at in (3 * n doubles) through the glTF node matrix m
+** (16 numbers, column-major) into out (which may be in). A singular
+** matrix leaves a normal's inverse unscaled (its determinant taken as 1);
+** a normal of length 0 stays 0. The sums are in the order of the Lua
+** the importer had, so the numbers are the same. */
+void rsx_gltf_transform(const double m[16], int how, const double *in,
+                        double *out, size_t n);
+
 #endif

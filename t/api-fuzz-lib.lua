@@ -245,6 +245,13 @@ GEN["rsxmesh.gltf_values"] = function()
            pick{ 5120, 5121, 5122, 5123, 5125, 5126, 5124, any(1) },
            pick{ nil, true, false } }
 end
+GEN["rsxmesh.gltf_transform"] = function()
+  local m = numbers(pick{ 16, 16, 15 })
+  if chance(0.2) then m[random(1, #m)] = any(1) end
+  local v = numbers(pick{ 0, 3, 6, 4 })
+  if chance(0.2) and #v > 0 then v[random(1, #v)] = any(1) end
+  return { m, v, pick{ "position", "vector", "normal", any(1) } }
+end
 GEN["rsxmesh.pool_report"] = function() return { any() } end
 GEN["rsxmesh.pool_worker"] = function() return {} end
 GEN["rsxmesh.scan"] = function()

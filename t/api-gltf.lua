@@ -92,4 +92,29 @@ raises("rsxmesh%.gltf_values: bad argument #1 %(not a whole number of"
 raises("rsxmesh%.gltf_values: bad argument #2 %(number expected, got"
   .. " string%)$", "componentType a string", values, "", "FLOAT")
 
+-- Node transforms: a translation by (1, 2, 3); a scale of 2 in x
+local move = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1 }
+local scale_x = { 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+local transform = rsxmesh.gltf_transform
+t.is_deeply(transform(move, { 1, 1, 1, 0, 0, 0 }, "position"),
+  { 2.0, 3.0, 4.0, 1.0, 2.0, 3.0 }, "positions moved by (1, 2, 3)")
+t.is_deeply(transform(move, { 1, 1, 1 }, "vector"), { 1.0, 1.0, 1.0 },
+  "a vector not moved")
+t.is_deeply(transform(scale_x, { 1, 1, 0 }, "normal"),
+  { 0.5 / math.sqrt(1.25), 1 / math.sqrt(1.25), 0.0 },
+  "a normal scaled x2 in x: (0.5, 1, 0) made unit")
+t.is_deeply(transform(move, {}, "position"), {}, "no vectors")
+raises("rsxmesh%.gltf_transform: bad argument #1 %(not 16 numbers%)$",
+  "15 numbers", transform, { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+  15 }, {}, "position")
+raises("rsxmesh%.gltf_transform: m%[3%] is not a number$", "a string in m",
+  transform, { 1, 2, "x", 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 }, {},
+  "position")
+raises("rsxmesh%.gltf_transform: bad argument #2 %(not a whole number of"
+  .. " xyz%)$", "4 numbers", transform, move, { 1, 2, 3, 4 }, "position")
+raises("rsxmesh%.gltf_transform: v%[2%] is not a number$", "false in v",
+  transform, move, { 1, false, 3 }, "position")
+raises("rsxmesh%.gltf_transform: bad argument #3 %(invalid option 'point'%)$",
+  "how 'point'", transform, move, { 1, 2, 3 }, "point")
+
 t.done_testing()

@@ -8,6 +8,7 @@
 #include "gltf_accessor.h"
 #include "tap.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -203,6 +204,49 @@ static void test_sparse(void)
      "more sparse values than elements refused");
 }
 
+/* Node matrices (column-major, glTF 2.0 3.5.3), worked by hand: a
+** translation by (1, 2, 3), a scale of 2 in x, a quarter turn about z
+** (x goes to y, y to -x). */
+static void test_transform(void)
+{
+  static const double move[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+                                  1, 2, 3, 1};
+  static const double scale_x[16] = {2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+                                     0, 0, 0, 1};
+  static const double turn_z[16] = {0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0,
+                                    5, 0, 0, 1};
+  static const double zero[16] = {0};
+  double v[6] = {1, 1, 1, 0, 0, 0}, out[6];
+
+  rsx_gltf_transform(move, RSX_GLTF_POSITION, v, out, 2);
+  ok(out[0] == 2 && out[1] == 3 && out[2] == 4 && out[3] == 1 &&
+       out[4] == 2 && out[5] == 3, "a position moved by (1, 2, 3)");
+  rsx_gltf_transform(move, RSX_GLTF_VECTOR, v, out, 1);
+  ok(out[0] == 1 && out[1] == 1 && out[2] == 1, "a vector is not moved");
+  rsx_gltf_transform(scale_x, RSX_GLTF_POSITION, v, out, 1);
+  ok(out[0] == 2 && out[1] == 1 && out[2] == 1, "a position scaled x2 in x");
+  /* the normal (1, 1, 0) of the plane x = y takes the inverse transpose,
+  ** (0.5, 1, 0), then unit length: (0.5, 1, 0) / sqrt(1.25) */
+  v[0] = 1, v[1] = 1, v[2] = 0;
+  rsx_gltf_transform(scale_x, RSX_GLTF_NORMAL, v, out, 1);
+  ok(out[0] == 0.5 / sqrt(1.25) && out[1] == 1 / sqrt(1.25) && out[2] == 0,
+     "a normal scaled x2 in x: (0.5, 1, 0) made unit");
+  v[0] = 1, v[1] = 0, v[2] = 0;
+  rsx_gltf_transform(turn_z, RSX_GLTF_POSITION, v, out, 1);
+  ok(out[0] == 5 && out[1] == 1 && out[2] == 0,
+     "(1, 0, 0) turned a quarter about z and moved 5 in x: (5, 1, 0)");
+  rsx_gltf_transform(turn_z, RSX_GLTF_NORMAL, v, v, 1);
+  ok(v[0] == 0 && v[1] == 1 && v[2] == 0,
+     "a normal (1, 0, 0) turned: (0, 1, 0), in place");
+  v[0] = 0, v[1] = 0, v[2] = 0;
+  rsx_gltf_transform(turn_z, RSX_GLTF_NORMAL, v, out, 1);
+  ok(out[0] == 0 && out[1] == 0 && out[2] == 0, "a zero normal stays zero");
+  v[0] = 3, v[1] = 4, v[2] = 0;
+  rsx_gltf_transform(zero, RSX_GLTF_NORMAL, v, out, 1);
+  ok(out[0] == 0 && out[1] == 0 && out[2] == 0,
+     "a singular matrix: no division by its determinant 0");
+}
+
 int main(void)
 {
   test_sizes();
@@ -210,5 +254,6 @@ int main(void)
   test_plain();
   test_gather();
   test_sparse();
+  test_transform();
   return done_testing();
 }

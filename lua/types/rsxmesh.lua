@@ -119,6 +119,15 @@ function rsxmesh.indices(size, t, base) end
 ---@return string? message
 function rsxmesh.gltf_elements(bytes, offset, count, size, stride, sparse) end
 
+---The 3-vectors of the flat table v through the glTF node matrix m
+---(column-major): a position with its translation, a vector without, a
+---normal through the inverse transpose, made unit.
+---@param m number[]
+---@param v number[]
+---@param how "position"|"vector"|"normal"
+---@return number[]
+function rsxmesh.gltf_transform(m, v, how) end
+
 ---The little-endian glTF components of bytes as a flat table of numbers,
 ---normalized integers mapped as the glTF 2.0 spec says.
 ---@param bytes string

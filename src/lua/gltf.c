@@ -2,7 +2,8 @@
 ** gltf.c - the byte work of the glTF import (lua/rsxmesh/gltf_import/):
 ** rsxmesh.gltf_elements gathers an accessor's elements and puts its
 ** sparse values in place, rsxmesh.gltf_values reads their components as
-** numbers. Arguments are checked here; the work is src/gltf_accessor.c's.
+** numbers, and rsxmesh.gltf_transform takes 3-vectors through a node's
+** matrix. Arguments are checked here; the work is src/gltf_accessor.c's.
 */
 #include <limits.h>
 
@@ -145,9 +146,59 @@ static int mod_gltf_values(lua_State *L)
 }
 #undef FNAME
 
+/* The number at t[i] of the table at idx, or an error naming it. */
+static double table_number(lua_State *L, int idx, lua_Integer i,
+                           const char *what, const char *fname)
+{
+  int isnum;
+  double x;
+  lua_rawgeti(L, idx, i);
+  x = (double)lua_tonumberx(L, -1, &isnum);
+  if (!isnum)
+    luaL_error(L, "%s: %s[%I] is not a number", fname, what, i);
+  lua_pop(L, 1);
+  return x;
+}
+
+/* rsxmesh.gltf_transform(m, v, how) -> a new flat table: the 3-vectors of
+** v through the node matrix m (16 numbers, column-major) */
+#define FNAME "rsxmesh.gltf_transform"
+static int mod_gltf_transform(lua_State *L)
+{
+  static const char *const hows[] = {"position", "vector", "normal", NULL};
+  static const int how_of[] = {RSX_GLTF_POSITION, RSX_GLTF_VECTOR,
+                               RSX_GLTF_NORMAL};
+  double m[16], chunk[3 * 256];
+  lua_Integer n, i, j;
+  int how;
+
+  rsxlua_checktype(L, 1, LUA_TTABLE, FNAME);
+  rsxlua_checktype(L, 2, LUA_TTABLE, FNAME);
+  how = how_of[rsxlua_checkoption(L, 3, hows, FNAME)];
+  rsxlua_argcheck(L, lua_rawlen(L, 1) == 16, 1, FNAME, "not 16 numbers");
+  for (i = 0; i < 16; i++) m[i] = table_number(L, 1, i + 1, "m", FNAME);
+  n = (lua_Integer)lua_rawlen(L, 2);
+  rsxlua_argcheck(L, n % 3 == 0, 2, FNAME, "not a whole number of xyz");
+  /* the new table is the size of v, which exists */
+  lua_createtable(L, n <= INT_MAX ? (int)n : INT_MAX, 0);
+  for (i = 0; i < n; i += 3 * 256) {
+    lua_Integer len = n - i < 3 * 256 ? n - i : 3 * 256;
+    for (j = 0; j < len; j++)
+      chunk[j] = table_number(L, 2, i + j + 1, "v", FNAME);
+    rsx_gltf_transform(m, how, chunk, chunk, (size_t)len / 3);
+    for (j = 0; j < len; j++) {
+      lua_pushnumber(L, (lua_Number)chunk[j]);
+      lua_rawseti(L, -2, i + j + 1);
+    }
+  }
+  return 1;
+}
+#undef FNAME
+
 static const luaL_Reg gltf_funcs[] = {
   {"gltf_elements", mod_gltf_elements},
   {"gltf_values", mod_gltf_values},
+  {"gltf_transform", mod_gltf_transform},
   {NULL, NULL}
 };
 
