@@ -227,6 +227,31 @@ GEN["rsxmesh.pool"] = function()
                  { "rsxmesh-no-such-program" } },
            pick{ 0, 1, 2, 256, 257, -1, math.mininteger, math.maxinteger } }
 end
+-- a glTF accessor's bytes: counts, offsets and strides around the ends of
+-- the bytes and far past them (2^62: nothing may be sized by them)
+GEN["rsxmesh.gltf_elements"] = function()
+  local bytes = BYTES:sub(1, random(0, 200))
+  local sparse = chance(0.3) and { count = pick{ 1, 2, 0, 2^62 },
+    index_type = pick{ 5121, 5123, 5125, 5122, 0 },
+    indices = pick{ "\0\1", "\1\0", "\1\0\0\0\2\0\0\0", "", any(1) },
+    values = BYTES:sub(1, random(0, 64)) } or nil
+  return { pick{ bytes, any(1) }, pick{ 0, 1, random(0, 210), -1, 1 << 62 },
+           pick{ 1, 2, random(1, 60), 0, 1 << 62, math.maxinteger },
+           pick{ 1, 4, 12, 64, 65, 0 }, pick{ nil, 12, 16, 252, 1 << 62, 3 },
+           sparse }
+end
+GEN["rsxmesh.gltf_values"] = function()
+  return { pick{ BYTES:sub(1, random(0, 100)), any(1) },
+           pick{ 5120, 5121, 5122, 5123, 5125, 5126, 5124, any(1) },
+           pick{ nil, true, false } }
+end
+GEN["rsxmesh.gltf_transform"] = function()
+  local m = numbers(pick{ 16, 16, 15 })
+  if chance(0.2) then m[random(1, #m)] = any(1) end
+  local v = numbers(pick{ 0, 3, 6, 4 })
+  if chance(0.2) and #v > 0 then v[random(1, #v)] = any(1) end
+  return { m, v, pick{ "position", "vector", "normal", any(1) } }
+end
 GEN["rsxmesh.pool_report"] = function() return { any() } end
 GEN["rsxmesh.pool_worker"] = function() return {} end
 GEN["rsxmesh.scan"] = function()

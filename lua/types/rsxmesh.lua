@@ -107,6 +107,35 @@ function rsxmesh.processors() end
 ---@return string
 function rsxmesh.indices(size, t, base) end
 
+---A glTF accessor's elements tightly packed (gltf-import's reading), sparse
+---values in place; or nil and a message when one lies outside bytes.
+---@param bytes string
+---@param offset integer
+---@param count integer
+---@param size integer
+---@param stride? integer
+---@param sparse? {count: integer, index_type: integer, indices: string, values: string}
+---@return string|nil
+---@return string? message
+function rsxmesh.gltf_elements(bytes, offset, count, size, stride, sparse) end
+
+---The 3-vectors of the flat table v through the glTF node matrix m
+---(column-major): a position with its translation, a vector without, a
+---normal through the inverse transpose, made unit.
+---@param m number[]
+---@param v number[]
+---@param how "position"|"vector"|"normal"
+---@return number[]
+function rsxmesh.gltf_transform(m, v, how) end
+
+---The little-endian glTF components of bytes as a flat table of numbers,
+---normalized integers mapped as the glTF 2.0 spec says.
+---@param bytes string
+---@param componentType integer
+---@param normalized? boolean
+---@return number[]
+function rsxmesh.gltf_values(bytes, componentType, normalized) end
+
 ---A new image, transparent black, or filled with fill = {r, g, b [, a]}.
 ---@param w integer
 ---@param h integer

@@ -21,6 +21,7 @@ static void (*const parts[])(lua_State *L) = {
   rsxlua_open_render,
   rsxlua_open_pool,
   rsxlua_open_scan,
+  rsxlua_open_gltf,
   NULL
 };
 

@@ -391,6 +391,7 @@ void rsxlua_open_image(lua_State *L);
 void rsxlua_open_render(lua_State *L);
 void rsxlua_open_pool(lua_State *L);
 void rsxlua_open_scan(lua_State *L);
+void rsxlua_open_gltf(lua_State *L);
 
 /* ----------------------------------------------------------- image.c */
 

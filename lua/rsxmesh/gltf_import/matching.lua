@@ -856,15 +856,9 @@ local function triangle_set(idx)
   return table.concat(keys)
 end
 
--- The integers of little-endian u32 bytes.
+-- The integers of little-endian u32 bytes (the export's indices).
 local function u32_values(bytes)
-  local out = {}
-  for i = 1, #bytes // 4, CHUNK do
-    local j = math.min(i + CHUNK - 1, #bytes // 4)
-    table.move({ string.unpack("<" .. ("I4"):rep(j - i + 1), bytes,
-      4 * i - 3) }, 1, j - i + 1, i, out)
-  end
-  return out
+  return rsxmesh.gltf_values(bytes, UNSIGNED_INT)
 end
 
 -- Each submesh's triangles the export's as a set (the same triangles,

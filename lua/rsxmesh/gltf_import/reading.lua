@@ -13,21 +13,26 @@ local cjson = require "rsxmesh.need" ("cjson", "lua-cjson", "lua-cjson",
 local interrupt = require "rsxmesh.interrupt"
 local lfs = require "lfs"
 local path = require "rsxmesh.path"
+local rsxmesh = require "rsxmesh"
 
 local reading = {}
 
 local decoder = cjson.new()
 
+-- the byte work in C (src/gltf_accessor.c): elements gathered, sparse
+-- values put in place, components read as numbers
+local gltf_elements, gltf_values = rsxmesh.gltf_elements, rsxmesh.gltf_values
+
 -- glTF 2.0's numbers: component types and element sizes.
 local COMPONENTS = { SCALAR = 1, VEC2 = 2, VEC3 = 3, VEC4 = 4, MAT2 = 4,
   MAT3 = 9, MAT4 = 16 }
 local CTYPE = {
-  [5120] = { name = "BYTE", size = 1, fmt = "b", max = 127 },
-  [5121] = { name = "UNSIGNED_BYTE", size = 1, fmt = "B", max = 255 },
-  [5122] = { name = "SHORT", size = 2, fmt = "<h", max = 32767 },
-  [5123] = { name = "UNSIGNED_SHORT", size = 2, fmt = "<H", max = 65535 },
-  [5125] = { name = "UNSIGNED_INT", size = 4, fmt = "<I4" },
-  [5126] = { name = "FLOAT", size = 4, fmt = "<f" },
+  [5120] = { name = "BYTE", size = 1 },
+  [5121] = { name = "UNSIGNED_BYTE", size = 1 },
+  [5122] = { name = "SHORT", size = 2 },
+  [5123] = { name = "UNSIGNED_SHORT", size = 2 },
+  [5125] = { name = "UNSIGNED_INT", size = 4 },
+  [5126] = { name = "FLOAT", size = 4 },
 }
 local FLOAT, UNSIGNED_BYTE, UNSIGNED_SHORT, UNSIGNED_INT =
   5126, 5121, 5123, 5125
@@ -306,9 +311,10 @@ local function buffer_view(file, v, label, what_view)
   return buf, boff, blen, int(stride)
 end
 
--- The elements of accessor a (r from accessor()) as stored, tightly
--- packed: zeros without a buffer view.
-local function dense_bytes(file, a, r)
+-- Where the elements of accessor a (r from accessor()) lie: a string,
+-- the 0-based offset of the first in it and their stride; zeros without
+-- a buffer view.
+local function dense_source(file, a, r)
   local count, size = r.count, r.size
   if a.bufferView == nil then
     -- zeros, as glTF allows; no bytes of the file back them, so a hostile
@@ -320,7 +326,7 @@ local function dense_bytes(file, a, r)
         .. " zeros than the file's buffers hold (%d bytes)", r.label, count,
         size, held)
     end
-    return string.rep("\0", count * size)
+    return string.rep("\0", count * size), 0, size
   end
   local offset = int(a.byteOffset or 0)
   if not offset or offset < 0 then
@@ -344,21 +350,21 @@ local function dense_bytes(file, a, r)
       offset, int(a.bufferView), blen)
   end
   local src, at = piece(buf, boff + offset, stride * (count - 1) + size)
-  if stride == size then
-    -- a buffer file's piece is already just these bytes
-    local n = count * size
-    return #src == n and src or src:sub(at + 1, at + n)
-  end
-  local parts = {}
-  for e = 0, count - 1 do
-    parts[e + 1] = src:sub(at + e * stride + 1, at + e * stride + size)
-  end
-  return table.concat(parts)
+  return src, at, stride
 end
 
--- bytes with the sparse substitutions of accessor a applied: indices
--- strictly increasing and below the count, every part inside its view.
-local function sparse_bytes(file, sp, r, bytes)
+-- The n bytes of buffer buf from 0-based offset off as a string of their
+-- own (a data URI's piece is the whole buffer).
+local function piece_alone(buf, off, n)
+  local bytes, at = piece(buf, off, n)
+  if at == 0 and #bytes == n then return bytes end
+  return bytes:sub(at + 1, at + n)
+end
+
+-- The sparse substitutions of accessor a for gltf_elements, every part
+-- inside its view (gltf_elements checks the indices: strictly
+-- increasing, below the count).
+local function sparse_part(file, sp, r)
   local label, count, size = r.label, r.count, r.size
   local sc = type(sp) == "table" and int(sp.count)
   if not sc or sc < 1 or sc > count or type(sp.indices) ~= "table"
@@ -385,21 +391,9 @@ local function sparse_bytes(file, sp, r, bytes)
   if not voff or voff < 0 or voff > vblen or sc > (vblen - voff) // size then
     fail("%s: sparse values run past their buffer view", label)
   end
-  local isrc, iat = piece(ibuf, iboff + ioff, sc * ict.size)
-  local vsrc, vat = piece(vbuf, vboff + voff, sc * size)
-  local parts, last = {}, -1
-  for e = 0, sc - 1 do
-    local k = string.unpack(ict.fmt, isrc, iat + e * ict.size + 1)
-    if k <= last or k >= count then
-      fail("%s: sparse index %d is %d: indices must increase and stay"
-        .. " below the count %d", label, e, k, count)
-    end
-    parts[#parts + 1] = bytes:sub(last * size + size + 1, k * size)
-    parts[#parts + 1] = vsrc:sub(vat + e * size + 1, vat + (e + 1) * size)
-    last = k
-  end
-  parts[#parts + 1] = bytes:sub((last + 1) * size + 1)
-  return table.concat(parts)
+  return { count = sc, index_type = ictype,
+    indices = piece_alone(ibuf, iboff + ioff, sc * ict.size),
+    values = piece_alone(vbuf, vboff + voff, sc * size) }
 end
 
 -- Accessor i read and checked (label names it in messages).
@@ -422,10 +416,11 @@ local function accessor_read(file, t, i, label)
   end
   local r = { count = count, type = a.type, ctype = ctype, components = n,
     size = n * ct.size, normalized = a.normalized == true, label = label }
-  r.bytes = dense_bytes(file, a, r)
-  if a.sparse ~= nil then
-    r.bytes = sparse_bytes(file, a.sparse, r, r.bytes)
-  end
+  local src, at, stride = dense_source(file, a, r)
+  local sparse = a.sparse ~= nil and sparse_part(file, a.sparse, r) or nil
+  local bytes, err = gltf_elements(src, at, count, r.size, stride, sparse)
+  if not bytes then fail("%s: %s", label, err) end
+  r.bytes = bytes
   return r
 end
 
@@ -475,32 +470,13 @@ local function expect(r, types, ctypes)
   end
 end
 
+-- the numbers string.pack and table.unpack take at a time
 local CHUNK = 240
 
 -- The values of an accessor as a flat table of numbers: floats as they
 -- are, normalised integers mapped to 0..1 (or -1..1), others as integers.
 local function values(r)
-  local ct = CTYPE[r.ctype]
-  local n = r.count * r.components
-  local out = {}
-  local fmt_full = "<" .. ct.fmt:gsub("<", ""):rep(CHUNK)
-  local unpack = string.unpack
-  local bytes = r.bytes
-  for i = 1, n, CHUNK do
-    local j = math.min(i + CHUNK - 1, n)
-    local fmt = j - i + 1 == CHUNK and fmt_full
-      or "<" .. ct.fmt:gsub("<", ""):rep(j - i + 1)
-    local t = { unpack(fmt, bytes, (i - 1) * ct.size + 1) }
-    for k = 1, j - i + 1 do out[i + k - 1] = t[k] end
-  end
-  if r.normalized and r.ctype ~= FLOAT then
-    local m = ct.max
-    for i = 1, n do
-      local x = out[i] / m
-      out[i] = x < -1 and -1 or x
-    end
-  end
-  return out
+  return gltf_values(r.bytes, r.ctype, r.normalized)
 end
 
 -- The component types each glTF attribute may have.

@@ -3,6 +3,7 @@
 -- (rsxmesh.gltf_import).
 
 local reading = require "rsxmesh.gltf_import.reading"
+local gltf_transform = require "rsxmesh".gltf_transform
 
 local fail, int = reading.fail, reading.int
 
@@ -125,35 +126,10 @@ end
 
 -- Apply the matrix m to the flat xyz table v (positions: with the
 -- translation; vectors: without). normal: the inverse transpose, and the
--- results made unit again.
+-- results made unit again. In C (src/gltf_accessor.c): a moved object's
+-- every position and normal comes through here.
 local function transform(m, v, how)
-  local a, b, c = m[1], m[5], m[9]
-  local d, e, f = m[2], m[6], m[10]
-  local g, h, k = m[3], m[7], m[11]
-  local tx, ty, tz = 0, 0, 0
-  if how == "position" then tx, ty, tz = m[13], m[14], m[15] end
-  if how == "normal" then
-    -- the inverse transpose of the 3x3 part, by cofactors
-    local det = a * (e * k - f * h) - b * (d * k - f * g) + c * (d * h - e * g)
-    if det == 0 then det = 1 end
-    a, b, c, d, e, f, g, h, k =
-      (e * k - f * h) / det, (f * g - d * k) / det, (d * h - e * g) / det,
-      (c * h - b * k) / det, (a * k - c * g) / det, (b * g - a * h) / det,
-      (b * f - c * e) / det, (c * d - a * f) / det, (a * e - b * d) / det
-  end
-  local out = {}
-  for i = 1, #v, 3 do
-    local x, y, z = v[i], v[i + 1], v[i + 2]
-    local X = a * x + b * y + c * z + tx
-    local Y = d * x + e * y + f * z + ty
-    local Z = g * x + h * y + k * z + tz
-    if how == "normal" then
-      local l = math.sqrt(X * X + Y * Y + Z * Z)
-      if l > 0 then X, Y, Z = X / l, Y / l, Z / l end
-    end
-    out[i], out[i + 1], out[i + 2] = X, Y, Z
-  end
-  return out
+  return gltf_transform(m, v, how)
 end
 
 -- A and B from glTF's TANGENT (xyzw, flat) and NORMAL: A is the unit
