@@ -39,7 +39,7 @@ interrupted() {
   name=$1 pgroup=$2 files=$3
   shift 3
   if [ "$pgroup" = 1 ]; then
-    setsid "$RSXMESH" scan "$@" --manifest "$tmp/out/m.lua" \
+    setsid ${TEST_WRAPPER:-} "$RSXMESH" scan "$@" --manifest "$tmp/out/m.lua" \
       >/dev/null 2>"$tmp/err" &
   else
     ${TEST_WRAPPER:-} "$RSXMESH" scan "$@" --manifest "$tmp/out/m.lua" \
