@@ -952,6 +952,24 @@ static int next_job(rsx_pool *p, rsx_pool_result *r, rsx_error *err)
     if (w != 0) return rsx_fail(err, "pool: %s", strerror(errno));
     if (read_pipes(p, err) != 0) return -1;
   }
+#ifdef _WIN32
+  /* A job whose worker a Control-C ended (130, or Windows' own
+  ** STATUS_CONTROL_C_EXIT) can be read before this process's console
+  ** handler has run on its thread: wait a moment for it, so that the run
+  ** stops as interrupted, not with that job failed (as SIGINT, delivered
+  ** before poll returns, does on POSIX). */
+  if (j->status == 130 || (unsigned long)j->status == 0xC000013AUL) {
+    int tries;
+    for (tries = 0; tries < 100; tries++) {
+      long events = rsx_win_console_events();
+      if (events != p->events_seen) {
+        p->events_seen = events;
+        return RSX_POOL_INTERRUPTED;
+      }
+      Sleep(2);
+    }
+  }
+#endif
   p->returned++;
   r->number = j->number;
   r->out = j->out.data ? j->out.data : "";

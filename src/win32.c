@@ -589,10 +589,14 @@ static BOOL WINAPI console_event(DWORD event)
 {
   void (*handler)(int) = interrupt_handler;
   if (event != CTRL_C_EVENT && event != CTRL_BREAK_EVENT) return FALSE;
-  InterlockedIncrement(&console_events);
-  if (handler == SIG_DFL || handler == SIG_IGN)
+  if (handler == SIG_DFL || handler == SIG_IGN) {
+    InterlockedIncrement(&console_events);
     return handler == SIG_IGN;
+  }
   handler(SIGINT);
+  /* counted after the handler: whoever sees the count (the pool) sees
+  ** the interrupt the handler set, too */
+  InterlockedIncrement(&console_events);
   return TRUE;
 }
 
