@@ -176,7 +176,8 @@ small:
   }
 }
 
-static const char fmt_pairs[200] =
+/* shared with the OBJ line writers (src/lines.c) */
+const char fmt_digit_pairs[201] =
   "00010203040506070809101112131415161718192021222324252627282930313233343536"
   "37383940414243444546474849505152535455565758596061626364656667686970717273"
   "7475767778798081828384858687888990919293949596979899";
@@ -207,7 +208,7 @@ static int fmt_count_digits(uint32_t d)
 static uint64_t fmt_pair(uint64_t x) /* x < 100 as two characters */
 {
   uint16_t p;
-  memcpy(&p, fmt_pairs + 2 * x, 2);
+  memcpy(&p, fmt_digit_pairs + 2 * x, 2);
   return p;
 }
 
@@ -218,7 +219,7 @@ static void fmt_store8(char *s, uint64_t w)
 #else
 static uint64_t fmt_pair(uint64_t x)
 {
-  const unsigned char *p = (const unsigned char *)fmt_pairs + 2 * x;
+  const unsigned char *p = (const unsigned char *)fmt_digit_pairs + 2 * x;
   return (uint64_t)p[0] | (uint64_t)p[1] << 8;
 }
 
@@ -294,7 +295,7 @@ size_t rsx_format_float(float f, char out[RSX_FLOAT_CHARS])
     s[len++] = 'e';
     if (e < 0) s[len++] = '-', e = -e;
     if (e >= 10) {
-      memcpy(s + len, fmt_pairs + 2 * e, 2);
+      memcpy(s + len, fmt_digit_pairs + 2 * e, 2);
       len += 2;
     } else {
       s[len++] = (char)('0' + e);

@@ -18,4 +18,7 @@ static inline uint64_t fmt_digits_next(uint64_t y)
   return (y & (((uint64_t)1 << FMT_DIGITS_SHIFT) - 1)) * 100;
 }
 
+/* "00" to "99": the two characters of 0..99, at 2 * n */
+extern const char fmt_digit_pairs[201];
+
 #endif

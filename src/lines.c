@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lines.h"
+#include "fmt.h"
 
 #define VL_CHUNK 256 /* vertices decoded at a time */
 #define VL_MAXC 4    /* components of any kind */
@@ -135,11 +136,6 @@ int rsx_vertex_lines(const rsx_mesh *m, int kind, uint32_t first,
 
 /* --------------------------------------------------------- face lines */
 
-static const char ln_pairs[201] =
-  "00010203040506070809101112131415161718192021222324252627282930313233343536"
-  "37383940414243444546474849505152535455565758596061626364656667686970717273"
-  "7475767778798081828384858687888990919293949596979899";
-
 /* The characters of x in decimal, its sign included. */
 static int fl_length(int64_t x)
 {
@@ -160,12 +156,12 @@ static char *fl_small(char *p, uint32_t u)
   while (u >= 100) {
     uint32_t q = u / 100, r = u - q * 100;
     e -= 2;
-    memcpy(e, ln_pairs + 2 * r, 2);
+    memcpy(e, fmt_digit_pairs + 2 * r, 2);
     u = q;
   }
   if (u >= 10) {
     e -= 2;
-    memcpy(e, ln_pairs + 2 * u, 2);
+    memcpy(e, fmt_digit_pairs + 2 * u, 2);
   } else {
     *--e = (char)('0' + u);
   }
@@ -188,12 +184,12 @@ static char *fl_int(char *p, int64_t x)
   y = u;
   while (y >= 100) {
     p -= 2;
-    memcpy(p, ln_pairs + 2 * (y % 100), 2);
+    memcpy(p, fmt_digit_pairs + 2 * (y % 100), 2);
     y /= 100;
   }
   if (y >= 10) {
     p -= 2;
-    memcpy(p, ln_pairs + 2 * y, 2);
+    memcpy(p, fmt_digit_pairs + 2 * y, 2);
   } else {
     *--p = (char)('0' + y);
   }
