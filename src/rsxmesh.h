@@ -512,8 +512,19 @@ uint32_t rsx_writer_add_material(rsx_writer *w, const char *name,
 ** checked by rsx_mesh_check first. The bytes are copied. */
 int rsx_writer_add_mesh(rsx_writer *w, const rsx_mesh *m, rsx_error *err);
 
-/* The whole file, laid out as rsxb.md's "Writing" says. *out is malloc'd
-** and the caller frees it. */
+/* Lay the file out as base is laid out (NULL: as rsxb.md's "Writing"
+** says), for a writer that edits base: base's bytes are the file's start,
+** its gaps, padding and reserved bytes kept, and the k-th mesh, material
+** or sampler added stands for base's k-th. A part that is base's bytes
+** stays at base's offset; one that differs goes in its place when it fits
+** and no other part shares the place (the rest of it zeroed), else at the
+** end, 16-byte aligned; a place no part takes any more is zeroed unless
+** shared. Seed the strings from base too (rsx_writer_seed_strings), or
+** every name moves. base must stay open until the last output. */
+int rsx_writer_keep_layout(rsx_writer *w, const rsx_bundle *base);
+
+/* The whole file, laid out as rsxb.md's "Writing" says or as the base of
+** rsx_writer_keep_layout. *out is malloc'd and the caller frees it. */
 int rsx_writer_bytes(rsx_writer *w, uint8_t **out, size_t *size,
                      rsx_error *err);
 int rsx_writer_save(rsx_writer *w, const char *path, rsx_error *err);

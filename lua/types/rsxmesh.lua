@@ -41,10 +41,12 @@ function rsxmesh.format(mask) end
 ---@return string? message
 function rsxmesh.mesh(t) end
 
----A new bundle writer; with base, its string table starts as base's.
+---A new bundle writer; with base, its string table starts as base's, and
+---with opts.layout = "base" the file is laid out as base is.
 ---@param base? rsxmesh.bundle
+---@param opts? { layout?: "base"|"rsxmesh" }
 ---@return rsxmesh.writer
-function rsxmesh.writer(base) end
+function rsxmesh.writer(base, opts) end
 
 ---binary16 bits to a number.
 ---@param h integer

@@ -12,6 +12,7 @@ typedef struct rl_writer {
   rsx_writer *w;      /* NULL once closed */
   uint32_t meshes;
   uint32_t materials;
+  int keep;           /* lays the file out as its base (user value 2) */
 } rl_writer;
 
 static rl_writer *wr_check(lua_State *L, int idx, const char *fname)
@@ -32,29 +33,67 @@ static rsx_writer *wr_open(lua_State *L, const rl_writer *w,
   return w->w;
 }
 
-/* rsxmesh.writer([base]): base, a bundle, seeds the string table. The
+/* opts.layout of rsxmesh.writer: 1 for "base" (lay the file out as the
+** base is laid out), 0 for "rsxmesh" (rsxb.md's order, the default). */
+static int wr_layout_option(lua_State *L, int idx, int has_base)
+{
+  static const char *const known[] = {"layout", NULL};
+  static const char *const layouts[] = {"rsxmesh", "base", NULL};
+  int layout = 0;
+  rsxlua_checktype(L, idx, LUA_TTABLE, "rsxmesh.writer");
+  rsxlua_check_keys(L, idx, known, NULL, NULL, "rsxmesh.writer", "option");
+  if (lua_getfield(L, idx, "layout") != LUA_TNIL) {
+    const char *name = lua_tostring(L, -1);
+    if (lua_type(L, -1) != LUA_TSTRING)
+      return luaL_error(L, "rsxmesh.writer: opts.layout must be 'base' or "
+                        "'rsxmesh', got %s", luaL_typename(L, -1));
+    for (layout = 0; layouts[layout] != NULL; layout++)
+      if (strcmp(layouts[layout], name) == 0) break;
+    if (layouts[layout] == NULL)
+      return luaL_error(L, "rsxmesh.writer: opts.layout must be 'base' or "
+                        "'rsxmesh', got '%s'", name);
+  }
+  lua_pop(L, 1);
+  if (layout == 1 && !has_base)
+    return luaL_error(L, "rsxmesh.writer: opts.layout 'base' needs a base "
+                      "bundle");
+  return layout;
+}
+
+/* rsxmesh.writer([base [, opts]]): base, a bundle, seeds the string
+** table; opts.layout = "base" lays the file out as base is. The first
 ** user value maps each material name to the number of its first
-** material, and each number to its name, for w:mesh's mapping. */
+** material, and each number to its name, for w:mesh's mapping; the
+** second holds the base whose layout the writer keeps. */
 static int wr_new(lua_State *L)
 {
   rl_bundle *base = NULL;
   const rsx_bundle *seed = NULL;
   rl_writer *w;
-  lua_settop(L, 1);
-  if (!lua_isnil(L, 1)) {
+  int keep = 0;
+  lua_settop(L, 2);
+  if (!lua_isnil(L, 1))
     base = rsxlua_checkudata(L, 1, RSXLUA_BUNDLE, "rsxmesh.writer");
+  /* the options first: their __index may close base */
+  if (!lua_isnil(L, 2)) keep = wr_layout_option(L, 2, base != NULL);
+  if (base != NULL) {
     rsxlua_checkopen(L, base, "rsxmesh.writer");
     seed = base->b;
   }
   /* the allocations below may run a finalizer that closes base: its
   ** bytes stay until the call ends */
   rsxlua_pin(L, base);
-  w = lua_newuserdatauv(L, sizeof *w, 1);
+  w = lua_newuserdatauv(L, sizeof *w, 2);
   w->w = NULL;
   w->meshes = w->materials = 0;
+  w->keep = keep;
   luaL_setmetatable(L, RSXLUA_WRITER);
   lua_newtable(L);
   lua_setiuservalue(L, -2, 1);
+  if (keep) {
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 2);
+  }
   w->w = rsx_writer_new();
   if (w->w == NULL) return luaL_error(L, "rsxmesh.writer: out of memory");
   if (seed != NULL) {
@@ -65,6 +104,27 @@ static int wr_new(lua_State *L)
       return luaL_error(L, "rsxmesh.writer: %s", err.text);
   }
   return 1;
+}
+
+/* The writer's core object for an output call (w:bytes, w:save): a base
+** whose layout it keeps is pinned for the call and handed to the core
+** again, since the core holds no reference of its own. Pushes one value,
+** which the caller must not pop. */
+static rsx_writer *wr_output(lua_State *L, const rl_writer *w,
+                             const char *fname)
+{
+  rl_bundle *base = NULL;
+  if (w->keep) {
+    lua_getiuservalue(L, 1, 2);
+    base = lua_touserdata(L, -1);
+    lua_pop(L, 1); /* the writer anchors it */
+  }
+  rsxlua_pin(L, base);
+  if (base != NULL && base->b == NULL)
+    luaL_error(L, "%s: the base bundle is closed (the writer lays the "
+               "file out as it)", fname);
+  rsx_writer_keep_layout(wr_open(L, w, fname), base ? base->b : NULL);
+  return w->w;
 }
 
 /* w:material(name [, samplers]) */
@@ -219,13 +279,15 @@ static int wr_pushbytes(lua_State *L)
 static int w_bytes(lua_State *L)
 {
   rl_writer *w = wr_check(L, 1, "writer:bytes");
+  rsx_writer *core;
   uint8_t *out = NULL;
   size_t size = 0;
   rsx_error err;
   int status;
-  lua_settop(L, 1); /* room for the call below, with no allocation */
-  if (rsx_writer_bytes(wr_open(L, w, "writer:bytes"), &out, &size, &err)
-      != 0)
+  lua_settop(L, 1);
+  core = wr_output(L, w, "writer:bytes");
+  luaL_checkstack(L, 3, "writer:bytes"); /* no allocation once out is */
+  if (rsx_writer_bytes(core, &out, &size, &err) != 0)
     return rsxlua_fail(L, err.text);
   lua_pushcfunction(L, wr_pushbytes);
   lua_pushlightuserdata(L, out);
@@ -242,7 +304,7 @@ static int w_save(lua_State *L)
   const char *path = rsxlua_checklstring(L, 2, NULL, "writer:save");
   rsx_error err;
   /* a number path became a string: an allocation, maybe a finalizer */
-  if (rsx_writer_save(wr_open(L, w, "writer:save"), path, &err) != 0)
+  if (rsx_writer_save(wr_output(L, w, "writer:save"), path, &err) != 0)
     return rsxlua_fail(L, err.text);
   lua_pushboolean(L, 1);
   return 1;
@@ -265,11 +327,12 @@ static int w_tostring(lua_State *L)
   if (w->w == NULL)
     lua_pushliteral(L, RSXLUA_WRITER " (closed)");
   else
-    lua_pushfstring(L, RSXLUA_WRITER " (%I %s, %I %s)",
+    lua_pushfstring(L, RSXLUA_WRITER " (%I %s, %I %s%s)",
                     (lua_Integer)w->meshes,
                     rsxlua_plural(w->meshes, "mesh", "meshes"),
                     (lua_Integer)w->materials,
-                    rsxlua_plural(w->materials, "material", "materials"));
+                    rsxlua_plural(w->materials, "material", "materials"),
+                    w->keep ? ", laid out as its base" : "");
   return 1;
 }
 
