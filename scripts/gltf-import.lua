@@ -67,22 +67,6 @@ local function output_read(file, out)
   end
 end
 
--- Does the writer lay out base as base is laid out (every section where
--- rsxmesh's writer puts it, no other gaps)? Then the changed bundle keeps
--- the base's layout for what did not change; else the writer's order is
--- used, and the summary says so.
-local function same_layout(base)
-  local w = rsxmesh.writer(base)
-  for _, mat in base:materials() do w:material(mat.name, mat:samplers()) end
-  for _, m in base:meshes() do
-    if not w:mesh(m) then return false end
-  end
-  local f = io.open(opts.base, "rb")
-  local bytes = f and f:read("a")
-  if f then f:close() end
-  return bytes == w:bytes()
-end
-
 -- The hook of --records: a Lua file returning a table of functions
 -- (meta, submesh). The table, or nil and a message naming the file.
 local function load_records(file)
@@ -153,9 +137,12 @@ local function main()
     ok, err = output.copy(opts.base, opts.out)
     result.layout = "the base's bytes"
   else
+    -- the writer lays it out as the base (rsxmesh.writer's layout =
+    -- "base"): what outgrew its place went after the base's end
     local bytes = result.writer:bytes()
-    result.layout = same_layout(base) and "laid out as the base"
-      or "laid out in rsxmesh's order: the base's sections lie otherwise"
+    local grown = #bytes - base.size
+    result.layout = "laid out as the base" .. (grown > 0 and ", "
+      .. text.plural(grown, "byte") .. " after its end" or "")
     -- whole or nothing, the message naming -o, never its temporary
     ok, err = output.write(opts.out, function(f) return f:write(bytes) end)
   end

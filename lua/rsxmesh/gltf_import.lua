@@ -188,9 +188,10 @@ local function gltf_name(name)
   return json.utf8(name)
 end
 
--- A writer of base's string table, materials and first n meshes.
+-- A writer of base's string table, materials and first n meshes, that
+-- lays the file out as base is (rsxmesh.writer's layout = "base").
 local function base_writer(base, n)
-  local w = rsxmesh.writer(base)
+  local w = rsxmesh.writer(base, { layout = "base" })
   for _, mat in base:materials() do
     assert(w:material(mat.name, mat:samplers()))
   end
