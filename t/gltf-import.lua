@@ -887,6 +887,8 @@ do
   t.ok(u32(new, panel_e + 0x10) >= #base and u32(new, panel_e + 0x18)
     >= #base and u32(new, panel_e + 0x20) == changed[5][1],
     "... its new streams after the base's end, its indices in place")
+  t.like(err, "%(laid out as the base, " .. (#new - #base)
+    .. " bytes after its end%)", "... and the summary says how much grew")
   local nb = rsxmesh.load(new, "x-ulp-other.rsxb")
   local panel = nb and nb:mesh("panel")
   t.ok(panel and panel.vertex_count == 6
