@@ -4,7 +4,9 @@
 ** attribute decoded, bounded and measured, normals made unit and tangent
 ** frames built, every submesh's triangles, declarations, findings),
 ** then written again by the writer and read back, which must give the
-** same bytes. A broken promise aborts, so libFuzzer keeps the input.
+** same bytes; and again laid out as itself, unchanged and with a changed
+** record, where unchanged parts must keep their offsets. A broken promise
+** aborts, so libFuzzer keeps the input.
 */
 #include "rsxmesh.h"
 
@@ -183,37 +185,104 @@ static void fz_mesh(const rsx_mesh *m)
   }
 }
 
+/* Where p lies in bundle b's bytes. */
+static size_t fz_offset(const rsx_bundle *b, const uint8_t *p)
+{
+  return (size_t)(p - rsx_bundle_bytes(b));
+}
+
+/* In a rewrite laid out as b (same meshes, same bytes), each part that
+** is not empty lies where b has it, unless it overlaps the header's
+** fields (0x34 bytes), which such a rewrite always moves. */
+static void fz_same_place(const rsx_bundle *b, const uint8_t *x,
+                          const rsx_bundle *c, const uint8_t *y,
+                          uint64_t size)
+{
+  size_t at = fz_offset(b, x);
+  if (size == 0 || at < 0x34) return;
+  if (fz_offset(c, y) != at)
+    fz_broken("laid out as the base, an unchanged part moved", NULL);
+}
+
 /* Write the bundle again and read it back: the same bytes must come out.
-** Materials keep their numbers, so the submeshes' references hold. */
-static void fz_rewrite(const rsx_bundle *b)
+** Materials keep their numbers, so the submeshes' references hold. With
+** base, the writer seeds its strings from it and keeps its layout: every
+** unchanged part must then stay at its offset, and a mesh's changed
+** metadata record (change: 1 a byte flipped, 2 grown by 5 bytes) must
+** read back. */
+static void fz_rewrite(const rsx_bundle *b, const rsx_bundle *base,
+                       int change)
 {
   rsx_writer *w = rsx_writer_new();
   rsx_bundle *c;
   rsx_error err;
-  uint8_t *bytes;
-  size_t size;
+  uint8_t *bytes, *meta = NULL;
+  size_t size, base_strings;
   uint32_t i, s;
 
   if (w == NULL) return;
+  if (base != NULL) {
+    const uint8_t *table = rsx_bundle_strings(base, &base_strings);
+    if (rsx_writer_seed_strings(w, table, base_strings, &err) != 0)
+      fz_broken("the writer refused the base's string table", &err);
+    rsx_writer_keep_layout(w, base);
+  }
   for (i = 0; i < rsx_bundle_material_count(b); i++) {
     const rsx_material *mat = rsx_bundle_material(b, i);
     if (rsx_writer_add_material(w, mat->name, mat->samplers,
                                 mat->sampler_count, &err) != i)
       fz_broken("the writer refused a material the reader read", &err);
   }
-  for (i = 0; i < rsx_bundle_mesh_count(b); i++)
-    if (rsx_writer_add_mesh(w, rsx_bundle_mesh(b, i), &err) != 0)
+  for (i = 0; i < rsx_bundle_mesh_count(b); i++) {
+    rsx_mesh m = *rsx_bundle_mesh(b, i);
+    if (i == 0 && change != 0) {
+      meta = malloc((size_t)m.meta_size + 5);
+      if (meta == NULL) {
+        rsx_writer_free(w);
+        return;
+      }
+      memcpy(meta, m.meta, m.meta_size);
+      memset(meta + m.meta_size, 0x5A, 5);
+      meta[0] ^= 0xFF;
+      if (change == 2) m.meta_size += 5;
+      m.meta = meta;
+    }
+    if (rsx_writer_add_mesh(w, &m, &err) != 0)
       fz_broken("the writer refused a mesh the reader read", &err);
+  }
   if (rsx_writer_bytes(w, &bytes, &size, &err) != 0)
     fz_broken("rsx_writer_bytes failed", &err);
   c = rsx_bundle_from_memory(bytes, size, "rewritten.rsxb", &err);
   if (c == NULL) fz_broken("the reader refused the writer's bundle", &err);
   if (rsx_bundle_mesh_count(c) != rsx_bundle_mesh_count(b))
     fz_broken("mesh count changed", NULL);
+  if (change != 0 && rsx_bundle_mesh_count(b) > 0) {
+    const rsx_mesh *y = rsx_bundle_mesh(c, 0);
+    if (y->meta_size != rsx_bundle_mesh(b, 0)->meta_size + (change == 2) * 5
+        || memcmp(y->meta, meta, y->meta_size) != 0)
+      fz_broken("laid out as the base, a changed record reads otherwise",
+                NULL);
+  }
   for (i = 0; i < rsx_bundle_mesh_count(b); i++) {
     const rsx_mesh *x = rsx_bundle_mesh(b, i), *y = rsx_bundle_mesh(c, i);
-    if (strcmp(x->name, y->name) != 0 || x->meta_size != y->meta_size ||
-        memcmp(x->meta, y->meta, x->meta_size) != 0 ||
+    if (base != NULL) {
+      if (i > 0 || change == 0)
+        fz_same_place(b, x->meta, c, y->meta, x->meta_size);
+      fz_same_place(b, x->mmp, c, y->mmp,
+                    (uint64_t)x->vertex_count * x->mmp_stride);
+      if (x->mgp_stride)
+        fz_same_place(b, x->mgp, c, y->mgp,
+                      (uint64_t)x->vertex_count * x->mgp_stride);
+      fz_same_place(b, x->indices, c, y->indices,
+                    (uint64_t)x->index_count * x->index_size);
+      for (s = 0; s < x->submesh_count && s < y->submesh_count; s++)
+        fz_same_place(b, x->submeshes[s].record, c, y->submeshes[s].record,
+                      x->submeshes[s].record_size);
+    }
+    /* a changed meta was checked above */
+    if (strcmp(x->name, y->name) != 0 ||
+        ((i > 0 || change == 0) && (x->meta_size != y->meta_size ||
+          memcmp(x->meta, y->meta, x->meta_size) != 0)) ||
         x->vertex_count != y->vertex_count ||
         x->mmp_stride != y->mmp_stride || x->mgp_stride != y->mgp_stride ||
         x->index_count != y->index_count ||
@@ -241,8 +310,22 @@ static void fz_rewrite(const rsx_bundle *b)
         fz_broken("a submesh changed", NULL);
     }
   }
+  /* nothing changed, laid out as the base: the base's bytes whenever the
+  ** writer's own order gives them too */
+  if (base != NULL && change == 0 && rsx_bundle_size(b) == size &&
+      memcmp(rsx_bundle_bytes(b), bytes, size) != 0) {
+    uint8_t *plain;
+    size_t plain_size;
+    rsx_writer_keep_layout(w, NULL);
+    if (rsx_writer_bytes(w, &plain, &plain_size, &err) != 0)
+      fz_broken("rsx_writer_bytes failed", &err);
+    if (plain_size == size && memcmp(plain, rsx_bundle_bytes(b), size) == 0)
+      fz_broken("laid out as the base, an unchanged bundle differs", NULL);
+    free(plain);
+  }
   rsx_bundle_free(c);
   free(bytes);
+  free(meta);
   rsx_writer_free(w);
 }
 
@@ -270,7 +353,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   }
   for (i = 0; i < rsx_bundle_mesh_count(b); i++)
     fz_mesh(rsx_bundle_mesh(b, i));
-  fz_rewrite(b);
+  fz_rewrite(b, NULL, 0);
+  fz_rewrite(b, b, 0);
+  fz_rewrite(b, b, 1);
+  fz_rewrite(b, b, 2);
   rsx_bundle_free(b);
   return 0;
 }
