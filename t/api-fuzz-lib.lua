@@ -62,8 +62,10 @@ local function new_world()
   for _, t in ipairs(fx.meshes()) do add(w.meshes, assert(rsxmesh.mesh(t))) end
   add(w.meshes, w.meshes[1]:with{})
   add(w.meshes, w.meshes[2]:with{ name = "copy" })
-  for i = 1, 2 do
-    local wr = rsxmesh.writer(i == 2 and w.bundles[1] or nil)
+  -- a plain writer, one of a base's strings, one of its layout too
+  for i = 1, 3 do
+    local wr = rsxmesh.writer(i >= 2 and w.bundles[1] or nil,
+      i == 3 and { layout = "base" } or nil)
     wr:material("brick")
     wr:material("glass")
     add(w.writers, wr)
