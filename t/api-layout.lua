@@ -296,6 +296,42 @@ do
   end)
 end
 
+-- ------------------------------------------------- over the header
+
+-- A hand-made bundle whose metadata record starts at 0: the header is its
+-- first 64 bytes. The header is rewritten once the parts are placed, so
+-- a part over its fields is never kept there, even unchanged (only a
+-- hand-made file has one): the record goes to the end, its old bytes (the
+-- header's) with it, and its old place stays as it was.
+do
+  local STR = "\0m\0"
+  local head_size = 64 + 0x50
+  local mmp_at = head_size
+  local table_at = mmp_at + 16
+  local str_at = table_at + 64
+  local size = str_at + #STR
+  local header = "RSXB" .. string.pack(">I2I2", 1, 64) .. u32(size, 1,
+    table_at, 0, 0, 0, 0, 0, 0, str_at, #STR) .. ("\0"):rep(12)
+  local tail = ("\0"):rep(0x4C) .. u32(0x00080001) -- the mask at 0x8C
+  local entry = mesh_entry{ name = 1, meta = 0, vc = 1, mmp = mmp_at,
+    idx = 0, ic = 0, isize = 2, prim = 0, first = 0, count = 0 }
+  local bytes = header .. tail .. string.pack(">fffI4", 1, 2, 3, 0) .. entry
+    .. STR
+  local c = assert(rsxmesh.load(bytes, "over.rsxb"))
+  local w = rsxmesh.writer(c, { layout = "base" })
+  assert(w:mesh(c:mesh(1)))
+  local out = w:bytes()
+  local at = (size + 15) // 16 * 16
+  local want = put(bytes, table_at + 0x04, u32(at))
+  want = put(want, 8, u32(at + 0x90))
+  want = want .. ("\0"):rep(at - size) .. bytes:sub(1, 0x90)
+  t.ok(out == want, "a record over the header's fields: moved to the end"
+    .. " as it was, its place left")
+  local back = rsxmesh.load(out, "over-new.rsxb")
+  t.ok(back and back:mesh(1):record():bytes() == bytes:sub(1, 0x90),
+    "... and it reads back")
+end
+
 -- --------------------------------------------------------------- misuse
 
 t.error_like(function() rsxmesh.writer(nil, { layout = "base" }) end,
