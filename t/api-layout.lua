@@ -141,7 +141,9 @@ t.is(b:mesh(3):index(10), 5, "twin reads strip's indices")
 -- by change[k] (a function of b's mesh k giving the mesh to write).
 local function rewrite(change, opts)
   local w = rsxmesh.writer(b, opts or { layout = "base" })
-  for _, mat in b:materials() do assert(w:material(mat.name, mat:samplers())) end
+  for _, mat in b:materials() do
+    assert(w:material(mat.name, mat:samplers()))
+  end
   for k, m in b:meshes() do
     if change and change[k] then m = assert(change[k](m)) end
     assert(w:mesh(m))
@@ -278,7 +280,9 @@ end
 -- strip's and stay.
 do
   local w = rsxmesh.writer(b, { layout = "base" })
-  for _, mat in b:materials() do assert(w:material(mat.name, mat:samplers())) end
+  for _, mat in b:materials() do
+    assert(w:material(mat.name, mat:samplers()))
+  end
   assert(w:mesh(b:mesh(1)))
   assert(w:mesh(b:mesh(2)))
   local out = w:bytes()
