@@ -1,8 +1,18 @@
 -- rsxmesh/gltf_import/attributes.lua - the glTF import's attributes:
 -- each kind the base mesh stores, taken from the glTF where it differs
 -- from the export (and encoded again by m:with), or filled from the base
--- vertex each glTF vertex stands for where the glTF lacks it. Methods of
--- the import's Job (rsxmesh.gltf_import), after matching's.
+-- vertex each glTF vertex stands for where the glTF lacks it.
+--
+--   local built = attributes.build(match)  -- match: matching.match's
+--   -- built.t: m:with's argument (what differs from the base)
+--   -- built.changes: { kind =, text = } encoded again (kind nil: the
+--   --   triangles), to report when the bytes then differ (differs)
+--   -- built.kept, built.derived: the report's notes
+--
+-- Its steps are methods of a Job of its own, made for each call, which
+-- holds what they make (t, the notes, the fitted transform and the
+-- frames derived from TANGENT) and asks the match, read-only, for the
+-- rest (self.m, self:column(...), ...: matching's Match).
 
 local reading = require "rsxmesh.gltf_import.reading"
 local transforms = require "rsxmesh.gltf_import.transforms"
@@ -10,16 +20,17 @@ local transforms = require "rsxmesh.gltf_import.transforms"
 local gltf = require "rsxmesh.gltf"
 local rsxmesh = require "rsxmesh"
 
-local fail, expect, values = reading.fail, reading.expect, reading.values
+local fail, values = reading.fail, reading.values
 local column_bytes, column_values = reading.column_bytes,
   reading.column_values
 local CTYPE, COMPONENTS = reading.CTYPE, reading.COMPONENTS
 local UNSIGNED_BYTE = reading.UNSIGNED_BYTE
-local ONLY_FLOAT, UV_CTYPES, COLOUR_CTYPES = reading.ONLY_FLOAT,
-  reading.UV_CTYPES, reading.COLOUR_CTYPES
-local VEC2, VEC3, VEC4 = reading.VEC2, reading.VEC3, reading.VEC4
+local ONLY_FLOAT, COLOUR_CTYPES = reading.ONLY_FLOAT, reading.COLOUR_CTYPES
+local VEC3, VEC4 = reading.VEC3, reading.VEC4
 local transform, frames_from_tangent, solve3 = transforms.transform,
   transforms.frames_from_tangent, transforms.solve3
+
+local attributes = {}
 
 local Job = {}
 
@@ -430,17 +441,6 @@ function Job:uv_sources(set)
   return sources
 end
 
--- The accessor of a UV source, checked against its primitive's vertices.
-function Job:uv_accessor(src)
-  local grp = self:group(src.p)
-  local r = self:accessor(src.i, src.p, src.name)
-  expect(r, VEC2, UV_CTYPES)
-  if r.count ~= grp.count then
-    fail("%s: count %d where POSITION has %d", r.label, r.count, grp.count)
-  end
-  return r
-end
-
 local function differ(a, b)
   return a ~= b and (a == a or b == b) -- NaN is NaN's equal here
 end
@@ -580,8 +580,9 @@ end
 
 -- Do the copy's stored bytes of kind differ from the base's: the
 -- vertices' own, or (other vertices) a vertex's from those of the base
--- vertex it stands for, or of every base vertex at its position?
-function Job:differs(copy, kind)
+-- vertex it stands for, or of every base vertex at its position? self:
+-- the match (matching.match's) the copy was built from.
+function attributes.differs(self, copy, kind)
   local raw = assert(self.m:attribute(kind)):raw()
   local new = assert(copy:attribute(kind)):raw()
   if self.same_layout then return new ~= raw end
@@ -600,15 +601,16 @@ function Job:differs(copy, kind)
   return false
 end
 
--- An untouched mesh (Job:untouched) whose trusted COLOR_0 gives a base
--- vertex other colour bytes (Job:corner_colours): the base with only its
+-- An untouched mesh (Match:untouched) whose trusted COLOR_0 gives a base
+-- vertex other colour bytes (Match:corner_colours): the base with only its
 -- colours encoded again (each component clamped to 0..1, times 255,
 -- rounded to the nearest byte, by m:with), every other byte kept; nil
--- when they round to the base's bytes.
-function Job:painted_copy()
+-- when they round to the base's bytes. self: the match (matching.match's),
+-- painted what Match:untouched gave.
+function attributes.painted_copy(self, painted)
   local v = {}
   table.move(self:base_range("colour"), 1, 4 * self.m.vertex_count, 1, v)
-  for b, c in pairs(self.painted) do
+  for b, c in pairs(painted) do
     v[4 * b + 1], v[4 * b + 2], v[4 * b + 3], v[4 * b + 4] =
       c[1], c[2], c[3], c[4]
   end
@@ -617,11 +619,58 @@ function Job:painted_copy()
   if copy:attribute("colour"):raw() == self.m:attribute("colour"):raw() then
     return nil
   end
-  self.report.state = "changed"
-  self.report.why = "its colours"
-  self:note("changed", "colours (COLOR_0, rounded to bytes; positions and"
-    .. " UVs are the base's: every other byte kept)")
   return copy
 end
 
-return Job
+-- The triangles: the glTF's, when the match says the base's index buffer
+-- cannot stay (Match:new_triangles).
+function Job:triangles()
+  local fields, count = self:new_triangles()
+  if not fields then return end
+  for k, v in pairs(fields) do self.t[k] = v end
+  self:changed(nil, string.format("triangles (%d, a triangle list of"
+    .. " u%d indices)", count, 8 * fields.index_size))
+end
+
+function Job:note(list, text)
+  local l = self[list]
+  l[#l + 1] = text
+end
+
+-- kind (nil: the triangles) encoded again: reported as changed when its
+-- bytes then differ from the base's (attributes.differs)
+function Job:changed(kind, text)
+  self.changes[#self.changes + 1] = { kind = kind, text = text }
+end
+
+local STEPS = { "positions", "normals", "colours", "tangents", "uv_sets",
+  "raw_kinds", "triangles" }
+
+-- A Job's fields and methods, then its match's: a method of the match is
+-- called on the match (bound once per job).
+local function job_of(match)
+  local job = { t = {}, changes = {}, kept = {}, derived = {} }
+  return setmetatable(job, { __index = function(_, key)
+    local v = Job[key]
+    if v ~= nil then return v end
+    v = match[key]
+    if type(v) ~= "function" then return v end
+    local method = v
+    v = function(_, ...) return method(match, ...) end
+    rawset(job, key, v)
+    return v
+  end })
+end
+
+-- The attributes of the base mesh as the match (matching.match's) gives
+-- them, in turn: what differs from the base in t (with vertex_count when
+-- the glTF's vertices are not the base's) and the report's notes.
+function attributes.build(match)
+  local job = job_of(match)
+  if not match.same_layout then job.t.vertex_count = match.nv end
+  for _, step in ipairs(STEPS) do job[step](job) end
+  return { t = job.t, changes = job.changes, kept = job.kept,
+    derived = job.derived }
+end
+
+return attributes

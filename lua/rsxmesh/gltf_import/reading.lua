@@ -489,7 +489,7 @@ local INDEX_CTYPES = { [UNSIGNED_BYTE] = true, [UNSIGNED_SHORT] = true,
 
 local VEC2, VEC3, VEC4 = { VEC2 = true }, { VEC3 = true }, { VEC4 = true }
 
--- A column (Job:column: a list of accessors, one per vertex group) as
+-- A column (Match:column: a list of accessors, one per vertex group) as
 -- one string of bytes, and as one flat table of values (values()).
 local function column_bytes(parts)
   if #parts == 1 then return parts[1].bytes end
