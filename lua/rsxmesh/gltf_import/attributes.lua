@@ -17,16 +17,20 @@
 local reading = require "rsxmesh.gltf_import.reading"
 local transforms = require "rsxmesh.gltf_import.transforms"
 
-local gltf = require "rsxmesh.gltf"
+local layout = require "rsxmesh.gltf_layout"
 local rsxmesh = require "rsxmesh"
 
 local fail, values = reading.fail, reading.values
 local column_bytes, column_values = reading.column_bytes,
   reading.column_values
 local CTYPE, COMPONENTS = reading.CTYPE, reading.COMPONENTS
-local UNSIGNED_BYTE = reading.UNSIGNED_BYTE
-local ONLY_FLOAT, COLOUR_CTYPES = reading.ONLY_FLOAT, reading.COLOUR_CTYPES
+local ONLY_FLOAT = reading.ONLY_FLOAT
 local VEC3, VEC4 = reading.VEC3, reading.VEC4
+-- the attributes as gltf-export writes them (rsxmesh.gltf_layout)
+local POSITION, NORMAL, COLOR_0 = layout.POSITION, layout.NORMAL,
+  layout.COLOR_0
+local texcoord_attribute = layout.texcoord_attribute
+local uv_set_attribute = layout.uv_set_attribute
 local transform, frames_from_tangent, solve3 = transforms.transform,
   transforms.frames_from_tangent, transforms.solve3
 
@@ -37,10 +41,10 @@ local Job = {}
 -- Did gltf-export write stored set `set` (as a TEXCOORD_n or _UV_SET_n)?
 local function exported_set(E, subs, set)
   for p, prim in ipairs(E.primitives) do
-    if prim.attributes[gltf.uv_set_attribute(set)] then return true end
+    if prim.attributes[uv_set_attribute(set)] then return true end
     for logical = 0, 3 do
       if subs[p].s:uv_set(logical) == set
-          and prim.attributes["TEXCOORD_" .. logical] then
+          and prim.attributes[texcoord_attribute(logical)] then
         return true
       end
     end
@@ -95,7 +99,7 @@ function Job:from_base(kind, what)
       b, besides = bv.beside[v], besides + 1
     end
     if not b then
-      local gpos = column_bytes(self:column("POSITION", VEC3, ONLY_FLOAT))
+      local gpos = column_bytes(self:column(POSITION))
       local x, y, z = string.unpack("<fff", gpos, 12 * v - 11)
       -- a new vertex (an extrusion) has none: with TANGENT exported, A
       -- and B are derived instead, so say how
@@ -149,8 +153,8 @@ local function finite32(x)
 end
 
 function Job:positions()
-  local P = self:column("POSITION", VEC3, ONLY_FLOAT)
-  if self.world or not self:as_exported(P, "POSITION") then
+  local P = self:column(POSITION)
+  if self.world or not self:as_exported(P, POSITION.name) then
     local v = column_values(P)
     v = self.world and transform(self.world, v, "position") or v
     -- gltf-export refuses a mesh whose positions are not finite, so
@@ -175,10 +179,10 @@ end
 
 function Job:normals()
   if not self.m:has("normal") then return end
-  local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+  local N = self:column(NORMAL)
   if not N then
     self:keep("normal", "normals (no NORMAL)", true)
-  elseif self.world or not self:as_exported(N, "NORMAL") then
+  elseif self.world or not self:as_exported(N, NORMAL.name) then
     local v = column_values(N)
     self.t.normal = self.world and transform(self.world, v, "normal") or v
     self:changed("normal", "normals")
@@ -187,13 +191,14 @@ end
 
 function Job:colours()
   if not self.m:has("colour") then return end
-  local C = self:column("COLOR_0", { VEC3 = true, VEC4 = true },
-    COLOUR_CTYPES)
+  local C = self:column(COLOR_0)
   if not C then
     self:keep("colour", "colours (no COLOR_0)", true)
-  elseif not self:as_exported(C, "COLOR_0") then
-    if #C == 1 and C[1].ctype == UNSIGNED_BYTE and C[1].type == "VEC4" then
-      self.t.colour = C[1].bytes -- the stored bytes as they are
+  elseif not self:as_exported(C, COLOR_0.name) then
+    if #C == 1 and C[1].ctype == COLOR_0.componentType
+        and C[1].type == COLOR_0.type then
+      -- as gltf-export writes them: the stored bytes as they are
+      self.t.colour = C[1].bytes
     else
       local v = column_values(C)
       if C[1].type == "VEC3" then -- opaque
@@ -207,7 +212,7 @@ function Job:colours()
       self.t.colour = v
     end
     local ct = C[1].ctype
-    self:changed("colour", ct == UNSIGNED_BYTE and "colours"
+    self:changed("colour", ct == COLOR_0.componentType and "colours"
       or string.format("colours (COLOR_0 as %s%s, not as exported:"
       .. " Blender 3.4 scrambles colours, check them)", CTYPE[ct].name,
       C[1].normalized and " normalized" or ""))
@@ -243,13 +248,9 @@ function Job:derived_frames()
   return self.frames
 end
 
--- gltf-export's raw attributes (gltf.RAW), by kind, each with the set of
--- its glTF type (expect's form).
+-- gltf-export's raw attributes (rsxmesh.gltf_layout's RAW), by kind.
 local RAW_OF = {}
-for _, r in ipairs(gltf.RAW) do
-  RAW_OF[r.kind] = { kind = r.kind, name = r.name, what = r.what,
-    type = { [r.type] = true } }
-end
+for _, r in ipairs(layout.RAW) do RAW_OF[r.kind] = r end
 
 local FRAMES = { RAW_OF.tangent_a, RAW_OF.tangent_b }
 
@@ -426,13 +427,13 @@ function Job:uv_sources(set)
     for logical = 0, 3 do
       local routed = s:uv_set(logical)
       if routed == nil then break end
-      local name = "TEXCOORD_" .. logical
+      local name = texcoord_attribute(logical)
       if routed == set and prim.attributes[name] ~= nil then
         sources[#sources + 1] = { p = part.p, sub = part.sub, part = part,
           name = name, i = prim.attributes[name], e = ep[name] }
       end
     end
-    local name = gltf.uv_set_attribute(set)
+    local name = uv_set_attribute(set)
     if prim.attributes[name] ~= nil then
       sources[#sources + 1] = { p = part.p, sub = part.sub, part = part,
         name = name, i = prim.attributes[name], e = ep[name] }
@@ -564,7 +565,7 @@ end
 function Job:raw_kinds()
   for _, f in ipairs(RAW) do
     if self.m:has(f.kind) then
-      local V = self:column(f.name, f.type, ONLY_FLOAT)
+      local V = self:column(f)
       if not V then
         self:keep(f.kind, f.what .. " (no " .. f.name .. ")",
           self.e_attrs[f.name] ~= nil)

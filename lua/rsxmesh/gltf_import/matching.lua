@@ -16,17 +16,19 @@
 local reading = require "rsxmesh.gltf_import.reading"
 
 local gltf = require "rsxmesh.gltf"
+local layout = require "rsxmesh.gltf_layout"
 local rsxmesh = require "rsxmesh"
 
 local fail, int, shown = reading.fail, reading.int, reading.shown
 local expect, values = reading.expect, reading.values
 local column_bytes, column_values = reading.column_bytes,
   reading.column_values
-local ONLY_FLOAT, INDEX_CTYPES = reading.ONLY_FLOAT, reading.INDEX_CTYPES
-local COLOUR_CTYPES, UV_CTYPES = reading.COLOUR_CTYPES, reading.UV_CTYPES
-local VEC2, VEC3 = reading.VEC2, reading.VEC3
-local MODES, UNSIGNED_INT, CHUNK = reading.MODES, reading.UNSIGNED_INT,
-  reading.CHUNK
+local MODES, CHUNK = reading.MODES, reading.CHUNK
+-- the attributes as gltf-export writes them (rsxmesh.gltf_layout)
+local POSITION, NORMAL, TANGENT = layout.POSITION, layout.NORMAL,
+  layout.TANGENT
+local COLOR_0, INDICES = layout.COLOR_0, layout.INDICES
+local texcoord_attribute = layout.texcoord_attribute
 
 local matching = {}
 
@@ -34,12 +36,13 @@ local Match = {}
 Match.__index = Match
 
 -- glTF material names come back with suffixes (Blender's ".001"), and
--- gltf-export names a variant "NAME (no UV0)".
+-- gltf-export names a variant "NAME (no UV0)" (layout.UNTEXTURED_SUFFIX).
+local UNTEXTURED = layout.UNTEXTURED_SUFFIX:gsub("%p", "%%%0") .. "$"
 local function material_name(file, index)
   local mats = type(file.json.materials) == "table" and file.json.materials
   local mat = mats and int(index) and mats[int(index) + 1]
   if type(mat) ~= "table" or type(mat.name) ~= "string" then return nil end
-  return (mat.name:gsub(" %(no UV0%)$", ""):gsub("%.%d%d%d$", ""))
+  return (mat.name:gsub(UNTEXTURED, ""):gsub("%.%d%d%d$", ""))
 end
 
 -- Each primitive a triangle list with a POSITION; its vertices a group
@@ -55,11 +58,11 @@ function Match:vertex_groups()
         MODES[mode] or "unknown")
     end
     if type(prim.attributes) ~= "table" then prim.attributes = {} end
-    local pi = prim.attributes.POSITION
+    local pi = prim.attributes[POSITION.name]
     if pi == nil then fail("%s: no POSITION", pw) end
     if not group_of[pi] then
-      local r = self:accessor(pi, p, "POSITION")
-      expect(r, VEC3, ONLY_FLOAT)
+      local r = self:accessor(pi, p, POSITION.name)
+      expect(r, POSITION.types, POSITION.ctypes)
       groups[#groups + 1] = { first = nv, count = r.count, prims = {},
         position = r }
       group_of[pi] = groups[#groups]
@@ -236,13 +239,18 @@ function Match:primitives()
 end
 
 function Match:group(p)
-  return self.group_of[self.prims[p].attributes.POSITION]
+  return self.group_of[self.prims[p].attributes[POSITION.name]]
 end
 
 -- An attribute of every vertex: per group, the accessor of the group's
 -- first primitive that has it (others of the group must hold the same
--- bytes); nil when a group lacks it.
+-- bytes); nil when a group lacks it. name: the attribute's, and types
+-- and ctypes what its accessors may be (expect's); or name alone, an
+-- attribute of rsxmesh.gltf_layout, which gives all three.
 function Match:column(name, types, ctypes)
+  if type(name) == "table" then
+    name, types, ctypes = name.name, name.types, name.ctypes
+  end
   local known = self.columns[name]
   if known ~= nil then return known or nil end
   local parts = {}
@@ -318,7 +326,7 @@ function Match:part_uvs(part)
   local list = {}
   for logical = 0, 3 do
     local set = part.sub.s:uv_set(logical)
-    local name = "TEXCOORD_" .. logical
+    local name = texcoord_attribute(logical)
     local i = part.prim.attributes[name]
     if set == nil or i == nil then break end
     local b = self.base_uvs[set]
@@ -599,7 +607,7 @@ end
 function Match:normal_agrees(v, b)
   if not self.m:has("normal") then return true end
   if self.agree_normals == nil then
-    local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+    local N = self:column(NORMAL)
     local acc = self.m:attribute("normal")
     self.agree_normals = N and acc and { g = column_values(N),
       b = acc:range() } or false
@@ -691,7 +699,7 @@ local function verbatim(src)
     end
     for name, gi in pairs(prim.attributes) do
       local ei = ep.attributes[name]
-      if ei == nil or (name ~= "TANGENT" and not add(gi, ei)) then
+      if ei == nil or (name ~= TANGENT.name and not add(gi, ei)) then
         return false
       end
     end
@@ -717,11 +725,11 @@ function Match:exported_as_is(idxs, gpos)
   for k = 1, #self.parts do
     if idxs[k] ~= false then return false end
   end
-  if gpos ~= self.E.bytes(self.e_attrs.POSITION) then return false end
+  if gpos ~= self.E.bytes(self.e_attrs[POSITION.name]) then return false end
   if not self.m:has("normal") then return true end
-  local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
-  return N == nil or (self.e_attrs.NORMAL ~= nil
-    and column_bytes(N) == self.E.bytes(self.e_attrs.NORMAL))
+  local N = self:column(NORMAL)
+  local e = self.e_attrs[NORMAL.name]
+  return N == nil or (e ~= nil and column_bytes(N) == self.E.bytes(e))
 end
 
 -- Is each glTF vertex the base vertex of its number, as same_layout
@@ -795,13 +803,14 @@ function Match:primitive_indices(p, exported)
     idx = {}
     for i = 1, grp.count do idx[i] = i - 1 end
   else
-    local r = self:accessor(prim.indices, p, "indices")
-    expect(r, { SCALAR = true }, INDEX_CTYPES)
+    local r = self:accessor(prim.indices, p, INDICES.name)
+    expect(r, INDICES.types, INDICES.ctypes)
     if r.count % 3 ~= 0 then
       fail("%s: count %d is not a whole number of triangles", r.label,
         r.count)
     end
-    if exported and r.ctype == UNSIGNED_INT and r.bytes == exported then
+    if exported and r.ctype == INDICES.componentType
+        and r.bytes == exported then
       self.exported_of[p] = exported
       return false
     end
@@ -868,7 +877,7 @@ end
 
 -- The integers of little-endian u32 bytes (the export's indices).
 local function u32_values(bytes)
-  return rsxmesh.gltf_values(bytes, UNSIGNED_INT)
+  return rsxmesh.gltf_values(bytes, INDICES.componentType)
 end
 
 -- Each submesh's triangles the export's as a set (the same triangles,
@@ -935,15 +944,16 @@ function Match:untouched()
       if set == nil then break end
       local acc = self.m:attribute("uv" .. set)
       if acc then
-        local i = part.prim.attributes["TEXCOORD_" .. logical]
+        local name = texcoord_attribute(logical)
+        local i = part.prim.attributes[name]
         if i == nil then
-          return false, string.format("submesh %d: no TEXCOORD_%d",
-            part.sub.index, logical)
+          return false, string.format("submesh %d: no %s",
+            part.sub.index, name)
         end
         uvs[#uvs + 1] = { b = self:base_range("uv" .. set),
           half = self.m.format:info("uv" .. set).type == "SF",
           g = values(self:uv_accessor({ p = part.p, i = i,
-            name = "TEXCOORD_" .. logical })) }
+            name = name })) }
       end
     end
     local gpos = self:group(part.p).position.bytes
@@ -957,7 +967,7 @@ function Match:untouched()
     end
     -- each triangle's key; with colours to read, { key, its number, its
     -- rotation to the key } (a sort by a Lua function is the slower)
-    local paint = part.prim.attributes.COLOR_0 ~= nil
+    local paint = part.prim.attributes[COLOR_0.name] ~= nil
       and self:trusted_colours()
     local base, mine = {}, {}
     for k = 0, n - 1 do
@@ -1004,8 +1014,9 @@ end
 -- the glTF's COLOR_0 of each base vertex: that of the first glTF corner
 -- standing for it, in painted[v] (0-based base vertex).
 function Match:corner_colours(part, tri, idx, base, mine, painted)
-  local r = self:accessor(part.prim.attributes.COLOR_0, part.p, "COLOR_0")
-  expect(r, { VEC3 = true, VEC4 = true }, COLOUR_CTYPES)
+  local r = self:accessor(part.prim.attributes[COLOR_0.name], part.p,
+    COLOR_0.name)
+  expect(r, COLOR_0.types, COLOR_0.ctypes)
   if r.count ~= self:group(part.p).count then
     fail("%s: count %d where POSITION has %d", r.label, r.count,
       self:group(part.p).count)
@@ -1082,7 +1093,8 @@ end
 function Match:uv_accessor(src)
   local grp = self:group(src.p)
   local r = self:accessor(src.i, src.p, src.name)
-  expect(r, VEC2, UV_CTYPES)
+  local a = layout.attribute(src.name) -- TEXCOORD_n or _UV_SET_n
+  expect(r, a.types, a.ctypes)
   if r.count ~= grp.count then
     fail("%s: count %d where POSITION has %d", r.label, r.count, grp.count)
   end
