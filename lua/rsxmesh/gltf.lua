@@ -26,12 +26,12 @@ local gltf = {}
 
 -- glTF's numeric constants, and the attributes this module writes, as
 -- gltf-import reads them (rsxmesh.gltf_layout).
-local FLOAT, ARRAY_BUFFER = layout.FLOAT, layout.ARRAY_BUFFER
+local ARRAY_BUFFER = layout.ARRAY_BUFFER
 local POSITION, NORMAL, TANGENT = layout.POSITION, layout.NORMAL,
   layout.TANGENT
 local COLOR_0, TEXCOORD, UV_SET = layout.COLOR_0, layout.TEXCOORD,
   layout.UV_SET
-local texcoord_attribute = layout.texcoord_attribute
+local TEXCOORD_N = layout.TEXCOORD_N
 
 -- A nonzero normal farther than this from unit length is renormalised:
 -- the research note's own test for a unit normal, defined by the core.
@@ -201,22 +201,14 @@ local function packed(acc)
   end)
 end
 
--- The fields of an accessor of attribute a (rsxmesh.gltf_layout's) added
--- to t: its type and component type, as the layout describes them.
-local function described(a, t)
-  t.type, t.componentType, t.normalized = a.type, a.componentType,
-    a.normalized
-  t.target = a.target
-  return t
-end
-
--- A new accessor over bytes of its own view; returns its index.
-function Doc:accessor(bytes, t)
+-- A new accessor of count elements of attribute a (rsxmesh.gltf_layout's:
+-- its type and component type as the layout describes them) over bytes
+-- of its own view, with bounds min and max (or nil); returns its index.
+function Doc:accessor(bytes, a, count, min, max)
   self.accessors[#self.accessors + 1] = {
-    bufferView = self:view(bytes, t.target or ARRAY_BUFFER),
-    componentType = t.componentType or FLOAT,
-    normalized = t.normalized, count = t.count, type = t.type,
-    min = t.min, max = t.max,
+    bufferView = self:view(bytes, a.target or ARRAY_BUFFER),
+    componentType = a.componentType, normalized = a.normalized,
+    count = count, type = a.type, min = min, max = max,
   }
   return #self.accessors - 1
 end
@@ -467,15 +459,15 @@ function Doc:vertex_attributes(m, pos, acc, r)
   local lo, hi
   pos, lo, hi = pos[1], pos[2], pos[3]
   local attributes = {}
-  attributes[POSITION.name] = self:accessor(packed(pos),
-    described(POSITION, { count = n, min = lo, max = hi }))
+  attributes[POSITION.name] = self:accessor(packed(pos), POSITION, n, lo,
+    hi)
   if acc.normal then
     attributes[NORMAL.name] = self:accessor(mesh_normals(m, note),
-      described(NORMAL, { count = n }))
+      NORMAL, n)
   end
   if acc.tangent_a and acc.tangent_b and acc.normal then
     attributes[TANGENT.name] = self:accessor(mesh_tangents(m, note),
-      described(TANGENT, { count = n }))
+      TANGENT, n)
   elseif acc.tangent_a or acc.tangent_b then
     note("no_tangent", 1, "no TANGENT: it needs vectors A and B and a"
       .. " normal")
@@ -484,12 +476,11 @@ function Doc:vertex_attributes(m, pos, acc, r)
     -- the stored bytes as they are: byte/255 is the note's decode
     attributes[COLOR_0.name] = self:accessor(written(4 * n, function(f)
       return acc.colour:raw(f) -- four bytes a vertex
-    end), described(COLOR_0, { count = n }))
+    end), COLOR_0, n)
   end
   for _, raw in ipairs(RAW) do
     if acc[raw.kind] then
-      attributes[raw.name] = self:accessor(packed(acc[raw.kind]),
-        described(raw, { count = n }))
+      attributes[raw.name] = self:accessor(packed(acc[raw.kind]), raw, n)
     end
   end
   return attributes
@@ -510,7 +501,7 @@ function Doc:uv_set_accessor(s, logical, n, uv_accessor, r)
       known = false
       add_error(r, why)
     elseif not holds_non_finite(a) then
-      known = self:accessor(packed(a), described(TEXCOORD, { count = n }))
+      known = self:accessor(packed(a), TEXCOORD, n)
     else
       known = false
       add_note(r, "non_finite", 1, "stored UV set " .. set .. " holds NaN"
@@ -531,7 +522,7 @@ function Doc:primitive_uvs(p, attrs, n, uv_accessor, r)
     if not gap then
       local a, set = self:uv_set_accessor(s, logical, n, uv_accessor, r)
       if a then
-        attrs[texcoord_attribute(logical)] = a
+        attrs[TEXCOORD_N[logical]] = a
         sets[#sets + 1] = set
       else
         gap = logical
@@ -566,10 +557,9 @@ function Doc:unrouted_uv_sets(m, primitives, uv_accessor, r)
         add_note(r, "non_finite", 1, "stored UV set " .. set .. " holds"
           .. " NaN or infinity, which glTF forbids: left out")
       else
-        local index = self:accessor(packed(a),
-          described(UV_SET, { count = m.vertex_count }))
+        local index = self:accessor(packed(a), UV_SET, m.vertex_count)
         for _, prim in ipairs(primitives) do
-          prim.attributes[gltf.uv_set_attribute(set)] = index
+          prim.attributes[layout.UV_SET_N[set]] = index
         end
       end
     end
@@ -586,13 +576,13 @@ function Doc:primitive(p, attributes, n, uv_accessor, r)
   local prim = { attributes = attrs, mode = 4,
     indices = self:accessor(written(12 * p.count, function(f)
         return s:triangle_bytes(f)
-      end), described(layout.INDICES, { count = 3 * p.count })),
+      end), layout.INDICES, 3 * p.count),
     extras = { selectors = s.selectors,
       uv_sets = sets[1] and sets or gltf.EMPTY } }
   local mat = s.material
   if mat then
     local untextured = mat.base_colour ~= nil
-      and attrs[texcoord_attribute(0)] == nil
+      and attrs[TEXCOORD_N[0]] == nil
     if untextured then
       add_note(r, "untextured", 1, "submesh " .. p.index .. ": no logical"
         .. " UV0 for the base-colour texture of " .. mat.name

@@ -80,6 +80,14 @@ function layout.uv_set_attribute(set)
   return layout.UV_SET.name .. set
 end
 
+-- The same by n, 0 to 3 (TEXCOORD_N[2] is "TEXCOORD_2"): a look-up, for
+-- the loops that ask for them at every mesh.
+layout.TEXCOORD_N, layout.UV_SET_N = {}, {}
+for n = 0, 3 do
+  layout.TEXCOORD_N[n] = layout.texcoord_attribute(n)
+  layout.UV_SET_N[n] = layout.uv_set_attribute(n)
+end
+
 -- The attributes a mesh can carry as application-specific semantics:
 -- the lossless raw values, never normalised (glTF 2.0: a leading "_"),
 -- float components; what names them in messages.

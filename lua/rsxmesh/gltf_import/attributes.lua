@@ -29,8 +29,7 @@ local VEC3, VEC4 = reading.VEC3, reading.VEC4
 -- the attributes as gltf-export writes them (rsxmesh.gltf_layout)
 local POSITION, NORMAL, COLOR_0 = layout.POSITION, layout.NORMAL,
   layout.COLOR_0
-local texcoord_attribute = layout.texcoord_attribute
-local uv_set_attribute = layout.uv_set_attribute
+local TEXCOORD_N, UV_SET_N = layout.TEXCOORD_N, layout.UV_SET_N
 local transform, frames_from_tangent, solve3 = transforms.transform,
   transforms.frames_from_tangent, transforms.solve3
 
@@ -41,10 +40,10 @@ local Job = {}
 -- Did gltf-export write stored set `set` (as a TEXCOORD_n or _UV_SET_n)?
 local function exported_set(E, subs, set)
   for p, prim in ipairs(E.primitives) do
-    if prim.attributes[uv_set_attribute(set)] then return true end
+    if prim.attributes[UV_SET_N[set]] then return true end
     for logical = 0, 3 do
       if subs[p].s:uv_set(logical) == set
-          and prim.attributes[texcoord_attribute(logical)] then
+          and prim.attributes[TEXCOORD_N[logical]] then
         return true
       end
     end
@@ -427,13 +426,13 @@ function Job:uv_sources(set)
     for logical = 0, 3 do
       local routed = s:uv_set(logical)
       if routed == nil then break end
-      local name = texcoord_attribute(logical)
+      local name = TEXCOORD_N[logical]
       if routed == set and prim.attributes[name] ~= nil then
         sources[#sources + 1] = { p = part.p, sub = part.sub, part = part,
           name = name, i = prim.attributes[name], e = ep[name] }
       end
     end
-    local name = uv_set_attribute(set)
+    local name = UV_SET_N[set]
     if prim.attributes[name] ~= nil then
       sources[#sources + 1] = { p = part.p, sub = part.sub, part = part,
         name = name, i = prim.attributes[name], e = ep[name] }
@@ -647,20 +646,42 @@ end
 local STEPS = { "positions", "normals", "colours", "tangents", "uv_sets",
   "raw_kinds", "triangles" }
 
--- A Job's fields and methods, then its match's: a method of the match is
--- called on the match (bound once per job).
+-- A Job reads these fields of its match (matching.match's), copied into
+-- it, and asks it these questions (Match's methods, called on the
+-- match). Looking each up in the match as asked, through an __index
+-- function, cost 2 % of the Lua bytecodes of an edited import (JULIETT
+-- with every mesh moved).
+local MATCH_FIELDS = { "m", "world", "nv", "same_layout", "where", "E",
+  "e_attrs", "subs", "parts", "groups" }
+for _, name in ipairs({ "column", "as_exported", "base_range",
+    "base_vertices", "uv_accessor", "group", "vertex_agrees",
+    "part_indices", "new_triangles" }) do
+  Job[name] = function(self, ...)
+    local match = self.match
+    return match[name](match, ...)
+  end
+end
+
+-- What a job may hold as nil: its match's fields (world, for one) and
+-- its own that a step sets (fit, fit_pairs, frames). Any other name a
+-- job lacks is a slip (a field or question of the match not listed
+-- above), said at once rather than read as nil.
+local UNSET = { fit = true, fit_pairs = true, frames = true }
+for _, name in ipairs(MATCH_FIELDS) do UNSET[name] = true end
+setmetatable(Job, { __index = function(_, key)
+  if not UNSET[key] then
+    error("gltf_import.attributes: a job has no " .. tostring(key)
+      .. " (MATCH_FIELDS or the match's questions lack it)", 2)
+  end
+end })
+
+local JOB = { __index = Job }
+
 local function job_of(match)
-  local job = { t = {}, changes = {}, kept = {}, derived = {} }
-  return setmetatable(job, { __index = function(_, key)
-    local v = Job[key]
-    if v ~= nil then return v end
-    v = match[key]
-    if type(v) ~= "function" then return v end
-    local method = v
-    v = function(_, ...) return method(match, ...) end
-    rawset(job, key, v)
-    return v
-  end })
+  local job = { match = match, t = {}, changes = {}, kept = {},
+    derived = {} }
+  for _, name in ipairs(MATCH_FIELDS) do job[name] = match[name] end
+  return setmetatable(job, JOB)
 end
 
 -- The attributes of the base mesh as the match (matching.match's) gives

@@ -28,7 +28,13 @@ local MODES, CHUNK = reading.MODES, reading.CHUNK
 local POSITION, NORMAL, TANGENT = layout.POSITION, layout.NORMAL,
   layout.TANGENT
 local COLOR_0, INDICES = layout.COLOR_0, layout.INDICES
-local texcoord_attribute = layout.texcoord_attribute
+local TEXCOORD_N = layout.TEXCOORD_N
+-- the attribute each UV source may be (TEXCOORD_n, _UV_SET_n), by name
+local UV_SOURCE = {}
+for n = 0, 3 do
+  UV_SOURCE[TEXCOORD_N[n]] = layout.TEXCOORD
+  UV_SOURCE[layout.UV_SET_N[n]] = layout.UV_SET
+end
 
 local matching = {}
 
@@ -326,7 +332,7 @@ function Match:part_uvs(part)
   local list = {}
   for logical = 0, 3 do
     local set = part.sub.s:uv_set(logical)
-    local name = texcoord_attribute(logical)
+    local name = TEXCOORD_N[logical]
     local i = part.prim.attributes[name]
     if set == nil or i == nil then break end
     local b = self.base_uvs[set]
@@ -944,7 +950,7 @@ function Match:untouched()
       if set == nil then break end
       local acc = self.m:attribute("uv" .. set)
       if acc then
-        local name = texcoord_attribute(logical)
+        local name = TEXCOORD_N[logical]
         local i = part.prim.attributes[name]
         if i == nil then
           return false, string.format("submesh %d: no %s",
@@ -1093,7 +1099,7 @@ end
 function Match:uv_accessor(src)
   local grp = self:group(src.p)
   local r = self:accessor(src.i, src.p, src.name)
-  local a = layout.attribute(src.name) -- TEXCOORD_n or _UV_SET_n
+  local a = UV_SOURCE[src.name]
   expect(r, a.types, a.ctypes)
   if r.count ~= grp.count then
     fail("%s: count %d where POSITION has %d", r.label, r.count, grp.count)
@@ -1125,20 +1131,20 @@ end
 -- index) }. Raises when m cannot be exported.
 function matching.source(file, g, m, world)
   local label = m.label -- as the core's messages name it
-  local src = { file = file, g = g, m = m, world = world, label = label,
-    where = file.path .. ": " .. label,
+  local where = file.path .. ": " .. label
+  local E, why = exported(m)
+  if not E then
+    fail("%s: the base mesh cannot be exported, so not compared: %s",
+      where, tostring(why))
+  end
+  return { file = file, g = g, m = m, world = world, label = label,
+    where = where, E = E, e_attrs = E.primitives[1].attributes,
+    subs = E.subs,
+    prims = type(g.primitives) == "table" and g.primitives or {},
     -- a mesh's accessors read once for it: its primitives share them
     -- (gltf-export's do), and no other mesh uses them (gltf-export gives
     -- each its own), so they go with the mesh
     read = {} }
-  local E, why = exported(m)
-  if not E then
-    fail("%s: the base mesh cannot be exported, so not compared: %s",
-      src.where, tostring(why))
-  end
-  src.E, src.e_attrs, src.subs = E, E.primitives[1].attributes, E.subs
-  src.prims = type(g.primitives) == "table" and g.primitives or {}
-  return src
 end
 
 matching.verbatim = verbatim
@@ -1150,9 +1156,17 @@ matching.verbatim = verbatim
 -- the base vertex of its number) and derived (the report's notes of
 -- what was worked out). Raises a Failure naming what does not match.
 function matching.match(src)
-  local self = setmetatable({ derived = {}, columns = {}, ranges = {},
-    base_uvs = {}, indices_of = {}, exported_of = {} }, Match)
-  for k, v in pairs(src) do self[k] = v end
+  local self = setmetatable({ file = src.file, g = src.g, m = src.m,
+    world = src.world, label = src.label, where = src.where, E = src.E,
+    e_attrs = src.e_attrs, subs = src.subs, prims = src.prims,
+    read = src.read, derived = {},
+    -- the answers' caches
+    columns = {}, ranges = {}, base_uvs = {}, indices_of = {},
+    exported_of = {},
+    -- set by Match:primitives, named here so that the table is made at
+    -- its size at once
+    groups = false, group_of = false, nv = 0, parts = false,
+    same_layout = false }, Match)
   self:primitives()
   return self
 end
