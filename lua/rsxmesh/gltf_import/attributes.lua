@@ -11,8 +11,9 @@
 --
 -- Its steps are methods of a Job of its own, made for each call, which
 -- holds what they make (t, the notes, the fitted transform and the
--- frames derived from TANGENT) and asks the match, read-only, for the
--- rest (self.m, self:column(...), ...: matching's Match).
+-- frames derived from TANGENT), and reads the rest of the match
+-- (self.m, self:column(...), ...: the fields and questions of matching's
+-- Match listed at job_of).
 
 local reading = require "rsxmesh.gltf_import.reading"
 local transforms = require "rsxmesh.gltf_import.transforms"
