@@ -573,7 +573,7 @@ function Doc:primitive(p, attributes, n, uv_accessor, r)
   local attrs = {}
   for k, v in pairs(attributes) do attrs[k] = v end
   local sets = self:primitive_uvs(p, attrs, n, uv_accessor, r)
-  local prim = { attributes = attrs, mode = 4,
+  local prim = { attributes = attrs, mode = layout.TRIANGLES,
     indices = self:accessor(written(12 * p.count, function(f)
         return s:triangle_bytes(f)
       end), layout.INDICES, 3 * p.count),

@@ -30,6 +30,13 @@ layout.COMPONENTS = { SCALAR = 1, VEC2 = 2, VEC3 = 3, VEC4 = 4, MAT2 = 4,
   MAT3 = 9, MAT4 = 16 }
 layout.ARRAY_BUFFER, layout.ELEMENT_ARRAY_BUFFER = 34962, 34963
 
+-- glTF 2.0's primitive modes (primitive.mode, 4 when absent), by number;
+-- gltf-export writes TRIANGLES, gltf-import reads nothing else.
+layout.MODES = { [0] = "points", [1] = "lines", [2] = "line loop",
+  [3] = "line strip", [4] = "triangles", [5] = "triangle strip",
+  [6] = "triangle fan" }
+layout.TRIANGLES = 4
+
 -- The component types glTF allows an attribute (true; "norm": only
 -- normalized), as expect (rsxmesh.gltf_import.reading) takes them.
 local ONLY_FLOAT = { [FLOAT] = true }

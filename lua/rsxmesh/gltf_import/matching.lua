@@ -28,6 +28,7 @@ local MODES, CHUNK = reading.MODES, reading.CHUNK
 local POSITION, NORMAL, TANGENT = layout.POSITION, layout.NORMAL,
   layout.TANGENT
 local COLOR_0, INDICES = layout.COLOR_0, layout.INDICES
+local TRIANGLES = layout.TRIANGLES
 local TEXCOORD_N = layout.TEXCOORD_N
 -- the attribute each UV source may be (TEXCOORD_n, _UV_SET_n), by name
 local UV_SOURCE = {}
@@ -58,8 +59,8 @@ function Match:vertex_groups()
   for p, prim in ipairs(self.prims) do
     local pw = string.format("%s: primitive %d", self.where, p)
     if type(prim) ~= "table" then fail("%s is not an object", pw) end
-    local mode = int(prim.mode or 4) or prim.mode
-    if mode ~= 4 then
+    local mode = int(prim.mode or TRIANGLES) or prim.mode
+    if mode ~= TRIANGLES then
       fail("%s: mode %s (%s) is not a triangle list", pw, shown(mode),
         MODES[mode] or "unknown")
     end
@@ -695,7 +696,7 @@ local function verbatim(src)
   for p, prim in ipairs(prims) do
     local ep, sub = eprims[p], src.subs[p]
     if type(prim) ~= "table" or type(prim.attributes) ~= "table"
-        or (prim.mode or 4) ~= 4 or prim.indices == nil
+        or (prim.mode or TRIANGLES) ~= TRIANGLES or prim.indices == nil
         or material_name(src.file, prim.material)
           ~= (sub.s.material and sub.s.material.name) then
       return false

@@ -29,9 +29,7 @@ local gltf_elements, gltf_values = rsxmesh.gltf_elements, rsxmesh.gltf_values
 local COMPONENTS, CTYPE = layout.COMPONENTS, layout.CTYPE
 local FLOAT, UNSIGNED_BYTE, UNSIGNED_SHORT, UNSIGNED_INT = layout.FLOAT,
   layout.UNSIGNED_BYTE, layout.UNSIGNED_SHORT, layout.UNSIGNED_INT
-local MODES = { [0] = "points", [1] = "lines", [2] = "line loop",
-  [3] = "line strip", [4] = "triangles", [5] = "triangle strip",
-  [6] = "triangle fan" }
+local MODES = layout.MODES
 
 -- Zeros an accessor without a buffer view may always have (1 MiB).
 local ZEROS_MIN = 1 << 20
