@@ -15,9 +15,8 @@
 
 local t = require "tap"
 local rsxmesh = require "rsxmesh"
-local cjson = require "cjson"
-local lfs = require "lfs"
 local lib = require "scripts-lib"
+local gltf_edit = require "gltf-edit"
 
 local tmp = lib.tmpdir()
 local function at(p) return tmp .. "/" .. p end
@@ -27,40 +26,35 @@ local ORIGINAL = assert(lib.read(BASE))
 local COLOURS = string.char(0, 255, 51, 102, 255, 0, 0, 255, 102, 51, 255,
   0)
 
-local code, _, err = lib.rsxmesh(tmp, "gltf-export", BASE, "-o", at("g"))
-t.is(code, 0, "gltf-export of the painted bundle")
-if code ~= 0 then t.diag(err) end
-local TEXT = assert(lib.read(at("g/b.gltf")))
-local BIN = assert(lib.read(at("g/b.bin")))
+local export = gltf_edit.export(t, tmp, BASE,
+  "gltf-export of the painted bundle")
 
 -- The export rebuilt as an editor would: its indices (u32) each triangle
 -- from its second corner, COLOR_0 a new float VEC4 accessor of colours
 -- (a flat table, 4 a vertex), the mesh's extras as given. Written as
 -- DIR/b.gltf and its .bin, whose path it returns.
 local function rebuilt(dir, colours, extras)
-  local doc = cjson.decode(TEXT)
-  local bin = BIN
-  local prim = doc.meshes[1].primitives[1]
-  local ia = doc.accessors[prim.indices + 1]
-  local off = doc.bufferViews[ia.bufferView + 1].byteOffset
-    + (ia.byteOffset or 0)
-  local a, b, c = string.unpack("<I4I4I4", bin, off + 1)
-  bin = bin:sub(1, off) .. string.pack("<I4I4I4", b, c, a)
-    .. bin:sub(off + 13)
-  while #bin % 4 ~= 0 do bin = bin .. "\0" end
-  doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0, byteOffset = #bin,
-    byteLength = 4 * #colours }
-  bin = bin .. string.pack("<" .. ("f"):rep(#colours),
-    table.unpack(colours))
-  doc.accessors[#doc.accessors + 1] = { bufferView = #doc.bufferViews - 1,
-    componentType = 5126, count = #colours // 4, type = "VEC4" }
-  prim.attributes.COLOR_0 = #doc.accessors - 1
-  doc.buffers[1].byteLength = #bin
-  doc.meshes[1].extras = extras
-  assert(lfs.mkdir(at(dir)))
-  lib.write(at(dir .. "/b.gltf"), cjson.encode(doc))
-  lib.write(at(dir .. "/b.bin"), bin)
-  return at(dir .. "/b.gltf")
+  return export.write(dir, function(doc, bin)
+    local prim = doc.meshes[1].primitives[1]
+    local ia = doc.accessors[prim.indices + 1]
+    local off = doc.bufferViews[ia.bufferView + 1].byteOffset
+      + (ia.byteOffset or 0)
+    local a, b, c = string.unpack("<I4I4I4", bin, off + 1)
+    bin = bin:sub(1, off) .. string.pack("<I4I4I4", b, c, a)
+      .. bin:sub(off + 13)
+    while #bin % 4 ~= 0 do bin = bin .. "\0" end
+    doc.bufferViews[#doc.bufferViews + 1] = { buffer = 0,
+      byteOffset = #bin, byteLength = 4 * #colours }
+    bin = bin .. string.pack("<" .. ("f"):rep(#colours),
+      table.unpack(colours))
+    doc.accessors[#doc.accessors + 1] = {
+      bufferView = #doc.bufferViews - 1, componentType = 5126,
+      count = #colours // 4, type = "VEC4" }
+    prim.attributes.COLOR_0 = #doc.accessors - 1
+    doc.buffers[1].byteLength = #bin
+    doc.meshes[1].extras = extras
+    return bin
+  end)
 end
 
 -- the base's colours as floats (byte / 255), vertex 1 painted or not
@@ -74,10 +68,7 @@ end
 local MARK = { rsxmesh_bundle = "b.rsxb", rsxmesh_mesh = "painted",
   rsxmesh_number = 1 }
 
-local function import(gltf, out)
-  return lib.rsxmesh(tmp, "gltf-import", gltf, "--base", BASE, "-o",
-    at(out), "--report")
-end
+local import = export.import
 
 -- Every attribute's stored bytes of the mesh of a bundle file but the
 -- colours, and the colours.
@@ -95,7 +86,7 @@ local function parts(file)
   return table.concat(rest), c
 end
 
-local out
+local code, _, out, err
 code, out, err = import(rebuilt("painted", colours(true), MARK), "p.rsxb")
 t.is(code, 0, "the add-on's rebuild with vertex 1 painted imports")
 if code ~= 0 then t.diag(err) end

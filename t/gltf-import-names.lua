@@ -13,9 +13,8 @@
 
 local t = require "tap"
 local rsxmesh = require "rsxmesh"
-local cjson = require "cjson"
-local lfs = require "lfs"
 local lib = require "scripts-lib"
+local gltf_edit = require "gltf-edit"
 
 local tmp = lib.tmpdir()
 local function at(p) return tmp .. "/" .. p end
@@ -24,36 +23,29 @@ local srcdir = os.getenv("top_srcdir") or "."
 assert(loadfile(srcdir .. "/t/crates.lua"))(at("dup.rsxb"))
 local ORIGINAL = assert(lib.read(at("dup.rsxb")))
 
-local code, _, err = lib.rsxmesh(tmp, "gltf-export", at("dup.rsxb"), "-o",
-  at("g"))
-t.is(code, 0, "gltf-export of the bundle with two meshes named crate")
-if code ~= 0 then t.diag(err) end
-local TEXT = assert(lib.read(at("g/dup.gltf")))
-local BIN = assert(lib.read(at("g/dup.bin")))
+local export = gltf_edit.export(t, tmp, at("dup.rsxb"),
+  "gltf-export of the bundle with two meshes named crate")
 
 -- The export with edit(doc) made to its JSON, and 0.5 added to the x of
 -- the positions of each glTF mesh (0-based) in moved: written as
 -- DIR/dup.gltf and its .bin, whose path it returns.
 local function edited(dir, edit, moved)
-  local doc = cjson.decode(TEXT)
-  local bin = BIN
-  for _, gi in ipairs(moved) do
-    local a = doc.accessors[doc.meshes[gi + 1].primitives[1]
-      .attributes.POSITION + 1]
-    local off = doc.bufferViews[a.bufferView + 1].byteOffset
-      + (a.byteOffset or 0)
-    for v = 0, a.count - 1 do
-      local at_x = off + 12 * v
-      local x = string.unpack("<f", bin, at_x + 1)
-      bin = bin:sub(1, at_x) .. string.pack("<f", x + 0.5)
-        .. bin:sub(at_x + 5)
+  return export.write(dir, function(doc, bin)
+    for _, gi in ipairs(moved) do
+      local a = doc.accessors[doc.meshes[gi + 1].primitives[1]
+        .attributes.POSITION + 1]
+      local off = doc.bufferViews[a.bufferView + 1].byteOffset
+        + (a.byteOffset or 0)
+      for v = 0, a.count - 1 do
+        local at_x = off + 12 * v
+        local x = string.unpack("<f", bin, at_x + 1)
+        bin = bin:sub(1, at_x) .. string.pack("<f", x + 0.5)
+          .. bin:sub(at_x + 5)
+      end
     end
-  end
-  edit(doc)
-  assert(lfs.mkdir(at(dir)))
-  lib.write(at(dir .. "/dup.gltf"), cjson.encode(doc))
-  lib.write(at(dir .. "/dup.bin"), bin)
-  return at(dir .. "/dup.gltf")
+    edit(doc)
+    return bin
+  end)
 end
 
 -- The x of each vertex of mesh k of a bundle file.
@@ -75,16 +67,13 @@ local function same_mesh(file, k)
   return same
 end
 
-local function import(gltf, out)
-  return lib.rsxmesh(tmp, "gltf-import", gltf, "--base", at("dup.rsxb"),
-    "-o", at(out), "--report")
-end
+local import = export.import
 
 -- Blender's names: the second crate is crate.001, and it was moved
 local g = edited("renamed", function(doc)
   doc.meshes[3].name = "crate.001"
 end, { 2 })
-local out
+local code, _, out, err
 code, out, err = import(g, "renamed.rsxb")
 t.is(code, 0, "crate.001 imports")
 if code ~= 0 then t.diag(err) end

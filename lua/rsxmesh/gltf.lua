@@ -16,6 +16,7 @@
 
 local rsxmesh = require "rsxmesh"
 local json = require "rsxmesh.json"
+local layout = require "rsxmesh.gltf_layout"
 local output = require "rsxmesh.output"
 local path = require "rsxmesh.path"
 local plural = require("rsxmesh.text").plural
@@ -23,9 +24,14 @@ local lfs = require "lfs"
 
 local gltf = {}
 
--- glTF's numeric constants (glTF 2.0, accessors and buffer views).
-local FLOAT, UNSIGNED_BYTE, UNSIGNED_INT = 5126, 5121, 5125
-local ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER = 34962, 34963
+-- glTF's numeric constants, and the attributes this module writes, as
+-- gltf-import reads them (rsxmesh.gltf_layout).
+local ARRAY_BUFFER = layout.ARRAY_BUFFER
+local POSITION, NORMAL, TANGENT = layout.POSITION, layout.NORMAL,
+  layout.TANGENT
+local COLOR_0, TEXCOORD, UV_SET = layout.COLOR_0, layout.TEXCOORD,
+  layout.UV_SET
+local TEXCOORD_N = layout.TEXCOORD_N
 
 -- A nonzero normal farther than this from unit length is renormalised:
 -- the research note's own test for a unit normal, defined by the core.
@@ -195,13 +201,14 @@ local function packed(acc)
   end)
 end
 
--- A new accessor over bytes of its own view; returns its index.
-function Doc:accessor(bytes, t)
+-- A new accessor of count elements of attribute a (rsxmesh.gltf_layout's:
+-- its type and component type as the layout describes them) over bytes
+-- of its own view, with bounds min and max (or nil); returns its index.
+function Doc:accessor(bytes, a, count, min, max)
   self.accessors[#self.accessors + 1] = {
-    bufferView = self:view(bytes, t.target or ARRAY_BUFFER),
-    componentType = t.componentType or FLOAT,
-    normalized = t.normalized, count = t.count, type = t.type,
-    min = t.min, max = t.max,
+    bufferView = self:view(bytes, a.target or ARRAY_BUFFER),
+    componentType = a.componentType, normalized = a.normalized,
+    count = count, type = a.type, min = min, max = max,
   }
   return #self.accessors - 1
 end
@@ -285,7 +292,7 @@ function Doc:material(mat, untextured)
   local m = { name = mat.name, pbrMetallicRoughness = pbr,
     extras = { samplers = samplers[1] and samplers or gltf.EMPTY } }
   if untextured then
-    m.name = mat.name .. " (no UV0)"
+    m.name = mat.name .. layout.UNTEXTURED_SUFFIX
   elseif mat.base_colour then
     pbr.baseColorTexture = { index = self:image(mat.base_colour),
       texCoord = 0 }
@@ -353,26 +360,14 @@ local function mesh_tangents(m, note)
   end)
 end
 
--- The attributes a mesh can carry as application-specific semantics:
--- the lossless raw values, never normalised (glTF 2.0: a leading "_"),
--- float components; what names them in messages. gltf.RAW: gltf-import
--- reads by this one description what this module writes.
-local RAW = {
-  { kind = "tangent_a", name = "_TANGENT_A", type = "VEC3",
-    what = "tangent A" },
-  { kind = "tangent_b", name = "_TANGENT_B", type = "VEC3",
-    what = "tangent B" },
-  { kind = "extra_a", name = "_EXTRA_A", type = "VEC4", what = "extras A" },
-  { kind = "extra_b", name = "_EXTRA_B", type = "VEC4", what = "extras B" },
-  { kind = "s32k2", name = "_S32K2", type = "VEC2", what = "bit 11" },
-  { kind = "half4", name = "_HALF4", type = "VEC4", what = "bit 12" },
-}
+-- The attributes a mesh can carry as application-specific semantics
+-- (rsxmesh.gltf_layout's RAW: the lossless raw values, never normalised,
+-- float components; what names them in messages).
+local RAW = layout.RAW
 gltf.RAW = RAW
 
 -- The attribute of a stored UV set that no TEXCOORD_n carries.
-function gltf.uv_set_attribute(set)
-  return "_UV_SET_" .. set
-end
+gltf.uv_set_attribute = layout.uv_set_attribute
 
 -- The result of add_mesh, empty; note(r, kind, count, text) adds a note
 -- and counts it by kind.
@@ -464,30 +459,28 @@ function Doc:vertex_attributes(m, pos, acc, r)
   local lo, hi
   pos, lo, hi = pos[1], pos[2], pos[3]
   local attributes = {}
-  attributes.POSITION = self:accessor(packed(pos), { count = n,
-    type = "VEC3", min = lo, max = hi })
+  attributes[POSITION.name] = self:accessor(packed(pos), POSITION, n, lo,
+    hi)
   if acc.normal then
-    attributes.NORMAL = self:accessor(mesh_normals(m, note),
-      { count = n, type = "VEC3" })
+    attributes[NORMAL.name] = self:accessor(mesh_normals(m, note),
+      NORMAL, n)
   end
   if acc.tangent_a and acc.tangent_b and acc.normal then
-    attributes.TANGENT = self:accessor(mesh_tangents(m, note),
-      { count = n, type = "VEC4" })
+    attributes[TANGENT.name] = self:accessor(mesh_tangents(m, note),
+      TANGENT, n)
   elseif acc.tangent_a or acc.tangent_b then
     note("no_tangent", 1, "no TANGENT: it needs vectors A and B and a"
       .. " normal")
   end
   if acc.colour then
     -- the stored bytes as they are: byte/255 is the note's decode
-    attributes.COLOR_0 = self:accessor(written(4 * n, function(f)
+    attributes[COLOR_0.name] = self:accessor(written(4 * n, function(f)
       return acc.colour:raw(f) -- four bytes a vertex
-    end), { count = n,
-      type = "VEC4", componentType = UNSIGNED_BYTE, normalized = true })
+    end), COLOR_0, n)
   end
   for _, raw in ipairs(RAW) do
     if acc[raw.kind] then
-      attributes[raw.name] = self:accessor(packed(acc[raw.kind]),
-        { count = n, type = raw.type })
+      attributes[raw.name] = self:accessor(packed(acc[raw.kind]), raw, n)
     end
   end
   return attributes
@@ -508,7 +501,7 @@ function Doc:uv_set_accessor(s, logical, n, uv_accessor, r)
       known = false
       add_error(r, why)
     elseif not holds_non_finite(a) then
-      known = self:accessor(packed(a), { count = n, type = "VEC2" })
+      known = self:accessor(packed(a), TEXCOORD, n)
     else
       known = false
       add_note(r, "non_finite", 1, "stored UV set " .. set .. " holds NaN"
@@ -529,7 +522,7 @@ function Doc:primitive_uvs(p, attrs, n, uv_accessor, r)
     if not gap then
       local a, set = self:uv_set_accessor(s, logical, n, uv_accessor, r)
       if a then
-        attrs["TEXCOORD_" .. logical] = a
+        attrs[TEXCOORD_N[logical]] = a
         sets[#sets + 1] = set
       else
         gap = logical
@@ -564,10 +557,9 @@ function Doc:unrouted_uv_sets(m, primitives, uv_accessor, r)
         add_note(r, "non_finite", 1, "stored UV set " .. set .. " holds"
           .. " NaN or infinity, which glTF forbids: left out")
       else
-        local index = self:accessor(packed(a), { count = m.vertex_count,
-          type = "VEC2" })
+        local index = self:accessor(packed(a), UV_SET, m.vertex_count)
         for _, prim in ipairs(primitives) do
-          prim.attributes[gltf.uv_set_attribute(set)] = index
+          prim.attributes[layout.UV_SET_N[set]] = index
         end
       end
     end
@@ -581,17 +573,16 @@ function Doc:primitive(p, attributes, n, uv_accessor, r)
   local attrs = {}
   for k, v in pairs(attributes) do attrs[k] = v end
   local sets = self:primitive_uvs(p, attrs, n, uv_accessor, r)
-  local prim = { attributes = attrs, mode = 4,
+  local prim = { attributes = attrs, mode = layout.TRIANGLES,
     indices = self:accessor(written(12 * p.count, function(f)
         return s:triangle_bytes(f)
-      end), { count = 3 * p.count,
-      type = "SCALAR", componentType = UNSIGNED_INT,
-      target = ELEMENT_ARRAY_BUFFER }),
+      end), layout.INDICES, 3 * p.count),
     extras = { selectors = s.selectors,
       uv_sets = sets[1] and sets or gltf.EMPTY } }
   local mat = s.material
   if mat then
-    local untextured = mat.base_colour ~= nil and attrs.TEXCOORD_0 == nil
+    local untextured = mat.base_colour ~= nil
+      and attrs[TEXCOORD_N[0]] == nil
     if untextured then
       add_note(r, "untextured", 1, "submesh " .. p.index .. ": no logical"
         .. " UV0 for the base-colour texture of " .. mat.name

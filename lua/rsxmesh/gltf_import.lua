@@ -22,153 +22,69 @@ local attributes = require "rsxmesh.gltf_import.attributes"
 local records = require "rsxmesh.gltf_import.records"
 local transforms = require "rsxmesh.gltf_import.transforms"
 
-local gltf = require "rsxmesh.gltf"
 local json = require "rsxmesh.json"
 local rsxmesh = require "rsxmesh"
 
 local fail, guarded = reading.fail, reading.guarded
-local accessor = reading.accessor
 
 local import = {}
 
--- What gltf-export writes for mesh m, in memory: the primitives, the
--- submeshes they came from ({ s =, index = }, in order: those with
--- triangles), and bytes(i) of accessor i. nil and the export's first
--- error when it writes nothing.
-local function exported(m)
-  local doc = gltf.new{}
-  doc.material = function() return nil end -- materials play no part
-  -- each view kept in memory, in the order of the views, and made bytes
-  -- only when asked for: some are never compared (TANGENT)
-  local kept = {}
-  doc.view = function(_, bytes)
-    kept[#kept + 1] = bytes
-    return #kept - 1
-  end
-  -- the submesh of each primitive, as the export counted its triangles
-  local subs = {}
-  local primitive = doc.primitive
-  doc.primitive = function(self, p, ...)
-    subs[#subs + 1] = { s = p.s, index = p.index }
-    return primitive(self, p, ...)
-  end
-  local r = doc:add_mesh(m)
-  if not r.written then return nil, r.errors[1] or "no triangles" end
-  return {
-    primitives = doc.meshes[1].primitives,
-    accessors = doc.accessors,
-    subs = subs,
-    bytes = function(i)
-      if i == nil then return nil end
-      local v = doc.accessors[i + 1].bufferView + 1
-      kept[v] = gltf.view_bytes(kept[v])
-      return kept[v]
-    end,
-  }
+-- Append the texts of list to the report's list of that name.
+local function noted(report, name, list)
+  table.move(list, 1, #list, #report[name] + 1, report[name])
 end
 
--- The import of one glTF mesh into one base mesh, a step per method. The
--- steps fill t, the argument of m:with, with what differs from the base,
--- and the report with what changed, was derived or was kept.
-local Job = {}
-Job.__index = Job
--- the phases' methods, each defined once
-for _, phase in ipairs({ matching, attributes }) do
-  for name, method in pairs(phase) do
-    assert(Job[name] == nil, name)
-    Job[name] = method
-  end
-end
-
--- A job for glTF mesh g into base mesh m; world is the node's
--- matrix, nil for the identity.
-local function new_job(file, g, m, world)
-  local label = m.label -- as the core's messages name it
-  local job = setmetatable({ file = file, g = g, m = m, world = world,
-    label = label, where = file.path .. ": " .. label,
-    report = { label = label, changed = {}, derived = {}, kept = {} },
-    t = {}, columns = {}, changes = {},
-    -- a mesh's accessors read once for it: its primitives share them
-    -- (gltf-export's do), and no other mesh uses them (gltf-export gives
-    -- each its own), so they go with the job
-    read = {} }, Job)
-  local E, why = exported(m)
-  if not E then
-    fail("%s: the base mesh cannot be exported, so not compared: %s",
-      job.where, tostring(why))
-  end
-  job.E, job.e_attrs = E, E.primitives[1].attributes
-  job.subs = E.subs
-  job.prims = type(g.primitives) == "table" and g.primitives or {}
-  return job
-end
-
-function Job:note(list, text)
-  local l = self.report[list]
-  l[#l + 1] = text
-end
-
--- kind (nil: the triangles) encoded again: reported as changed when its
--- bytes then differ from the base's (Job:differs)
-function Job:changed(kind, text)
-  self.changes[#self.changes + 1] = { kind = kind, text = text }
-end
-
--- The accessor i of primitive p, named as messages name it.
-function Job:accessor(i, p, name)
-  return accessor(self.file, i, self.read, self.where, p, name)
-end
-
--- The decoded values of a base attribute (acc:range()), read once.
-function Job:base_range(kind)
-  self.ranges = self.ranges or {}
-  local r = self.ranges[kind]
-  if not r then
-    r = assert(self.m:attribute(kind)):range()
-    self.ranges[kind] = r
-  end
-  return r
-end
-
-local STEPS = { "primitives", "positions", "normals", "colours",
-  "tangents", "uv_sets", "raw_kinds", "triangles" }
-
--- Import glTF mesh g into base mesh m. Returns the mesh to write (m
--- itself when its bytes come out the same) and its report.
+-- Import glTF mesh g into base mesh m (world: the node's matrix, nil for
+-- the identity), the phases in turn, each given the one before's value:
+-- the source (matching.source), its match (matching.match), the
+-- attributes built from it (attributes.build), and the copy m:with makes
+-- of them. Returns the mesh to write (m itself when its bytes come out
+-- the same) and its report.
 local function import_mesh(file, g, m, world)
-  local job = new_job(file, g, m, world)
-  job.report.state = "unchanged"
-  if job:verbatim() then return m, job.report end
-  job:primitives()
-  local same, why = false, nil
-  if not job:as_written() then
-    same, why = job:untouched()
+  local src = matching.source(file, g, m, world)
+  local report = { label = src.label, state = "unchanged", changed = {},
+    derived = {}, kept = {} }
+  if matching.verbatim(src) then return m, report end
+  local match = matching.match(src)
+  noted(report, "derived", match.derived)
+  local same, why, painted = false, nil, nil
+  if not match:as_written() then
+    same, why, painted = match:untouched()
   end
   if same then
-    local copy = job.painted and job:painted_copy()
-    if copy then return copy, job.report end
-    job:note("kept", "every byte (positions and UVs are the base's)")
-    return m, job.report
+    local copy = painted and attributes.painted_copy(match, painted)
+    if copy then
+      report.state, report.why = "changed", "its colours"
+      noted(report, "changed", { "colours (COLOR_0, rounded to bytes;"
+        .. " positions and UVs are the base's: every other byte kept)" })
+      return copy, report
+    end
+    noted(report, "kept", { "every byte (positions and UVs are the"
+      .. " base's)" })
+    return m, report
   end
-  job.report.why = why
-  for k = 2, #STEPS do job[STEPS[k]](job) end
-  if next(job.t) == nil then return m, job.report end
-  local copy, err = m:with(job.t)
-  if not copy then fail("%s: %s", job.where, err) end
+  report.why = why
+  local built = attributes.build(match)
+  noted(report, "kept", built.kept)
+  noted(report, "derived", built.derived)
+  if next(built.t) == nil then return m, report end
+  local copy, err = m:with(built.t)
+  if not copy then fail("%s: %s", match.where, err) end
   -- what was encoded again into the very bytes the base has is no change
-  local changed = not job.same_layout
-  for _, c in ipairs(job.changes) do
-    if not c.kind or job:differs(copy, c.kind) then
-      job:note("changed", c.text)
+  local changed = not match.same_layout
+  for _, c in ipairs(built.changes) do
+    if not c.kind or attributes.differs(match, copy, c.kind) then
+      noted(report, "changed", { c.text })
       changed = true
     end
   end
   for _, kind in ipairs(rsxmesh.kinds) do
-    changed = changed or (job.t[kind] ~= nil and job:differs(copy, kind))
+    changed = changed
+      or (built.t[kind] ~= nil and attributes.differs(match, copy, kind))
   end
-  if not changed then return m, job.report end
-  job.report.state = "changed"
-  return copy, job.report
+  if not changed then return m, report end
+  report.state = "changed"
+  return copy, report
 end
 
 -- --------------------------------------------------------------- bundle

@@ -1,35 +1,50 @@
 -- rsxmesh/gltf_import/attributes.lua - the glTF import's attributes:
 -- each kind the base mesh stores, taken from the glTF where it differs
 -- from the export (and encoded again by m:with), or filled from the base
--- vertex each glTF vertex stands for where the glTF lacks it. Methods of
--- the import's Job (rsxmesh.gltf_import), after matching's.
+-- vertex each glTF vertex stands for where the glTF lacks it.
+--
+--   local built = attributes.build(match)  -- match: matching.match's
+--   -- built.t: m:with's argument (what differs from the base)
+--   -- built.changes: { kind =, text = } encoded again (kind nil: the
+--   --   triangles), to report when the bytes then differ (differs)
+--   -- built.kept, built.derived: the report's notes
+--
+-- Its steps are methods of a Job of its own, made for each call, which
+-- holds what they make (t, the notes, the fitted transform and the
+-- frames derived from TANGENT), and reads the rest of the match
+-- (self.m, self:column(...), ...: the fields and questions of matching's
+-- Match listed at job_of).
 
 local reading = require "rsxmesh.gltf_import.reading"
 local transforms = require "rsxmesh.gltf_import.transforms"
 
-local gltf = require "rsxmesh.gltf"
+local layout = require "rsxmesh.gltf_layout"
 local rsxmesh = require "rsxmesh"
 
-local fail, expect, values = reading.fail, reading.expect, reading.values
+local fail, values = reading.fail, reading.values
 local column_bytes, column_values = reading.column_bytes,
   reading.column_values
 local CTYPE, COMPONENTS = reading.CTYPE, reading.COMPONENTS
-local UNSIGNED_BYTE = reading.UNSIGNED_BYTE
-local ONLY_FLOAT, UV_CTYPES, COLOUR_CTYPES = reading.ONLY_FLOAT,
-  reading.UV_CTYPES, reading.COLOUR_CTYPES
-local VEC2, VEC3, VEC4 = reading.VEC2, reading.VEC3, reading.VEC4
+local ONLY_FLOAT = reading.ONLY_FLOAT
+local VEC3, VEC4 = reading.VEC3, reading.VEC4
+-- the attributes as gltf-export writes them (rsxmesh.gltf_layout)
+local POSITION, NORMAL, COLOR_0 = layout.POSITION, layout.NORMAL,
+  layout.COLOR_0
+local TEXCOORD_N, UV_SET_N = layout.TEXCOORD_N, layout.UV_SET_N
 local transform, frames_from_tangent, solve3 = transforms.transform,
   transforms.frames_from_tangent, transforms.solve3
+
+local attributes = {}
 
 local Job = {}
 
 -- Did gltf-export write stored set `set` (as a TEXCOORD_n or _UV_SET_n)?
 local function exported_set(E, subs, set)
   for p, prim in ipairs(E.primitives) do
-    if prim.attributes[gltf.uv_set_attribute(set)] then return true end
+    if prim.attributes[UV_SET_N[set]] then return true end
     for logical = 0, 3 do
       if subs[p].s:uv_set(logical) == set
-          and prim.attributes["TEXCOORD_" .. logical] then
+          and prim.attributes[TEXCOORD_N[logical]] then
         return true
       end
     end
@@ -84,7 +99,7 @@ function Job:from_base(kind, what)
       b, besides = bv.beside[v], besides + 1
     end
     if not b then
-      local gpos = column_bytes(self:column("POSITION", VEC3, ONLY_FLOAT))
+      local gpos = column_bytes(self:column(POSITION))
       local x, y, z = string.unpack("<fff", gpos, 12 * v - 11)
       -- a new vertex (an extrusion) has none: with TANGENT exported, A
       -- and B are derived instead, so say how
@@ -138,8 +153,8 @@ local function finite32(x)
 end
 
 function Job:positions()
-  local P = self:column("POSITION", VEC3, ONLY_FLOAT)
-  if self.world or not self:as_exported(P, "POSITION") then
+  local P = self:column(POSITION)
+  if self.world or not self:as_exported(P, POSITION.name) then
     local v = column_values(P)
     v = self.world and transform(self.world, v, "position") or v
     -- gltf-export refuses a mesh whose positions are not finite, so
@@ -164,10 +179,10 @@ end
 
 function Job:normals()
   if not self.m:has("normal") then return end
-  local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+  local N = self:column(NORMAL)
   if not N then
     self:keep("normal", "normals (no NORMAL)", true)
-  elseif self.world or not self:as_exported(N, "NORMAL") then
+  elseif self.world or not self:as_exported(N, NORMAL.name) then
     local v = column_values(N)
     self.t.normal = self.world and transform(self.world, v, "normal") or v
     self:changed("normal", "normals")
@@ -176,13 +191,14 @@ end
 
 function Job:colours()
   if not self.m:has("colour") then return end
-  local C = self:column("COLOR_0", { VEC3 = true, VEC4 = true },
-    COLOUR_CTYPES)
+  local C = self:column(COLOR_0)
   if not C then
     self:keep("colour", "colours (no COLOR_0)", true)
-  elseif not self:as_exported(C, "COLOR_0") then
-    if #C == 1 and C[1].ctype == UNSIGNED_BYTE and C[1].type == "VEC4" then
-      self.t.colour = C[1].bytes -- the stored bytes as they are
+  elseif not self:as_exported(C, COLOR_0.name) then
+    if #C == 1 and C[1].ctype == COLOR_0.componentType
+        and C[1].type == COLOR_0.type then
+      -- as gltf-export writes them: the stored bytes as they are
+      self.t.colour = C[1].bytes
     else
       local v = column_values(C)
       if C[1].type == "VEC3" then -- opaque
@@ -196,7 +212,7 @@ function Job:colours()
       self.t.colour = v
     end
     local ct = C[1].ctype
-    self:changed("colour", ct == UNSIGNED_BYTE and "colours"
+    self:changed("colour", ct == COLOR_0.componentType and "colours"
       or string.format("colours (COLOR_0 as %s%s, not as exported:"
       .. " Blender 3.4 scrambles colours, check them)", CTYPE[ct].name,
       C[1].normalized and " normalized" or ""))
@@ -232,13 +248,9 @@ function Job:derived_frames()
   return self.frames
 end
 
--- gltf-export's raw attributes (gltf.RAW), by kind, each with the set of
--- its glTF type (expect's form).
+-- gltf-export's raw attributes (rsxmesh.gltf_layout's RAW), by kind.
 local RAW_OF = {}
-for _, r in ipairs(gltf.RAW) do
-  RAW_OF[r.kind] = { kind = r.kind, name = r.name, what = r.what,
-    type = { [r.type] = true } }
-end
+for _, r in ipairs(layout.RAW) do RAW_OF[r.kind] = r end
 
 local FRAMES = { RAW_OF.tangent_a, RAW_OF.tangent_b }
 
@@ -415,30 +427,19 @@ function Job:uv_sources(set)
     for logical = 0, 3 do
       local routed = s:uv_set(logical)
       if routed == nil then break end
-      local name = "TEXCOORD_" .. logical
+      local name = TEXCOORD_N[logical]
       if routed == set and prim.attributes[name] ~= nil then
         sources[#sources + 1] = { p = part.p, sub = part.sub, part = part,
           name = name, i = prim.attributes[name], e = ep[name] }
       end
     end
-    local name = gltf.uv_set_attribute(set)
+    local name = UV_SET_N[set]
     if prim.attributes[name] ~= nil then
       sources[#sources + 1] = { p = part.p, sub = part.sub, part = part,
         name = name, i = prim.attributes[name], e = ep[name] }
     end
   end
   return sources
-end
-
--- The accessor of a UV source, checked against its primitive's vertices.
-function Job:uv_accessor(src)
-  local grp = self:group(src.p)
-  local r = self:accessor(src.i, src.p, src.name)
-  expect(r, VEC2, UV_CTYPES)
-  if r.count ~= grp.count then
-    fail("%s: count %d where POSITION has %d", r.label, r.count, grp.count)
-  end
-  return r
 end
 
 local function differ(a, b)
@@ -564,7 +565,7 @@ end
 function Job:raw_kinds()
   for _, f in ipairs(RAW) do
     if self.m:has(f.kind) then
-      local V = self:column(f.name, f.type, ONLY_FLOAT)
+      local V = self:column(f)
       if not V then
         self:keep(f.kind, f.what .. " (no " .. f.name .. ")",
           self.e_attrs[f.name] ~= nil)
@@ -580,8 +581,9 @@ end
 
 -- Do the copy's stored bytes of kind differ from the base's: the
 -- vertices' own, or (other vertices) a vertex's from those of the base
--- vertex it stands for, or of every base vertex at its position?
-function Job:differs(copy, kind)
+-- vertex it stands for, or of every base vertex at its position? self:
+-- the match (matching.match's) the copy was built from.
+function attributes.differs(self, copy, kind)
   local raw = assert(self.m:attribute(kind)):raw()
   local new = assert(copy:attribute(kind)):raw()
   if self.same_layout then return new ~= raw end
@@ -600,15 +602,16 @@ function Job:differs(copy, kind)
   return false
 end
 
--- An untouched mesh (Job:untouched) whose trusted COLOR_0 gives a base
--- vertex other colour bytes (Job:corner_colours): the base with only its
+-- An untouched mesh (Match:untouched) whose trusted COLOR_0 gives a base
+-- vertex other colour bytes (Match:corner_colours): the base with only its
 -- colours encoded again (each component clamped to 0..1, times 255,
 -- rounded to the nearest byte, by m:with), every other byte kept; nil
--- when they round to the base's bytes.
-function Job:painted_copy()
+-- when they round to the base's bytes. self: the match (matching.match's),
+-- painted what Match:untouched gave.
+function attributes.painted_copy(self, painted)
   local v = {}
   table.move(self:base_range("colour"), 1, 4 * self.m.vertex_count, 1, v)
-  for b, c in pairs(self.painted) do
+  for b, c in pairs(painted) do
     v[4 * b + 1], v[4 * b + 2], v[4 * b + 3], v[4 * b + 4] =
       c[1], c[2], c[3], c[4]
   end
@@ -617,11 +620,80 @@ function Job:painted_copy()
   if copy:attribute("colour"):raw() == self.m:attribute("colour"):raw() then
     return nil
   end
-  self.report.state = "changed"
-  self.report.why = "its colours"
-  self:note("changed", "colours (COLOR_0, rounded to bytes; positions and"
-    .. " UVs are the base's: every other byte kept)")
   return copy
 end
 
-return Job
+-- The triangles: the glTF's, when the match says the base's index buffer
+-- cannot stay (Match:new_triangles).
+function Job:triangles()
+  local fields, count = self:new_triangles()
+  if not fields then return end
+  for k, v in pairs(fields) do self.t[k] = v end
+  self:changed(nil, string.format("triangles (%d, a triangle list of"
+    .. " u%d indices)", count, 8 * fields.index_size))
+end
+
+function Job:note(list, text)
+  local l = self[list]
+  l[#l + 1] = text
+end
+
+-- kind (nil: the triangles) encoded again: reported as changed when its
+-- bytes then differ from the base's (attributes.differs)
+function Job:changed(kind, text)
+  self.changes[#self.changes + 1] = { kind = kind, text = text }
+end
+
+local STEPS = { "positions", "normals", "colours", "tangents", "uv_sets",
+  "raw_kinds", "triangles" }
+
+-- A Job reads these fields of its match (matching.match's), copied into
+-- it, and asks it these questions (Match's methods, called on the
+-- match). Looking each up in the match as asked, through an __index
+-- function, cost 2 % of the Lua bytecodes of an edited import (JULIETT
+-- with every mesh moved).
+local MATCH_FIELDS = { "m", "world", "nv", "same_layout", "where", "E",
+  "e_attrs", "subs", "parts", "groups" }
+for _, name in ipairs({ "column", "as_exported", "base_range",
+    "base_vertices", "uv_accessor", "group", "vertex_agrees",
+    "part_indices", "new_triangles" }) do
+  Job[name] = function(self, ...)
+    local match = self.match
+    return match[name](match, ...)
+  end
+end
+
+-- What a job may hold as nil: its match's fields (world, for one) and
+-- its own that a step sets (fit, fit_pairs, frames). Any other name a
+-- job lacks is a slip (a field or question of the match not listed
+-- above), said at once rather than read as nil.
+local UNSET = { fit = true, fit_pairs = true, frames = true }
+for _, name in ipairs(MATCH_FIELDS) do UNSET[name] = true end
+setmetatable(Job, { __index = function(_, key)
+  if not UNSET[key] then
+    error("gltf_import.attributes: a job has no " .. tostring(key)
+      .. " (MATCH_FIELDS or the match's questions lack it)", 2)
+  end
+end })
+
+local JOB = { __index = Job }
+
+local function job_of(match)
+  local job = { match = match, t = {}, changes = {}, kept = {},
+    derived = {} }
+  for _, name in ipairs(MATCH_FIELDS) do job[name] = match[name] end
+  return setmetatable(job, JOB)
+end
+
+-- The attributes of the base mesh as the match (matching.match's) gives
+-- them, in turn: what differs from the base in t (with vertex_count when
+-- the glTF's vertices are not the base's) and the report's notes.
+function attributes.build(match)
+  local job = job_of(match)
+  if not match.same_layout then job.t.vertex_count = match.nv end
+  for _, step in ipairs(STEPS) do job[step](job) end
+  return { t = job.t, changes = job.changes, kept = job.kept,
+    derived = job.derived }
+end
+
+return attributes

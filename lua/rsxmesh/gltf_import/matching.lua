@@ -2,52 +2,74 @@
 -- mesh's primitives to the base mesh's submeshes, its vertices to the
 -- base's (by the triangles' topology and order, UVs, normals and
 -- positions, as an editor keeps them), and its triangles to the base's.
--- Methods of the import's Job (rsxmesh.gltf_import), which holds what
--- each works out.
+--
+--   local src = matching.source(file, g, m, world)  -- the meshes to match
+--   if not matching.verbatim(src) then
+--     local match = matching.match(src)             -- a value: see there
+--   end
+--
+-- A match is worked out whole when it is made (its groups, parts and
+-- same_layout); its methods answer questions of it (columns, indices,
+-- the base vertex of each glTF vertex, ...), each worked out once when
+-- first asked, in any order.
 
 local reading = require "rsxmesh.gltf_import.reading"
 
+local gltf = require "rsxmesh.gltf"
+local layout = require "rsxmesh.gltf_layout"
 local rsxmesh = require "rsxmesh"
 
 local fail, int, shown = reading.fail, reading.int, reading.shown
 local expect, values = reading.expect, reading.values
 local column_bytes, column_values = reading.column_bytes,
   reading.column_values
-local ONLY_FLOAT, INDEX_CTYPES = reading.ONLY_FLOAT, reading.INDEX_CTYPES
-local COLOUR_CTYPES = reading.COLOUR_CTYPES
-local VEC3 = reading.VEC3
-local MODES, UNSIGNED_INT, CHUNK = reading.MODES, reading.UNSIGNED_INT,
-  reading.CHUNK
+local MODES, CHUNK = reading.MODES, reading.CHUNK
+-- the attributes as gltf-export writes them (rsxmesh.gltf_layout)
+local POSITION, NORMAL, TANGENT = layout.POSITION, layout.NORMAL,
+  layout.TANGENT
+local COLOR_0, INDICES = layout.COLOR_0, layout.INDICES
+local TRIANGLES = layout.TRIANGLES
+local TEXCOORD_N = layout.TEXCOORD_N
+-- the attribute each UV source may be (TEXCOORD_n, _UV_SET_n), by name
+local UV_SOURCE = {}
+for n = 0, 3 do
+  UV_SOURCE[TEXCOORD_N[n]] = layout.TEXCOORD
+  UV_SOURCE[layout.UV_SET_N[n]] = layout.UV_SET
+end
 
-local Job = {}
+local matching = {}
+
+local Match = {}
+Match.__index = Match
 
 -- glTF material names come back with suffixes (Blender's ".001"), and
--- gltf-export names a variant "NAME (no UV0)".
+-- gltf-export names a variant "NAME (no UV0)" (layout.UNTEXTURED_SUFFIX).
+local UNTEXTURED = layout.UNTEXTURED_SUFFIX:gsub("%p", "%%%0") .. "$"
 local function material_name(file, index)
   local mats = type(file.json.materials) == "table" and file.json.materials
   local mat = mats and int(index) and mats[int(index) + 1]
   if type(mat) ~= "table" or type(mat.name) ~= "string" then return nil end
-  return (mat.name:gsub(" %(no UV0%)$", ""):gsub("%.%d%d%d$", ""))
+  return (mat.name:gsub(UNTEXTURED, ""):gsub("%.%d%d%d$", ""))
 end
 
 -- Each primitive a triangle list with a POSITION; its vertices a group
 -- per POSITION accessor, in the glTF's order.
-function Job:vertex_groups()
+function Match:vertex_groups()
   local groups, group_of, nv = {}, {}, 0
   for p, prim in ipairs(self.prims) do
     local pw = string.format("%s: primitive %d", self.where, p)
     if type(prim) ~= "table" then fail("%s is not an object", pw) end
-    local mode = int(prim.mode or 4) or prim.mode
-    if mode ~= 4 then
+    local mode = int(prim.mode or TRIANGLES) or prim.mode
+    if mode ~= TRIANGLES then
       fail("%s: mode %s (%s) is not a triangle list", pw, shown(mode),
         MODES[mode] or "unknown")
     end
     if type(prim.attributes) ~= "table" then prim.attributes = {} end
-    local pi = prim.attributes.POSITION
+    local pi = prim.attributes[POSITION.name]
     if pi == nil then fail("%s: no POSITION", pw) end
     if not group_of[pi] then
-      local r = self:accessor(pi, p, "POSITION")
-      expect(r, VEC3, ONLY_FLOAT)
+      local r = self:accessor(pi, p, POSITION.name)
+      expect(r, POSITION.types, POSITION.ctypes)
       groups[#groups + 1] = { first = nv, count = r.count, prims = {},
         position = r }
       group_of[pi] = groups[#groups]
@@ -106,7 +128,7 @@ end
 -- submesh of the k-th. One wound the other way (flipped in the editor)
 -- goes to the first submesh with those positions, one of no submesh (an
 -- editor's new one) to the first. Returns a part per submesh.
-function Job:split(p, subs)
+function Match:split(p, subs)
   local pos = assert(self.m:attribute("position")):pack()
   local function keys(bytes, a, b, c)
     a, b, c = position_key(bytes, a), position_key(bytes, b),
@@ -163,9 +185,10 @@ end
 
 -- Primitives to the submeshes gltf-export wrote, by order and material:
 -- self.parts, { prim =, p =, sub =, e = (what the export wrote for it),
--- tris = (nil: all its triangles) }. Where an editor merged primitives
+-- tris = (nil: all its triangles) }, and self.same_layout
+-- (Match:numbered_as_base). Where an editor merged primitives
 -- that share a material (Blender does), the merged one is split back.
-function Job:primitives()
+function Match:primitives()
   self:vertex_groups()
   local prims, subs = self.prims, self.subs
   local parts = {}
@@ -220,17 +243,21 @@ function Job:primitives()
   -- the base's vertices, in its order: attributes compare as exported,
   -- and those the glTF lacks are the base's as they stand
   self.same_layout = self:numbered_as_base()
-  if not self.same_layout then self.t.vertex_count = self.nv end
 end
 
-function Job:group(p)
-  return self.group_of[self.prims[p].attributes.POSITION]
+function Match:group(p)
+  return self.group_of[self.prims[p].attributes[POSITION.name]]
 end
 
 -- An attribute of every vertex: per group, the accessor of the group's
 -- first primitive that has it (others of the group must hold the same
--- bytes); nil when a group lacks it.
-function Job:column(name, types, ctypes)
+-- bytes); nil when a group lacks it. name: the attribute's, and types
+-- and ctypes what its accessors may be (expect's); or name alone, an
+-- attribute of rsxmesh.gltf_layout, which gives all three.
+function Match:column(name, types, ctypes)
+  if type(name) == "table" then
+    name, types, ctypes = name.name, name.types, name.ctypes
+  end
   local known = self.columns[name]
   if known ~= nil then return known or nil end
   local parts = {}
@@ -266,7 +293,7 @@ function Job:column(name, types, ctypes)
 end
 
 -- Is the glTF's column what gltf-export wrote for the base?
-function Job:as_exported(parts, name)
+function Match:as_exported(parts, name)
   return self.same_layout and self.e_attrs[name] ~= nil
     and column_bytes(parts) == self.E.bytes(self.e_attrs[name])
 end
@@ -280,7 +307,7 @@ local NORMAL_AGREE = 0.99
 
 -- The position key of each base vertex (1-based) and of each glTF vertex
 -- (1-based, POSITION before any node transform).
-function Job:position_keys()
+function Match:position_keys()
   if self.bkeys then return self.bkeys, self.gkeys end
   local pos = assert(self.m:attribute("position")):pack()
   local bkeys, gkeys = {}, {}
@@ -301,13 +328,12 @@ end
 -- to the first absent one, as gltf-export writes them) that the glTF
 -- gives, { set =, g = (the glTF's, flat, by vertex of the group), b =
 -- (the base's stored set, flat, by base vertex) }.
-function Job:part_uvs(part)
+function Match:part_uvs(part)
   if part.uvs then return part.uvs end
-  self.base_uvs = self.base_uvs or {}
   local list = {}
   for logical = 0, 3 do
     local set = part.sub.s:uv_set(logical)
-    local name = "TEXCOORD_" .. logical
+    local name = TEXCOORD_N[logical]
     local i = part.prim.attributes[name]
     if set == nil or i == nil then break end
     local b = self.base_uvs[set]
@@ -370,7 +396,7 @@ end
 -- Each corner of a pair gives its glTF vertex (1-based) its base vertex
 -- (0-based) in map, the first pair to name it winning; seen[v] is a part
 -- that uses vertex v.
-function Job:align(part, map, seen)
+function Match:align(part, map, seen)
   local tri, n = part.sub.s:triangles()
   local idx = self:part_indices(part)
   local first = self:group(part.p).first
@@ -496,10 +522,10 @@ end
 
 -- The base vertices each glTF vertex (1-based) stands for, for vertices
 -- that are not the base's: map[v], one (0-based) from the triangles'
--- alignment (Job:align), else near[v], the list of base vertices at its
+-- alignment (Match:align), else near[v], the list of base vertices at its
 -- position (POSITION before any node transform), nil where none is;
 -- part[v], a part using vertex v.
-function Job:base_vertices()
+function Match:base_vertices()
   if self.base_of then return self.base_of end
   local map, seen = {}, {}
   for _, part in ipairs(self.parts) do self:align(part, map, seen) end
@@ -527,7 +553,7 @@ end
 -- corner beside it, of a triangle it or a vertex at its position is a
 -- corner of (an editor's new vertex: a loop cut, a subdivision), found
 -- by spreading out from the vertices that have one, nearest first.
-function Job:beside(map, near)
+function Match:beside(map, near)
   local _, gkeys = self:position_keys()
   local beside, lonely = {}, {}
   local function own(v)
@@ -585,10 +611,10 @@ end
 
 -- Does glTF vertex v (1-based) carry the normal of base vertex b
 -- (0-based), where the glTF and the base have normals?
-function Job:normal_agrees(v, b)
+function Match:normal_agrees(v, b)
   if not self.m:has("normal") then return true end
   if self.agree_normals == nil then
-    local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+    local N = self:column(NORMAL)
     local acc = self.m:attribute("normal")
     self.agree_normals = N and acc and { g = column_values(N),
       b = acc:range() } or false
@@ -605,8 +631,8 @@ end
 
 -- Does glTF vertex v (1-based) carry the UVs and the normal of base
 -- vertex b (0-based), leaving out the kind being kept?
-function Job:vertex_agrees(v, b, kind)
-  local part = self.base_of.part[v]
+function Match:vertex_agrees(v, b, kind)
+  local part = self:base_vertices().part[v]
   if part then
     local skip = tonumber(kind:match("^uv(%d)$"))
     if not uvs_agree(self:part_uvs(part), v - 1 - self:group(part.p).first,
@@ -621,7 +647,8 @@ end
 -- their bytes (gltf-export lays them out one after the other, 4-aligned).
 local VERBATIM_SPREAD = 2
 
--- Is glTF mesh g what gltf-export writes for the base mesh, accessor for
+-- Is glTF mesh g (of source src, matching.source) what gltf-export
+-- writes for the base mesh, accessor for
 -- accessor: the same primitives, materials and attributes, each accessor
 -- of the same type, count and bytes (TANGENT aside, which an unchanged
 -- mesh never reads), no node transform? Then the mesh is the base's,
@@ -629,11 +656,11 @@ local VERBATIM_SPREAD = 2
 -- was, checked with one read of the buffer for all the mesh's accessors
 -- (a read each cost more than the rest). Any other mesh, false: the
 -- steps decide, and say what is wrong.
-function Job:verbatim()
-  local json, E = self.file.json, self.E
-  local prims, eprims = self.prims, E.primitives
+local function verbatim(src)
+  local json, E = src.file.json, src.E
+  local prims, eprims = src.prims, E.primitives
   local accessors, views = json.accessors, json.bufferViews
-  if self.world or #prims ~= #eprims or type(accessors) ~= "table"
+  if src.world or #prims ~= #eprims or type(accessors) ~= "table"
       or type(views) ~= "table" then
     return false
   end
@@ -655,7 +682,7 @@ function Job:verbatim()
     end
     local v = int(a.bufferView) and views[a.bufferView + 1]
     if type(v) ~= "table" or v.byteStride ~= nil then return false end
-    local b = int(v.buffer) and self.file.buffers[v.buffer + 1]
+    local b = int(v.buffer) and src.file.buffers[v.buffer + 1]
     local off, len = int(v.byteOffset or 0), int(v.byteLength)
     if not b or (buf and b ~= buf) or not off or not len or off < 0
         or len < 0 or off > reading.buffer_length(b) - len then
@@ -667,10 +694,10 @@ function Job:verbatim()
     return true
   end
   for p, prim in ipairs(prims) do
-    local ep, sub = eprims[p], self.subs[p]
+    local ep, sub = eprims[p], src.subs[p]
     if type(prim) ~= "table" or type(prim.attributes) ~= "table"
-        or (prim.mode or 4) ~= 4 or prim.indices == nil
-        or material_name(self.file, prim.material)
+        or (prim.mode or TRIANGLES) ~= TRIANGLES or prim.indices == nil
+        or material_name(src.file, prim.material)
           ~= (sub.s.material and sub.s.material.name) then
       return false
     end
@@ -679,7 +706,7 @@ function Job:verbatim()
     end
     for name, gi in pairs(prim.attributes) do
       local ei = ep.attributes[name]
-      if ei == nil or (name ~= "TANGENT" and not add(gi, ei)) then
+      if ei == nil or (name ~= TANGENT.name and not add(gi, ei)) then
         return false
       end
     end
@@ -698,18 +725,18 @@ function Job:verbatim()
   return true
 end
 
--- The glTF's indices (idxs, Job:part_indices's per part), positions and
+-- The glTF's indices (idxs, Match:part_indices's per part), positions and
 -- normals as gltf-export wrote them: every vertex is then the base's by
 -- its values, without a look at each (an unchanged mesh, the common case).
-function Job:exported_as_is(idxs, gpos)
+function Match:exported_as_is(idxs, gpos)
   for k = 1, #self.parts do
     if idxs[k] ~= false then return false end
   end
-  if gpos ~= self.E.bytes(self.e_attrs.POSITION) then return false end
+  if gpos ~= self.E.bytes(self.e_attrs[POSITION.name]) then return false end
   if not self.m:has("normal") then return true end
-  local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
-  return N == nil or (self.e_attrs.NORMAL ~= nil
-    and column_bytes(N) == self.E.bytes(self.e_attrs.NORMAL))
+  local N = self:column(NORMAL)
+  local e = self.e_attrs[NORMAL.name]
+  return N == nil or (e ~= nil and column_bytes(N) == self.E.bytes(e))
 end
 
 -- Is each glTF vertex the base vertex of its number, as same_layout
@@ -719,8 +746,8 @@ end
 -- one of its submesh's, the same numbers in the same order (its values
 -- edited in place: moved, other UVs or normal), or else when its
 -- position, UVs and normal are those of the base vertex. Any other goes
--- through the triangles' alignment (Job:base_vertices).
-function Job:numbered_as_base()
+-- through the triangles' alignment (Match:base_vertices).
+function Match:numbered_as_base()
   if #self.groups ~= 1 or self.nv ~= self.m.vertex_count
       or #self.prims ~= #self.subs then
     return false
@@ -770,9 +797,7 @@ end
 -- The 0-based indices of glTF primitive p, checked (read once). With
 -- exported (the bytes gltf-export wrote for it), false when they are
 -- those bytes: they need no reading.
-function Job:primitive_indices(p, exported)
-  self.indices_of = self.indices_of or {}
-  self.exported_of = self.exported_of or {}
+function Match:primitive_indices(p, exported)
   if self.indices_of[p] then return self.indices_of[p] end
   if exported and self.exported_of[p] == exported then return false end
   local prim, grp = self.prims[p], self:group(p)
@@ -785,13 +810,14 @@ function Job:primitive_indices(p, exported)
     idx = {}
     for i = 1, grp.count do idx[i] = i - 1 end
   else
-    local r = self:accessor(prim.indices, p, "indices")
-    expect(r, { SCALAR = true }, INDEX_CTYPES)
+    local r = self:accessor(prim.indices, p, INDICES.name)
+    expect(r, INDICES.types, INDICES.ctypes)
     if r.count % 3 ~= 0 then
       fail("%s: count %d is not a whole number of triangles", r.label,
         r.count)
     end
-    if exported and r.ctype == UNSIGNED_INT and r.bytes == exported then
+    if exported and r.ctype == INDICES.componentType
+        and r.bytes == exported then
       self.exported_of[p] = exported
       return false
     end
@@ -808,7 +834,7 @@ function Job:primitive_indices(p, exported)
 end
 
 -- The indices of a part: its primitive's, or the triangles split to it.
-function Job:part_indices(part, exported)
+function Match:part_indices(part, exported)
   local idx = self:primitive_indices(part.p, exported)
   if not idx or not part.tris then return idx end
   local out = {}
@@ -819,10 +845,10 @@ function Job:part_indices(part, exported)
   return out
 end
 
--- Each part's indices (Job:part_indices) given the export's, false where
+-- Each part's indices (Match:part_indices) given the export's, false where
 -- they are its bytes: worked out once, for numbered_as_base and
--- Job:triangles.
-function Job:exported_indices()
+-- Match:triangles.
+function Match:exported_indices()
   if not self.idxs then
     local idxs = {}
     for k, part in ipairs(self.parts) do
@@ -858,14 +884,16 @@ end
 
 -- The integers of little-endian u32 bytes (the export's indices).
 local function u32_values(bytes)
-  return rsxmesh.gltf_values(bytes, UNSIGNED_INT)
+  return rsxmesh.gltf_values(bytes, INDICES.componentType)
 end
 
 -- Each submesh's triangles the export's as a set (the same triangles,
 -- the same winding, in any order and from any corner) keep the base's
 -- index buffer (strips, restarts); others make a triangle list of the
--- glTF's triangles, u16 when the vertices allow.
-function Job:triangles()
+-- glTF's triangles, u16 when the vertices allow: nil when the base's
+-- index buffer stays, else { index_size =, indices =, primitive =,
+-- submeshes = } (m:with's fields) and the count of triangles.
+function Match:new_triangles()
   local same = self.same_layout
   -- same_layout: numbered_as_base has worked them out
   local idxs = same and self:exported_indices()
@@ -877,7 +905,7 @@ function Job:triangles()
       or (#idx == #exported // 4
         and triangle_set(idx) == triangle_set(u32_values(exported)))
   end
-  if same then return end
+  if same then return nil end
   local all, ranges = {}, {}
   for _, part in ipairs(self.parts) do
     local idx = self:part_indices(part)
@@ -890,13 +918,9 @@ function Job:triangles()
     -- a submesh without triangles had no primitive
     list[i] = ranges[i] or { first_index = 0, index_count = 0 }
   end
-  local t = self.t
-  t.index_size = self.nv <= 0xFFFF and 2 or 4
-  t.indices = rsxmesh.indices(t.index_size, all)
-  t.primitive = "triangles"
-  t.submeshes = list
-  self:changed(nil, string.format("triangles (%d, a triangle list of"
-    .. " u%d indices)", #all // 3, 8 * t.index_size))
+  local size = self.nv <= 0xFFFF and 2 or 4
+  return { index_size = size, indices = rsxmesh.indices(size, all),
+    primitive = "triangles", submeshes = list }, #all // 3
 end
 
 -- Are the mesh's positions and logical UVs the base's, corner by corner,
@@ -904,10 +928,13 @@ end
 -- identity? The triangles may come in any order, from any corner (the
 -- winding kept), their vertices split or numbered anew: an editor does
 -- all that to a mesh it was never asked to change, and re-derives its
--- normals, tangents and colours too. true, or false and why not.
-function Job:untouched()
+-- normals, tangents and colours too. true, nil and, with trusted
+-- colours (Match:trusted_colours), the glTF's COLOR_0 of each base
+-- vertex (Match:corner_colours); or false and why not.
+function Match:untouched()
   if self.world then return false, "the node's transform" end
   local pos = assert(self.m:attribute("position")):pack()
+  local painted
   for _, part in ipairs(self.parts) do
     local s = part.sub.s
     local tri, n = s:triangles()
@@ -924,15 +951,16 @@ function Job:untouched()
       if set == nil then break end
       local acc = self.m:attribute("uv" .. set)
       if acc then
-        local i = part.prim.attributes["TEXCOORD_" .. logical]
+        local name = TEXCOORD_N[logical]
+        local i = part.prim.attributes[name]
         if i == nil then
-          return false, string.format("submesh %d: no TEXCOORD_%d",
-            part.sub.index, logical)
+          return false, string.format("submesh %d: no %s",
+            part.sub.index, name)
         end
         uvs[#uvs + 1] = { b = self:base_range("uv" .. set),
           half = self.m.format:info("uv" .. set).type == "SF",
           g = values(self:uv_accessor({ p = part.p, i = i,
-            name = "TEXCOORD_" .. logical })) }
+            name = name })) }
       end
     end
     local gpos = self:group(part.p).position.bytes
@@ -946,7 +974,7 @@ function Job:untouched()
     end
     -- each triangle's key; with colours to read, { key, its number, its
     -- rotation to the key } (a sort by a Lua function is the slower)
-    local paint = part.prim.attributes.COLOR_0 ~= nil
+    local paint = part.prim.attributes[COLOR_0.name] ~= nil
       and self:trusted_colours()
     local base, mine = {}, {}
     for k = 0, n - 1 do
@@ -969,9 +997,12 @@ function Job:untouched()
           .. " its triangles", part.sub.index)
       end
     end
-    if paint then self:corner_colours(part, tri, idx, base, mine) end
+    if paint then
+      painted = painted or {}
+      self:corner_colours(part, tri, idx, base, mine, painted)
+    end
   end
-  return true
+  return true, nil, painted
 end
 
 -- The add-on's colours (blender/rsxmesh_blender): it exports the colours
@@ -979,26 +1010,25 @@ end
 -- (a float per component), and marks its meshes (extras.rsxmesh_bundle).
 -- Blender's own importer makes them corner colours, which its 3.4
 -- exporter scrambles: those are not read.
-function Job:trusted_colours()
+function Match:trusted_colours()
   local extras = self.g.extras
   return self.m:has("colour") and type(extras) == "table"
     and extras.rsxmesh_bundle ~= nil
 end
 
--- Of an untouched part with trusted colours (Job:untouched: base and
+-- Of an untouched part with trusted colours (Match:untouched: base and
 -- mine, its triangles and the glTF's in the one order of their keys),
 -- the glTF's COLOR_0 of each base vertex: that of the first glTF corner
--- standing for it, in self.painted[v] (0-based base vertex).
-function Job:corner_colours(part, tri, idx, base, mine)
-  local r = self:accessor(part.prim.attributes.COLOR_0, part.p, "COLOR_0")
-  expect(r, { VEC3 = true, VEC4 = true }, COLOUR_CTYPES)
+-- standing for it, in painted[v] (0-based base vertex).
+function Match:corner_colours(part, tri, idx, base, mine, painted)
+  local r = self:accessor(part.prim.attributes[COLOR_0.name], part.p,
+    COLOR_0.name)
+  expect(r, COLOR_0.types, COLOR_0.ctypes)
   if r.count ~= self:group(part.p).count then
     fail("%s: count %d where POSITION has %d", r.label, r.count,
       self:group(part.p).count)
   end
   local C, n = values(r), r.components
-  local painted = self.painted or {}
-  self.painted = painted
   for j = 1, #base do
     local kb, rb, kg, rg = base[j][2], base[j][3], mine[j][2], mine[j][3]
     for c = 0, 2 do
@@ -1016,7 +1046,7 @@ end
 -- export's very index bytes? Then no editor rebuilt the mesh (Blender
 -- splits vertices and writes its own indices): its values were edited in
 -- place, by a script, and each attribute is compared on its own.
-function Job:as_written()
+function Match:as_written()
   if not self.same_layout then return false end
   for _, idx in ipairs(self:exported_indices()) do
     if idx ~= false then return false end
@@ -1024,4 +1054,122 @@ function Job:as_written()
   return true
 end
 
-return Job
+-- What gltf-export writes for mesh m, in memory: the primitives, the
+-- submeshes they came from ({ s =, index = }, in order: those with
+-- triangles), and bytes(i) of accessor i. nil and the export's first
+-- error when it writes nothing.
+local function exported(m)
+  local doc = gltf.new{}
+  doc.material = function() return nil end -- materials play no part
+  -- each view kept in memory, in the order of the views, and made bytes
+  -- only when asked for: some are never compared (TANGENT)
+  local kept = {}
+  doc.view = function(_, bytes)
+    kept[#kept + 1] = bytes
+    return #kept - 1
+  end
+  -- the submesh of each primitive, as the export counted its triangles
+  local subs = {}
+  local primitive = doc.primitive
+  doc.primitive = function(self, p, ...)
+    subs[#subs + 1] = { s = p.s, index = p.index }
+    return primitive(self, p, ...)
+  end
+  local r = doc:add_mesh(m)
+  if not r.written then return nil, r.errors[1] or "no triangles" end
+  return {
+    primitives = doc.meshes[1].primitives,
+    accessors = doc.accessors,
+    subs = subs,
+    bytes = function(i)
+      if i == nil then return nil end
+      local v = doc.accessors[i + 1].bufferView + 1
+      kept[v] = gltf.view_bytes(kept[v])
+      return kept[v]
+    end,
+  }
+end
+
+-- The accessor i of primitive p, named as messages name it.
+function Match:accessor(i, p, name)
+  return reading.accessor(self.file, i, self.read, self.where, p, name)
+end
+
+-- The accessor of a UV source ({ p =, i =, name = }), checked against its
+-- primitive's vertices.
+function Match:uv_accessor(src)
+  local grp = self:group(src.p)
+  local r = self:accessor(src.i, src.p, src.name)
+  local a = UV_SOURCE[src.name]
+  expect(r, a.types, a.ctypes)
+  if r.count ~= grp.count then
+    fail("%s: count %d where POSITION has %d", r.label, r.count, grp.count)
+  end
+  return r
+end
+
+-- The decoded values of a base attribute (acc:range()), read once.
+function Match:base_range(kind)
+  local r = self.ranges[kind]
+  if not r then
+    r = assert(self.m:attribute(kind)):range()
+    self.ranges[kind] = r
+  end
+  return r
+end
+
+-- A note of the matching's for the report (list: "derived").
+function Match:note(list, text)
+  local l = self[list]
+  l[#l + 1] = text
+end
+
+-- glTF mesh g of file (import.read's) and base mesh m, to be matched;
+-- world is the node's matrix, nil for the identity: { file =, g =, m =,
+-- world =, label =, where = (messages' "file: mesh"), E = (what
+-- gltf-export writes for m: exported), e_attrs = (its attributes), subs =
+-- (E.subs), prims = (g's primitives), read = (the accessors read, by
+-- index) }. Raises when m cannot be exported.
+function matching.source(file, g, m, world)
+  local label = m.label -- as the core's messages name it
+  local where = file.path .. ": " .. label
+  local E, why = exported(m)
+  if not E then
+    fail("%s: the base mesh cannot be exported, so not compared: %s",
+      where, tostring(why))
+  end
+  return { file = file, g = g, m = m, world = world, label = label,
+    where = where, E = E, e_attrs = E.primitives[1].attributes,
+    subs = E.subs,
+    prims = type(g.primitives) == "table" and g.primitives or {},
+    -- a mesh's accessors read once for it: its primitives share them
+    -- (gltf-export's do), and no other mesh uses them (gltf-export gives
+    -- each its own), so they go with the mesh
+    read = {} }
+end
+
+matching.verbatim = verbatim
+
+-- The match of a source (matching.source): its fields and, worked out
+-- here, groups (a vertex group per POSITION accessor: { first =, count =,
+-- prims =, position = }), group_of (by POSITION accessor), nv (the glTF's
+-- vertices), parts (Match:primitives), same_layout (every glTF vertex is
+-- the base vertex of its number) and derived (the report's notes of
+-- what was worked out). Raises a Failure naming what does not match.
+function matching.match(src)
+  local self = setmetatable({ file = src.file, g = src.g, m = src.m,
+    world = src.world, label = src.label, where = src.where, E = src.E,
+    e_attrs = src.e_attrs, subs = src.subs, prims = src.prims,
+    read = src.read, derived = {},
+    -- the answers' caches
+    columns = {}, ranges = {}, base_uvs = {}, indices_of = {},
+    exported_of = {},
+    -- set by Match:primitives, named here so that the table is made at
+    -- its size at once
+    groups = false, group_of = false, nv = 0, parts = false,
+    same_layout = false }, Match)
+  self:primitives()
+  return self
+end
+
+return matching

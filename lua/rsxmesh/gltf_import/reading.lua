@@ -11,6 +11,7 @@
 local cjson = require "rsxmesh.need" ("cjson", "lua-cjson", "lua-cjson",
   "gltf-import")
 local interrupt = require "rsxmesh.interrupt"
+local layout = require "rsxmesh.gltf_layout"
 local lfs = require "lfs"
 local path = require "rsxmesh.path"
 local rsxmesh = require "rsxmesh"
@@ -23,22 +24,12 @@ local decoder = cjson.new()
 -- values put in place, components read as numbers
 local gltf_elements, gltf_values = rsxmesh.gltf_elements, rsxmesh.gltf_values
 
--- glTF 2.0's numbers: component types and element sizes.
-local COMPONENTS = { SCALAR = 1, VEC2 = 2, VEC3 = 3, VEC4 = 4, MAT2 = 4,
-  MAT3 = 9, MAT4 = 16 }
-local CTYPE = {
-  [5120] = { name = "BYTE", size = 1 },
-  [5121] = { name = "UNSIGNED_BYTE", size = 1 },
-  [5122] = { name = "SHORT", size = 2 },
-  [5123] = { name = "UNSIGNED_SHORT", size = 2 },
-  [5125] = { name = "UNSIGNED_INT", size = 4 },
-  [5126] = { name = "FLOAT", size = 4 },
-}
-local FLOAT, UNSIGNED_BYTE, UNSIGNED_SHORT, UNSIGNED_INT =
-  5126, 5121, 5123, 5125
-local MODES = { [0] = "points", [1] = "lines", [2] = "line loop",
-  [3] = "line strip", [4] = "triangles", [5] = "triangle strip",
-  [6] = "triangle fan" }
+-- glTF 2.0's numbers: component types and element sizes
+-- (rsxmesh.gltf_layout, which rsxmesh.gltf writes by).
+local COMPONENTS, CTYPE = layout.COMPONENTS, layout.CTYPE
+local FLOAT, UNSIGNED_BYTE, UNSIGNED_SHORT, UNSIGNED_INT = layout.FLOAT,
+  layout.UNSIGNED_BYTE, layout.UNSIGNED_SHORT, layout.UNSIGNED_INT
+local MODES = layout.MODES
 
 -- Zeros an accessor without a buffer view may always have (1 MiB).
 local ZEROS_MIN = 1 << 20
@@ -479,17 +470,15 @@ local function values(r)
   return gltf_values(r.bytes, r.ctype, r.normalized)
 end
 
--- The component types each glTF attribute may have.
-local ONLY_FLOAT = { [FLOAT] = true }
-local UV_CTYPES = { [FLOAT] = true, [UNSIGNED_BYTE] = "norm",
-  [UNSIGNED_SHORT] = "norm" }
-local COLOUR_CTYPES = UV_CTYPES
-local INDEX_CTYPES = { [UNSIGNED_BYTE] = true, [UNSIGNED_SHORT] = true,
-  [UNSIGNED_INT] = true }
+-- The component types each glTF attribute may have (the layout's).
+local ONLY_FLOAT = layout.ONLY_FLOAT
+local UV_CTYPES = layout.TEXCOORD.ctypes
+local COLOUR_CTYPES = layout.COLOR_0.ctypes
+local INDEX_CTYPES = layout.INDICES.ctypes
 
 local VEC2, VEC3, VEC4 = { VEC2 = true }, { VEC3 = true }, { VEC4 = true }
 
--- A column (Job:column: a list of accessors, one per vertex group) as
+-- A column (Match:column: a list of accessors, one per vertex group) as
 -- one string of bytes, and as one flat table of values (values()).
 local function column_bytes(parts)
   if #parts == 1 then return parts[1].bytes end
