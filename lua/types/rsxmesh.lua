@@ -85,6 +85,13 @@ function rsxmesh.fmt(x) end
 ---@return boolean
 function rsxmesh.isatty(file) end
 
+---A file open for writing (io.open(path, "wb")) with a 256 KiB buffer.
+---@param path string
+---@return file*|nil
+---@return string? message
+---@return integer? errno
+function rsxmesh.create(path) end
+
 ---Wall-clock seconds from a monotonic clock (subtract two readings).
 ---@return number
 function rsxmesh.clock() end
