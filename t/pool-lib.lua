@@ -59,6 +59,33 @@ function lib.check_one_worker(pool)
     .. "the header before the first report is dropped")
 end
 
+-- The jobs (as given to lib.run) in got, returned in the order added,
+-- each done with its own output and report ("out K", "err K", "done K").
+function lib.check_in_order(got, jobs, what)
+  local order, want, own = {}, {}, #got == #jobs
+  for i, g in ipairs(got) do
+    local k = jobs[i][1]
+    order[i], want[i] = g[1], i
+    own = own and g[2] == "out " .. k .. "\n" and g[3] == "err " .. k .. "\n"
+      and g[4] == "done " .. k and g[5] == 0
+  end
+  t.is(table.concat(order, " "), table.concat(want, " "),
+    what .. ": the jobs returned in the order added")
+  t.ok(own, "... each with its own output and report")
+end
+
+-- A worker that ends on the job "die", with status: that job fails alone,
+-- with what the worker wrote for it; another worker does the rest.
+function lib.check_dying_worker(pool, status, what)
+  local got = lib.run(pool, { { "a", 3 }, { "die", 2 }, { "c", 1 } }, 1)
+  lib.started(pool)
+  t.is_deeply(got[2], { 2, "", "dying\n", nil, status }, what
+    .. ": its job has no report, status " .. status .. ", and what it "
+    .. "wrote for the job")
+  t.is_deeply({ got[1][4], got[3][4] }, { "done a", "done c" },
+    "the jobs before and after it are done (another worker took the rest)")
+end
+
 -- A program that cannot start: an error naming it and why, in the same
 -- words on every system.
 function lib.check_cannot_start()

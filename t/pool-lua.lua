@@ -48,34 +48,17 @@ end
 end
 
 local pool = lib.new({ host, script, log }, log)
-local function run(jobs, n) return lib.run(pool, jobs, n) end
-local function started() return lib.started(pool) end
 
 lib.check_one_worker(pool)
 
 -- two workers, nine jobs: in order, each with its own output
 local jobs = {}
 for i = 1, 9 do jobs[i] = { "j" .. i, i % 3 } end
-local got = run(jobs, 2)
-started()
-local order, own = {}, true
-for i, g in ipairs(got) do
-  order[i] = g[1]
-  own = own and g[2] == "out j" .. i .. "\n" and g[3] == "err j" .. i .. "\n"
-    and g[4] == "done j" .. i and g[5] == 0
-end
-t.is(table.concat(order, " "), "1 2 3 4 5 6 7 8 9",
-  "two workers: the jobs returned in the order added")
-t.ok(own, "... each with its own output and report")
+lib.check_in_order(lib.run(pool, jobs, 2), jobs, "two workers")
+lib.started(pool)
 
 -- a worker that exits: that job fails with its status, the rest are done
-got = run({ { "a", 3 }, { "die", 2 }, { "c", 1 } }, 1)
-started()
-t.is_deeply(got[2], { 2, "", "dying\n", nil, 3 },
-  "a worker that exits with status 3: its job has no report, status 3, "
-  .. "and what it wrote for the job")
-t.is_deeply({ got[1][4], got[3][4] }, { "done a", "done c" },
-  "the jobs before and after it are done (another worker took the rest)")
+lib.check_dying_worker(pool, 3, "a worker that exits with status 3")
 
 lib.check_cannot_start()
 

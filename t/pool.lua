@@ -34,38 +34,22 @@ local log = os.tmpname()
 local pool = lib.new(worker(log), log, function(report)
   return (report:gsub(" by %d+$", ""))
 end)
-local function run(jobs, n) return lib.run(pool, jobs, n) end
-local function started() return lib.started(pool) end
 
 lib.check_one_worker(pool)
 
 -- two workers, the first job slow: still returned first
 local jobs = { { "sleep1", 0 } }
 for i = 2, 9 do jobs[i] = { "j" .. i, 0 } end
-local got = run(jobs, 2)
-started()
-local order, ok = {}, true
-for i, g in ipairs(got) do
-  order[i] = g[1]
-  ok = ok and g[2] == "out " .. jobs[i][1] .. "\n"
-    and g[4] == "done " .. jobs[i][1]
-end
-t.is(table.concat(order, " "), "1 2 3 4 5 6 7 8 9",
-  "two workers, the first job slowest: returned in order")
-t.ok(ok, "each job's output and report are its own")
+lib.check_in_order(lib.run(pool, jobs, 2), jobs,
+  "two workers, the first job slowest")
+lib.started(pool)
 
 -- a worker that dies: that job fails with its status, the rest are done
-got = run({ { "a", 3 }, { "die", 2 }, { "c", 1 } }, 1)
-started()
-t.is_deeply(got[2], { 2, "", "dying\n", nil, 128 + 9 },
-  "a worker killed by signal 9: its job has no report, status 137, and "
-  .. "what it wrote for the job")
-t.is_deeply({ got[1][4], got[3][4] }, { "done a", "done c" },
-  "the jobs before and after it are done (another worker took the rest)")
+lib.check_dying_worker(pool, 128 + 9, "a worker killed by signal 9")
 
 -- more workers than jobs; no job at all
-got = run({ { "x", 0 } }, 4)
-started()
+local got = lib.run(pool, { { "x", 0 } }, 4)
+lib.started(pool)
 t.is(#got, 1, "four workers, one job")
 local p = rsxmesh.pool(worker(log), 2)
 t.is(p:next(), nil, "no job: p:next() gives nil at once")
