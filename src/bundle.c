@@ -20,6 +20,7 @@
 **   entry ("submesh entry 3: ") only when none does.
 */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
 #include "rsxmesh.h"
 #include "rsxb.h"
 
@@ -30,6 +31,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifndef _WIN32
+#include <sys/mman.h>
+#endif
 
 #define WHO_MAX 200
 
@@ -415,6 +419,27 @@ rsx_bundle *rsx_bundle_from_memory(const void *data, size_t size,
   return bd_load(copy, size, name, err);
 }
 
+/* Room for the size bytes of a file, freed with free. A large file is read
+** into 2 MiB pages where Linux gives them on request (transparent huge
+** pages, "madvise"): read into fresh 4 KiB pages, a bundle of 5.7 MB cost
+** 1,400 page faults, as much time as the rest of its read. */
+#define BD_HUGE_PAGE ((size_t)2 << 20)
+
+static uint8_t *bd_room(size_t size)
+{
+#ifdef MADV_HUGEPAGE
+  if (size >= BD_HUGE_PAGE && size <= SIZE_MAX - BD_HUGE_PAGE) {
+    size_t whole = (size + BD_HUGE_PAGE - 1) & ~(BD_HUGE_PAGE - 1);
+    void *p;
+    if (posix_memalign(&p, BD_HUGE_PAGE, whole) == 0) {
+      (void)madvise(p, whole, MADV_HUGEPAGE); /* refused: 4 KiB pages */
+      return p;
+    }
+  }
+#endif
+  return malloc(size ? size : 1);
+}
+
 rsx_bundle *rsx_bundle_open(const char *path, rsx_error *err)
 {
   struct stat st;
@@ -451,7 +476,7 @@ rsx_bundle *rsx_bundle_open(const char *path, rsx_error *err)
     return NULL;
   }
   size = (size_t)st.st_size;
-  data = malloc(size ? size : 1);
+  data = bd_room(size);
   if (!data) {
     rsx_fail(err, "%s: out of memory for 0x%llx bytes", path,
              (unsigned long long)size);

@@ -794,15 +794,19 @@ static int args_resolve(lua_State *L, char **argv, int script,
 /* ================================================================ host */
 
 /* The global rsxmesh = require "rsxmesh", for every chunk the host runs,
-** as lua -l rsxmesh would make it. */
+** as lua -l rsxmesh would make it; rsxmesh.program is the host's name as
+** run (progname), which the scripts' usage lines show (rsxmesh.cli). */
 static int host_global(lua_State *L)
 {
   int status;
   lua_getglobal(L, "require");
   lua_pushliteral(L, "rsxmesh");
   status = run_call(L, 1, 1);
-  if (status == LUA_OK)
+  if (status == LUA_OK) {
+    lua_pushstring(L, progname);
+    lua_setfield(L, -2, "program");
     lua_setglobal(L, "rsxmesh");
+  }
   return msg_report(L, status);
 }
 

@@ -288,6 +288,7 @@ GEN["rsxmesh.load"] = function()
   if chance(0.2) then b = b:sub(1, random(0, #b)) end
   return { b, any() }
 end
+GEN["rsxmesh.create"] = function() return { pick{ tmp_path(), HUGE, "" } } end
 GEN["rsxmesh.open"] = function() return { pick{ tmp_path(), HUGE, "" } } end
 GEN["rsxmesh.read_png"] = function() return { tmp_path() } end
 GEN["rsxmesh.image"] = function()
@@ -599,9 +600,12 @@ local function call(e, stats)
     n = n + 1
   end
   n = mutate(args, n)
-  if e.name:find("save", 1, true) then
+  -- the first argument that names a file written: a save's, create's path
+  local writes = e.name:find("save", 1, true) and 2
+    or e.name == "rsxmesh.create" and 1
+  if writes then
     -- never a path outside the scratch folder
-    for i = 2, n do
+    for i = writes, n do
       local t = type(args[i])
       if t == "string" or t == "number" then args[i] = tmp_path() end
     end

@@ -136,6 +136,46 @@ do
 end
 t.error_like(rsxmesh.isatty, "FILE%* expected", "isatty needs a file", "x")
 
+-- create ----------------------------------------------------------------
+do
+  local name = os.tmpname()
+  local f = assert(rsxmesh.create(name))
+  t.is(io.type(f), "file", "create gives a Lua file")
+  t.like(tostring(f), "^file %(", "create's file has io's __tostring")
+  -- past the buffer (256 KiB) and back: what is written is what is read
+  local lines = {}
+  for i = 1, 40000 do lines[i] = string.format("line %d of 40000\n", i) end
+  local whole = table.concat(lines)
+  t.is(f:write("head\n", 7, "\n"), f, "create's file: write gives the file")
+  t.is(f:write(whole), f, "create's file: a long write")
+  t.is(f:seek("cur"), 7 + #whole, "create's file: seek counts the bytes")
+  t.ok(f:close(), "create's file closes")
+  t.is(io.type(f), "closed file", "create's file: closed")
+  t.error_like(f.write, "closed file", "create's file: no write once closed",
+    f, "x")
+  local g = assert(io.open(name, "rb"))
+  t.is(g:read("a"), "head\n7\n" .. whole, "create's file holds every byte")
+  g:close()
+  -- a handle dropped unclosed is closed, its buffer written, when collected
+  f = assert(rsxmesh.create(name))
+  f:write("dropped")
+  f = nil -- luacheck: no unused
+  collectgarbage()
+  collectgarbage()
+  g = assert(io.open(name, "rb"))
+  t.is(g:read("a"), "dropped", "create: a collected handle is flushed")
+  g:close()
+  os.remove(name)
+  local missing = name .. "/none/x"
+  local r, msg, code = rsxmesh.create(missing)
+  t.is(r, nil, "create in a missing folder: nil")
+  t.is(msg, missing .. ": No such file or directory",
+    "create's message names the path and the reason, as io.open's")
+  t.is(math.type(code), "integer", "create gives the errno too")
+end
+t.error_like(rsxmesh.create, "rsxmesh.create: bad argument #1",
+  "create needs a path", {})
+
 -- indices ---------------------------------------------------------------
 t.is(rsxmesh.indices(2, { 1, 2, 3 }), be16(0, 1, 2), "indices u16, base 1")
 t.is(rsxmesh.indices(2, { 0, 2, 0xFFFF }, 0), be16(0, 2, 0xFFFF),

@@ -164,8 +164,10 @@ is "$(tail -n 1 "$tmp/info")" 0 "... so 'rsxmesh info --help' runs"
 # --- a usage error's hint runs the script again as it was run: a
 # standard script by its name, a user's script by its file
 (unset RSXMESH_PATH; run info --frobnicate; echo "$err") >"$tmp/hint"
-is "$(tail -n 1 "$tmp/hint")" "Try 'rsxmesh info --help' for more." \
-  "a standard script's usage error: 'rsxmesh NAME --help'"
+is "$(tail -n 2 "$tmp/hint")" "Usage: $progname info [options] BUNDLE|FOLDER...
+Try '$progname info --help' for more." \
+  "a standard script's usage error: its usage and '$progname NAME --help', \
+the program as run"
 cat >"$tmp/extra-w.lua" <<'LUA'
 local cli = require "rsxmesh.cli"
 cli.parse(arg, { usage = "extra-w.lua [options]", options = {} })
@@ -173,8 +175,21 @@ LUA
 (cd "$tmp" && unset RSXMESH_PATH && run extra-w.lua --frobnicate &&
   echo "$status" && echo "$err") >"$tmp/hint"
 is "$(sed -n 1p "$tmp/hint")" 2 "a user's script's usage error: exit status 2"
-is "$(tail -n 1 "$tmp/hint")" "Try 'rsxmesh extra-w.lua --help' for more." \
+is "$(tail -n 1 "$tmp/hint")" "Try '$progname extra-w.lua --help' for more." \
   "... and the hint names its file, which runs"
+# the host run by another name, found on PATH: its usage lines name it so
+case ${TEST_WRAPPER:-} in
+*wine*) tap_result 1 "# SKIP no symbolic links for wine's programs" ;;
+*)
+  mkdir "$tmp/bin" && ln -s "$RSXMESH" "$tmp/bin/rsx-other"
+  (unset RSXMESH_PATH; PATH=$tmp/bin:$PATH
+   ${TEST_WRAPPER:-} rsx-other info --frobnicate 2>&1 >/dev/null) \
+    >"$tmp/other"
+  is "$(tail -n 2 "$tmp/other")" "Usage: rsx-other info [options] BUNDLE|FOLDER...
+Try 'rsx-other info --help' for more." \
+    "the host run as rsx-other: its usage lines say rsx-other"
+  ;;
+esac
 
 # --- LuaFileSystem missing at run time (configure checks for it, but a
 # LUA_CPATH may leave it out): what to install, not a traceback

@@ -6,7 +6,7 @@
 -- worker that exits fails its job alone and another takes the rest; a
 -- program that cannot start is an error in the same words everywhere.
 local t = require "tap"
-local rsxmesh = require "rsxmesh"
+local lib = require "pool-lib"
 
 -- The host as the system names it: on Windows (the win64 suite, under
 -- wine) RSXMESH_EXE, set by win64/suite.sh.
@@ -47,72 +47,20 @@ end
   assert(f:close())
 end
 
--- run(jobs, n): { number, out, err, report, status } per job, in order
-local function run(jobs, n)
-  local p = rsxmesh.pool({ host, script, log }, n)
-  for _, j in ipairs(jobs) do p:add(j[1], j[2]) end
-  local got = {}
-  while true do
-    local k, out, err, report, status = p:next()
-    if k == nil then break end
-    if k then got[#got + 1] = { k, out, err, report, status } end
-  end
-  t.is(p:done(), #jobs, "p:done() counts every job")
-  p:close()
-  return got
-end
+local pool = lib.new({ host, script, log }, log)
 
-local function started()
-  local list = {}
-  for line in io.lines(log) do list[#list + 1] = line end
-  assert(io.open(log, "wb")):close()
-  return list
-end
-
--- one worker: the start order is by size, the result order by number
-local got = run({ { "a", 1 }, { "b", 30 }, { "c", 20 }, { "d", 30 } }, 1)
-t.is_deeply(started(), { "b", "d", "c", "a" },
-  "one worker: the largest job first, ties in the order added")
-t.is_deeply(got, {
-  { 1, "out a\n", "err a\n", "done a", 0 },
-  { 2, "out b\n", "err b\n", "done b", 0 },
-  { 3, "out c\n", "err c\n", "done c", 0 },
-  { 4, "out d\n", "err d\n", "done d", 0 },
-}, "the jobs in the order added, each with its own output and report; the "
-  .. "header before the first report is dropped")
+lib.check_one_worker(pool)
 
 -- two workers, nine jobs: in order, each with its own output
 local jobs = {}
 for i = 1, 9 do jobs[i] = { "j" .. i, i % 3 } end
-got = run(jobs, 2)
-started()
-local order, own = {}, true
-for i, g in ipairs(got) do
-  order[i] = g[1]
-  own = own and g[2] == "out j" .. i .. "\n" and g[3] == "err j" .. i .. "\n"
-    and g[4] == "done j" .. i and g[5] == 0
-end
-t.is(table.concat(order, " "), "1 2 3 4 5 6 7 8 9",
-  "two workers: the jobs returned in the order added")
-t.ok(own, "... each with its own output and report")
+lib.check_in_order(lib.run(pool, jobs, 2), jobs, "two workers")
+lib.started(pool)
 
 -- a worker that exits: that job fails with its status, the rest are done
-got = run({ { "a", 3 }, { "die", 2 }, { "c", 1 } }, 1)
-started()
-t.is_deeply(got[2], { 2, "", "dying\n", nil, 3 },
-  "a worker that exits with status 3: its job has no report, status 3, "
-  .. "and what it wrote for the job")
-t.is_deeply({ got[1][4], got[3][4] }, { "done a", "done c" },
-  "the jobs before and after it are done (another worker took the rest)")
+lib.check_dying_worker(pool, 3, "a worker that exits with status 3")
 
--- a program that cannot start: an error naming it and why, in the same
--- words on every system
-local p = rsxmesh.pool({ "rsxmesh-no-such-program" }, 1)
-p:add("a")
-t.error_like(function() p:next() end,
-  "pool: cannot start rsxmesh%-no%-such%-program: No such file or "
-  .. "directory$", "a program that cannot start: named, with why")
-p:close()
+lib.check_cannot_start()
 
 os.remove(script)
 os.remove(log)

@@ -5,6 +5,7 @@
 -- dies fails its job alone and another takes the rest; stop ends them all.
 local t = require "tap"
 local rsxmesh = require "rsxmesh"
+local lib = require "pool-lib"
 
 -- A worker in sh: ready, then for each job line "K": stdout "out K", stderr
 -- "err K", report "done K by PID"; the job "die" kills the worker, "sleep"
@@ -29,73 +30,26 @@ done
 end
 
 local log = os.tmpname()
+-- the reports without their worker's process number
+local pool = lib.new(worker(log), log, function(report)
+  return (report:gsub(" by %d+$", ""))
+end)
 
--- run(jobs, n): { number, out, err, report, status } per job, in order
-local function run(jobs, n)
-  local p = rsxmesh.pool(worker(log), n)
-  for _, j in ipairs(jobs) do p:add(j[1], j[2]) end
-  local got = {}
-  while true do
-    local k, out, err, report, status = p:next()
-    if k == nil then break end
-    if k then
-      got[#got + 1] = { k, out, err, report and report:gsub(" by %d+$", ""),
-        status }
-    end
-  end
-  t.is(p:done(), #jobs, "p:done() counts every job")
-  p:close()
-  return got
-end
-
-local function started()
-  local f = assert(io.open(log))
-  local list = {}
-  for line in f:lines() do list[#list + 1] = line end
-  f:close()
-  os.remove(log)
-  return list
-end
-
--- one worker: the start order is by size, the result order by number
-local got = run({ { "a", 1 }, { "b", 30 }, { "c", 20 }, { "d", 30 } }, 1)
-t.is_deeply(started(), { "b", "d", "c", "a" },
-  "one worker: the largest job first, ties in the order added")
-t.is_deeply(got, {
-  { 1, "out a\n", "err a\n", "done a", 0 },
-  { 2, "out b\n", "err b\n", "done b", 0 },
-  { 3, "out c\n", "err c\n", "done c", 0 },
-  { 4, "out d\n", "err d\n", "done d", 0 },
-}, "the jobs in the order added, each with its own output and report; the "
-  .. "header before the first report is dropped")
+lib.check_one_worker(pool)
 
 -- two workers, the first job slow: still returned first
 local jobs = { { "sleep1", 0 } }
 for i = 2, 9 do jobs[i] = { "j" .. i, 0 } end
-got = run(jobs, 2)
-started()
-local order, ok = {}, true
-for i, g in ipairs(got) do
-  order[i] = g[1]
-  ok = ok and g[2] == "out " .. jobs[i][1] .. "\n"
-    and g[4] == "done " .. jobs[i][1]
-end
-t.is(table.concat(order, " "), "1 2 3 4 5 6 7 8 9",
-  "two workers, the first job slowest: returned in order")
-t.ok(ok, "each job's output and report are its own")
+lib.check_in_order(lib.run(pool, jobs, 2), jobs,
+  "two workers, the first job slowest")
+lib.started(pool)
 
 -- a worker that dies: that job fails with its status, the rest are done
-got = run({ { "a", 3 }, { "die", 2 }, { "c", 1 } }, 1)
-started()
-t.is_deeply(got[2], { 2, "", "dying\n", nil, 128 + 9 },
-  "a worker killed by signal 9: its job has no report, status 137, and "
-  .. "what it wrote for the job")
-t.is_deeply({ got[1][4], got[3][4] }, { "done a", "done c" },
-  "the jobs before and after it are done (another worker took the rest)")
+lib.check_dying_worker(pool, 128 + 9, "a worker killed by signal 9")
 
 -- more workers than jobs; no job at all
-got = run({ { "x", 0 } }, 4)
-started()
+local got = lib.run(pool, { { "x", 0 } }, 4)
+lib.started(pool)
 t.is(#got, 1, "four workers, one job")
 local p = rsxmesh.pool(worker(log), 2)
 t.is(p:next(), nil, "no job: p:next() gives nil at once")
@@ -282,12 +236,7 @@ p = rsxmesh.pool({ "sh" }, 1)
 t.error_like(function() p:add("a\nb") end, "a job line with a newline",
   "a job line with a newline is refused")
 p:close()
-p = rsxmesh.pool({ "rsxmesh-no-such-program" }, 1)
-p:add("a")
-t.error_like(function() p:next() end,
-  "cannot start rsxmesh%-no%-such%-program",
-  "a program that cannot start is an error naming it")
-p:close()
+lib.check_cannot_start()
 -- a SIGINT that lands while the pool is not waiting for all its workers
 -- (here, while it reads a dead worker's pipes, which a child of that
 -- worker holds open) still cuts the wait short: it is held till the next
@@ -320,5 +269,7 @@ p:close()
 t.is(rsxmesh.pool_worker(), false, "this process is not a pool's worker")
 t.error_like(function() rsxmesh.pool_report("x") end, "not a worker",
   "pool_report outside a worker is an error")
+
+os.remove(log)
 
 t.done_testing()

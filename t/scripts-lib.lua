@@ -125,6 +125,17 @@ local function run(dir, wrapper, ...)
   return status, stdout, stderr
 end
 
+-- The host's name in the usage lines of the scripts lib.rsxmesh runs
+-- (rsxmesh.program): RSXMESH as run, or on Windows the file's name
+-- without ".exe" (src/win32.c: rsx_win_progname); and as a pattern.
+local function progname()
+  if not windows then return os.getenv("RSXMESH") or "" end
+  local exe = (os.getenv("RSXMESH_EXE") or ""):match("([^\\/]*)$")
+  return (exe:gsub("%.[eE][xX][eE]$", ""))
+end
+lib.progname = progname()
+lib.progname_pattern = lib.progname:gsub("%W", "%%%0")
+
 -- Run `rsxmesh ARGS...` in folder dir (under TEST_WRAPPER, so valgrind
 -- checks the scripts too). Returns the exit status, stdout and stderr.
 function lib.rsxmesh(dir, ...)

@@ -90,7 +90,8 @@ print(opts.width)
 ]])
 status, _, err = lib.rsxmesh(dir, "./extra-w.lua", "--width", "99", "in")
 t.is(status, 2, "a user's script, a bad option: exit status 2")
-t.like(err, "\nTry 'rsxmesh %./extra%-w%.lua %-%-help' for more%.\n$",
+t.like(err, "\nTry '" .. lib.progname_pattern
+  .. " %./extra%-w%.lua %-%-help' for more%.\n$",
   "... the hint names the script's file")
 status = lib.rsxmesh(dir, "./extra-w.lua", "--help")
 t.is(status, 0, "... and that command works")

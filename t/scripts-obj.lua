@@ -165,14 +165,16 @@ t.ok(c:find("\no crate\n") and c:find("\no tree\n")
 
 status, out = lib.rsxmesh(dir, "obj-export", "--help")
 t.is(status, 0, "--help: exit status 0")
-t.like(out, "^Usage: rsxmesh obj%-export ", "--help: usage on stdout")
+t.like(out, "^Usage: " .. lib.progname_pattern .. " obj%-export ",
+  "--help: usage on stdout, with the program's name as run")
 for _, bad in ipairs{ { "--bogus", "in/A.rsxb", "-o", "x" },
     { "in/A.rsxb" }, { "in/A.rsxb", "-o" }, { "-o", "x" },
     { "--uv", "4", "in/A.rsxb", "-o", "x" },
     { "--jobs", "0", "in/A.rsxb", "-o", "x" } } do
   status, out, err = lib.rsxmesh(dir, "obj-export", table.unpack(bad))
   t.is(status, 2, "usage error, exit 2: " .. table.concat(bad, " "))
-  t.like(err, "^obj%-export: [^\n]+\nUsage: rsxmesh obj%-export ",
+  t.like(err, "^obj%-export: [^\n]+\nUsage: " .. lib.progname_pattern
+    .. " obj%-export ",
     "usage error on stderr: " .. table.concat(bad, " "))
 end
 

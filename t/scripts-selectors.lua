@@ -92,8 +92,8 @@ t.like(err, "^uv%-selectors: 2 bundles, 7 submeshes, 4 combinations in ",
 status, out, err = lib.rsxmesh(dir, "uv-selectors", "--json", "--tsv", "in")
 t.is(status, 2, "--json with --tsv: a usage error")
 t.is(err, "uv-selectors: --tsv and --json exclude each other\n"
-  .. "Usage: rsxmesh uv-selectors [options] BUNDLE|FOLDER...\n"
-  .. "Try 'rsxmesh uv-selectors --help' for more.\n",
+  .. "Usage: " .. lib.progname .. " uv-selectors [options] BUNDLE|FOLDER...\n"
+  .. "Try '" .. lib.progname .. " uv-selectors --help' for more.\n",
   "--json with --tsv: says why, as every usage error does")
 
 -- a truncated bundle among good ones

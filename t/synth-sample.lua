@@ -118,7 +118,8 @@ t.is(k8.selectors.ffffffff, k.selectors.ffffffff,
 local out
 status, out = lib.rsxmesh(dir, "synth", "--help")
 t.is(status, 0, "--help exits 0")
-t.like(out, "^Usage: rsxmesh synth %-o DIR", "--help starts with the usage")
+t.like(out, "^Usage: " .. lib.progname_pattern .. " synth %-o DIR",
+  "--help starts with the usage")
 status, _, err = lib.rsxmesh(dir, "synth", "-o", dir .. "/x", "--scale",
   "7")
 t.is(status, 2, "a scale out of range is a usage error")

@@ -22,8 +22,10 @@
 -- between worker processes when run:each is given a share (rsxmesh.jobs).
 --
 -- A usage error exits 2 (cli.usage_error, the one way every script reports
--- one), --help exits 0: this module and rsxmesh.run are the scripts' own,
--- and end the program as a script would; the modules under them never do.
+-- one), --help exits 0; both name the program as it was run (a usage that
+-- starts with the word rsxmesh shows the host's name there instead). This
+-- module and rsxmesh.run are the scripts' own, and end the program as a
+-- script would; the modules under them never do.
 
 -- A missing package is an error (rsxmesh.need); a standard script says it
 -- in one line and exits 1.
@@ -33,6 +35,7 @@ if not found then
   io.stderr:write(tostring(lfs), "\n")
   os.exit(1, true)
 end
+local rsxmesh = require "rsxmesh"
 local json = require "rsxmesh.json"
 local path = require "rsxmesh.path"
 local jobs = require "rsxmesh.jobs"
@@ -79,8 +82,22 @@ local function opt_help_row(left, width, help)
   return table.concat(lines, "\n")
 end
 
+-- The program's name as it was run (rsxmesh.program, which the host sets:
+-- ./rsxmesh in the build tree, rsxmesh as installed, rsxmesh for Windows'
+-- C:\...\rsxmesh.exe), "rsxmesh" in another Lua.
+local function program()
+  return rsxmesh.program or "rsxmesh"
+end
+
+-- A usage line as shown: one that starts with the word rsxmesh (the
+-- standard scripts' all do) starts with the program's name instead.
+local function usage_line(spec)
+  local rest = spec.usage:match("^rsxmesh (.*)$")
+  return "Usage: " .. (rest and program() .. " " .. rest or spec.usage)
+end
+
 local function opt_help_text(spec)
-  local lines = { "Usage: " .. spec.usage }
+  local lines = { usage_line(spec) }
   if spec.about then lines[#lines + 1] = "\n" .. spec.about end
   lines[#lines + 1] = "\nOptions:"
   local rows, width = {}, 0
@@ -105,16 +122,15 @@ end
 -- The command that shows a script's --help: a standard script by its name
 -- (its spec names it), another by the file it was run as.
 local function help_command(spec, args)
-  if spec.standard then return "rsxmesh " .. spec.name end
-  return "rsxmesh " .. (args and args[0] or spec.name)
+  if spec.standard then return program() .. " " .. spec.name end
+  return program() .. " " .. (args and args[0] or spec.name)
 end
 
 -- A usage error, the one way every script reports one (during cli.parse or
 -- after it, such as options that exclude each other): the message, the
 -- usage and where to read more on stderr; exit status 2.
 function cli.usage_error(spec, message)
-  io.stderr:write(spec.name, ": ", message, "\n",
-    "Usage: ", spec.usage, "\n",
+  io.stderr:write(spec.name, ": ", message, "\n", usage_line(spec), "\n",
     "Try '", spec.help_command or help_command(spec), " --help' for more.\n")
   os.exit(2, true)
 end

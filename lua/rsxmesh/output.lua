@@ -16,6 +16,7 @@
 -- "out/A.obj: No space left on device".
 
 local lfs = require "lfs"
+local rsxmesh = require "rsxmesh"
 local path = require "rsxmesh.path"
 
 local output = {}
@@ -40,10 +41,17 @@ end
 -- output.temporary: a caller that must clean up after an interrupt at any
 -- instruction names it, and keeps the name, before it opens): the handle
 -- and its name, or nil and a message naming file. Pair with
--- output.commit or output.abandon.
+-- output.commit or output.abandon. A file written from the start ("wb",
+-- the default) has a large buffer (rsxmesh.create): long texts are
+-- written in few system calls.
+local function open(tmp, mode)
+  if mode == "wb" then return rsxmesh.create(tmp) end
+  return io.open(tmp, mode)
+end
+
 function output.open(file, mode, tmp)
   tmp = tmp or output.temporary(file)
-  local f, err = io.open(tmp, mode or "wb")
+  local f, err = open(tmp, mode or "wb")
   if not f then return nil, reason(file, tmp, err) end
   return f, tmp
 end
@@ -93,7 +101,7 @@ function output.write(file, fn)
   -- between still leaves nothing behind
   local tmp, f = output.temporary(file), nil
   local ok, res, err = pcall(function()
-    local g, oerr = io.open(tmp, "wb")
+    local g, oerr = open(tmp, "wb")
     f = g
     if not g then return nil, oerr end
     local r, e = fn(g)

@@ -11,6 +11,7 @@
 ---@field BASE_COLOUR integer 0x95591C40, the base-colour sampler slot
 ---@field UNIT_TOLERANCE number 0.005, the note's test for a unit vector
 ---@field _VERSION string "rsxmesh 0.1.0"
+---@field program string? the host's name as run ("./rsxmesh"); nil in another Lua
 local rsxmesh = {}
 
 ---@alias rsxmesh.kind "position"|"colour"|"normal"|"tangent_a"|"tangent_b"|"uv0"|"uv1"|"uv2"|"uv3"|"extra_a"|"extra_b"|"s32k2"|"half4"
@@ -86,6 +87,13 @@ function rsxmesh.fmt(x) end
 ---@param file file*
 ---@return boolean
 function rsxmesh.isatty(file) end
+
+---A file open for writing (io.open(path, "wb")) with a 256 KiB buffer.
+---@param path string
+---@return file*|nil
+---@return string? message
+---@return integer? errno
+function rsxmesh.create(path) end
 
 ---Wall-clock seconds from a monotonic clock (subtract two readings).
 ---@return number
