@@ -746,6 +746,115 @@ do
     .. " u16 indices%);", "... and nothing but the triangles and the new"
     .. " UV (0.5, 0.5) changed")
   if b then b:close() end
+
+  -- The seam's four triangles as Blender writes them (a vertex a corner),
+  -- and islands of new triangles that no base vertex lies at or beside,
+  -- all in z = 0 with NORMAL (0, 0, 1): at x 5..7 with u growing along
+  -- +x and v along +y; at x 8..10 with u falling along +x (mirrored); at
+  -- x 11..12 with every UV (0.5, 0.5) (no UV area). By MikkTSpace's rule
+  -- (its V is glTF's 1 - v): the first island's tangent T = (1, 0, 0),
+  -- w = -1 (u, -v turn the other way from x, y); the mirrored one's
+  -- T = (-1, 0, 0), w = +1; the game's B = -cross(N, T) * w = (0, 1, 0)
+  -- for both, along glTF's growing v as the base's B runs. The third
+  -- takes the direction across N from the axis least along it:
+  -- cross((1, 0, 0), N) = (0, -1, 0), w = +1, B = (-1, 0, 0). As CMP
+  -- words: 1 -> 1023 (clamped), -1 -> -1024 (0x400 in 11 bits).
+  local island = {
+    { { 5, 0 }, { 0, 0 } }, { { 7, 0 }, { 1, 0 } }, { { 7, 1 }, { 1, 1 } },
+    { { 5, 0 }, { 0, 0 } }, { { 7, 1 }, { 1, 1 } }, { { 5, 1 }, { 0, 1 } },
+    { { 8, 0 }, { 1, 0 } }, { { 10, 0 }, { 0, 0 } }, { { 10, 1 }, { 0, 1 } },
+    { { 8, 0 }, { 1, 0 } }, { { 10, 1 }, { 0, 1 } }, { { 8, 1 }, { 1, 1 } },
+    { { 11, 0 }, { 0.5, 0.5 } }, { { 12, 0 }, { 0.5, 0.5 } },
+    { { 12, 1 }, { 0.5, 0.5 } } }
+  local ISLAND_AB = { { 1023, 1023 << 11 }, { 0x400, 1023 << 11 },
+    { 0x400 << 11, 0x400 } }
+  local BASE_CORNERS = { 1, 2, 3, 1, 3, 4, 5, 7, 8, 5, 8, 6 }
+  -- tangent(c): corner c's TANGENT (xyzw), or nil for none
+  local function islands(dir, tangent)
+    return edited_from(text, bin0, "seam", dir, function(doc, bin)
+      local prim = doc.meshes[1].primitives[1]
+      local pos, uv, nrm, tan = {}, {}, {}, {}
+      local n = #BASE_CORNERS + #island
+      for c = 1, n do
+        local v = BASE_CORNERS[c]
+        local p = v and SEAM_POS[v] or island[c - #BASE_CORNERS][1]
+        local u = v and SEAM_UV[v] or island[c - #BASE_CORNERS][2]
+        table.move({ p[1], p[2], 0 }, 1, 3, #pos + 1, pos)
+        table.move({ u[1], u[2] }, 1, 2, #uv + 1, uv)
+        table.move({ 0, 0, 1 }, 1, 3, #nrm + 1, nrm)
+        if tangent then table.move(tangent(c), 1, 4, #tan + 1, tan) end
+      end
+      local a = prim.attributes
+      a._TANGENT_A, a._TANGENT_B, a.TANGENT = nil, nil, nil
+      bin, a.POSITION = append(doc, bin, floats(pos),
+        { componentType = 5126, count = n, type = "VEC3" })
+      doc.accessors[a.POSITION + 1].min = { 0, 0, 0 }
+      doc.accessors[a.POSITION + 1].max = { 12, 1, 0 }
+      bin, a.NORMAL = append(doc, bin, floats(nrm), { componentType = 5126,
+        count = n, type = "VEC3" })
+      bin, a.TEXCOORD_0 = append(doc, bin, floats(uv),
+        { componentType = 5126, count = n, type = "VEC2" })
+      if tangent then
+        bin, a.TANGENT = append(doc, bin, floats(tan),
+          { componentType = 5126, count = n, type = "VEC4" })
+      end
+      local idx = {}
+      for c = 1, n do idx[c] = c - 1 end
+      bin, prim.indices = append(doc, bin, string.pack("<" .. ("H"):rep(n),
+        table.unpack(idx)), { componentType = 5123, count = n,
+        type = "SCALAR" })
+      return bin
+    end)
+  end
+  local function want_mgp()
+    local want = {}
+    for c, v in ipairs(BASE_CORNERS) do
+      want[c] = string.pack(">I4I4HH", v, v << 11, HALF[SEAM_UV[v][1]],
+        HALF[SEAM_UV[v][2]])
+    end
+    for k, corner in ipairs(island) do
+      local ab = ISLAND_AB[(k - 1) // 6 + 1]
+      want[#want + 1] = string.pack(">I4I4HH", ab[1], ab[2],
+        HALF[corner[2][1]], HALF[corner[2][2]])
+    end
+    return table.concat(want)
+  end
+  local out3, b3, m3 = import_onto("seam", islands("seam-islands"),
+    "seam3", "new islands, no tangents")
+  t.ok(m3 and m3:stream("mgp") == want_mgp(), "islands: A and B computed"
+    .. " from the UVs (mirrored too), the base's vertices' their own")
+  t.like(out3, "derived: tangent A: each vertex's base vertex's, and 15 new"
+    .. " vertices' with no base vertex at or beside them %(13%-27%) computed"
+    .. " from TEXCOORD_0, NORMAL and the positions with MikkTSpace's"
+    .. " convention; vertices 25%-27 with no UV area around them: a"
+    .. " direction across the normal %(no _TANGENT_A%)",
+    "the report names the vertices computed and those across N")
+  if b3 then b3:close() end
+  -- the same from a TANGENT written as Blender writes it (its w the
+  -- opposite of gltf-export's): the islands' taken as they are, the
+  -- base's vertices' still their base vertices'
+  local TAN = { { 1, 0, 0, -1 }, { -1, 0, 0, 1 }, { 0, -1, 0, 1 } }
+  local function blender_tangent(c)
+    return c <= #BASE_CORNERS and { 0, 1, 0, 1 }
+      or TAN[(c - #BASE_CORNERS - 1) // 6 + 1]
+  end
+  local out4, b4, m4 = import_onto("seam", islands("seam-tangent",
+    blender_tangent), "seam4", "new islands, TANGENT")
+  t.ok(m4 and m4:stream("mgp") == want_mgp(), "islands: A and B from"
+    .. " TANGENT, B turned to the game's way")
+  t.like(out4, "and 15 new vertices' with no base vertex at or beside them"
+    .. " %(13%-27%) from TANGENT", "the report: from TANGENT")
+  if b4 then b4:close() end
+  -- a TANGENT or NORMAL not finite: refused, naming the vertex
+  local function nan_tangent(c)
+    return c == 20 and { 0 / 0, 0, 0, 1 } or blender_tangent(c)
+  end
+  local c5, _, e5 = run("gltf-import", islands("seam-nan", nan_tangent),
+    "--base", at("seam.rsxb"), "-o", at("seam5.rsxb"))
+  t.is(c5, 1, "a NaN in TANGENT: refused")
+  t.like(e5, "seam%.gltf: mesh 1 %(seam%): vertex 20: TANGENT %(%-?nan, 0,"
+    .. " 0, 1%) or NORMAL %(0, 0, 1%) is not finite",
+    "... naming the file, the mesh, the vertex and the values")
 end
 
 -- panel rebuilt as Blender writes a mesh: a vertex per corner (corners:

@@ -18,8 +18,7 @@ local UNSIGNED_BYTE = reading.UNSIGNED_BYTE
 local ONLY_FLOAT, UV_CTYPES, COLOUR_CTYPES = reading.ONLY_FLOAT,
   reading.UV_CTYPES, reading.COLOUR_CTYPES
 local VEC2, VEC3, VEC4 = reading.VEC2, reading.VEC3, reading.VEC4
-local transform, frames_from_tangent, solve3 = transforms.transform,
-  transforms.frames_from_tangent, transforms.solve3
+local transform, solve3 = transforms.transform, transforms.solve3
 
 local Job = {}
 
@@ -65,8 +64,10 @@ end
 
 -- The base's stored bytes of kind for each glTF vertex: as they are when
 -- the vertices are the base's, else from each one's base vertex; and how
--- many vertices took them from a base vertex nothing singled out.
-function Job:from_base(kind, what)
+-- many vertices took them from a base vertex nothing singled out. spare:
+-- a vertex with no base vertex gets no bytes and no choice (the caller
+-- fills it) instead of an error.
+function Job:from_base(kind, what, spare)
   local m = self.m
   local raw = assert(m:attribute(kind)):raw()
   if self.same_layout then return raw, 0, 0 end
@@ -83,20 +84,18 @@ function Job:from_base(kind, what)
     if not b and bv.beside[v] then
       b, besides = bv.beside[v], besides + 1
     end
-    if not b then
+    if not b and not spare then
       local gpos = column_bytes(self:column("POSITION", VEC3, ONLY_FLOAT))
       local x, y, z = string.unpack("<fff", gpos, 12 * v - 11)
-      -- a new vertex (an extrusion) has none: with TANGENT exported, A
-      -- and B are derived instead, so say how
+      -- a new vertex (an extrusion) has none (the tangent vectors are
+      -- made instead: Job:lonely_frames)
       fail("%s: vertex %d: no %s in the glTF, and no vertex of the base"
-        .. " lies at its position (%s, %s, %s) or beside it%s", self.where,
-        v, what,
-        rsxmesh.fmt(x), rsxmesh.fmt(y), rsxmesh.fmt(z),
-        kind:match("^tangent") and "; export the tangents too (TANGENT:"
-          .. " Blender's Tangents option) and A and B are derived from them"
-          or "")
+        .. " lies at its position (%s, %s, %s) or beside it", self.where,
+        v, what, rsxmesh.fmt(x), rsxmesh.fmt(y), rsxmesh.fmt(z))
     end
-    out[v], choice[v] = raw:sub(b * size + 1, b * size + size), b
+    if b then
+      out[v], choice[v] = raw:sub(b * size + 1, b * size + size), b
+    end
   end
   return table.concat(out), guessed, besides, choice
 end
@@ -203,31 +202,42 @@ function Job:colours()
   end
 end
 
--- A and B from TANGENT and NORMAL (through the node's transform), once;
--- nil when the glTF lacks either.
-function Job:derived_frames()
-  if self.frames ~= nil then return self.frames or nil end
+-- The glTF's TANGENT (flat xyzw) and NORMAL (flat xyz) through the
+-- node's transform; nil when it lacks either.
+function Job:tangent_values()
   local T = self:column("TANGENT", VEC4, ONLY_FLOAT)
   local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
-  if not T or not N then
-    self.frames = false
-    return nil
-  end
+  if not T or not N then return nil end
   local Tv, Nv = column_values(T), column_values(N)
   if self.world then
-    local xyz = {}
+    local xyz, turned = {}, {}
     for i = 0, self.nv - 1 do
       xyz[3 * i + 1], xyz[3 * i + 2], xyz[3 * i + 3] =
         Tv[4 * i + 1], Tv[4 * i + 2], Tv[4 * i + 3]
     end
     xyz = transform(self.world, xyz, "vector")
     for i = 0, self.nv - 1 do
-      Tv[4 * i + 1], Tv[4 * i + 2], Tv[4 * i + 3] =
-        xyz[3 * i + 1], xyz[3 * i + 2], xyz[3 * i + 3]
+      turned[4 * i + 1], turned[4 * i + 2], turned[4 * i + 3],
+        turned[4 * i + 4] = xyz[3 * i + 1], xyz[3 * i + 2], xyz[3 * i + 3],
+        Tv[4 * i + 4]
     end
-    Nv = transform(self.world, Nv, "normal")
+    Tv, Nv = turned, transform(self.world, Nv, "normal")
   end
-  local A, B = frames_from_tangent(Tv, Nv, self.nv)
+  return Tv, Nv
+end
+
+-- A and B from TANGENT and NORMAL (through the node's transform), once;
+-- nil when the glTF lacks either. The vertices are the base's, so the
+-- TANGENT is the export's (w: which way B points).
+function Job:derived_frames()
+  if self.frames ~= nil then return self.frames or nil end
+  local Tv, Nv = self:tangent_values()
+  if not Tv then
+    self.frames = false
+    return nil
+  end
+  local A, B = rsxmesh.gltf_frames(Tv, Nv, "export")
+  if not A then fail("%s: %s", self.where, B) end
   self.frames = { tangent_a = A, tangent_b = B }
   return self.frames
 end
@@ -372,32 +382,147 @@ function Job:fitted()
   return self.fit
 end
 
+-- "12-15, 20": the sorted vertex numbers of list, runs as ranges.
+local function vertex_runs(list)
+  local out, i = {}, 1
+  while i <= #list do
+    local j = i
+    while j < #list and list[j + 1] == list[j] + 1 do j = j + 1 end
+    out[#out + 1] = j > i and list[i] .. "-" .. list[j] or tostring(list[i])
+    i = j + 1
+  end
+  return table.concat(out, ", ")
+end
+
+-- The tangent vectors of the new vertices that no base vertex lies at or
+-- beside (Job:beside: a new island's, an added object's), once: from
+-- TANGENT where the glTF has it, else computed from TEXCOORD_0, NORMAL
+-- and the positions with MikkTSpace's convention (rsxmesh.gltf_tangents),
+-- A the unit tangent and B = cross(N, A), turned the way the game's B
+-- runs (along glTF's growing V, where Blender's bitangent runs along its
+-- falling V: gltf_frames' "mikktspace"). nil when there is no such
+-- vertex; else { tangent_a =, tangent_b = (by glTF vertex, 1-based, each
+-- an xyz), how = (the report's words) }.
+function Job:lonely_frames()
+  if self.lonely ~= nil then return self.lonely or nil end
+  self.lonely = false
+  local bv = self:base_vertices()
+  local list = {}
+  for v = 1, self.nv do
+    if not (bv.map[v] or bv.near[v] or bv.beside[v]) then
+      list[#list + 1] = v
+    end
+  end
+  if #list == 0 then return nil end
+  local Tv, Nv = self:tangent_values()
+  local how = "from TANGENT (read as MikkTSpace's, as Blender writes it)"
+  if not Tv then
+    local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+    local UV = self:column("TEXCOORD_0", VEC2, UV_CTYPES)
+    if not N or not UV then
+      fail("%s: vertex %d: no vertex of the base lies at its position or"
+        .. " beside it, and the glTF has no _TANGENT_A, no TANGENT and no"
+        .. " %s to make its tangent vectors of", self.where, list[1],
+        N and "TEXCOORD_0" or "NORMAL")
+    end
+    Nv = column_values(N)
+    if self.world then Nv = transform(self.world, Nv, "normal") end
+    local P = self.t.position
+    if type(P) ~= "table" then
+      P = column_values(self:column("POSITION", VEC3, ONLY_FLOAT))
+      if self.world then P = transform(self.world, P, "position") end
+    end
+    local tris = {}
+    for _, part in ipairs(self.parts) do
+      local idx, first = self:part_indices(part), self:group(part.p).first
+      for c = 1, #idx do tris[#tris + 1] = first + idx[c] + 1 end
+    end
+    local across
+    Tv, across = rsxmesh.gltf_tangents(P, Nv, column_values(UV), tris)
+    local lonely_across = {}
+    local is_lonely = {}
+    for _, v in ipairs(list) do is_lonely[v] = true end
+    for _, v in ipairs(across) do
+      if is_lonely[v] then lonely_across[#lonely_across + 1] = v end
+    end
+    how = "computed from TEXCOORD_0, NORMAL and the positions with"
+      .. " MikkTSpace's convention"
+    if #lonely_across > 0 then
+      how = how .. string.format("; %s no UV area around %s: a direction"
+        .. " across the normal", #lonely_across == 1 and "vertex "
+        .. lonely_across[1] .. " with" or "vertices "
+        .. vertex_runs(lonely_across) .. " with", #lonely_across == 1
+        and "it" or "them")
+    end
+  end
+  -- only the vertices that take them: another's TANGENT plays no part
+  local T, N = {}, {}
+  for k, v in ipairs(list) do
+    table.move(Tv, 4 * v - 3, 4 * v, 4 * k - 3, T)
+    table.move(Nv, 3 * v - 2, 3 * v, 3 * k - 2, N)
+  end
+  local A, B = rsxmesh.gltf_frames(T, N, "mikktspace")
+  if not A then
+    local k = tonumber(B:match("^vertex (%d+)"))
+    fail("%s: vertex %d%s", self.where, list[k], B:match("^vertex %d+(.*)"))
+  end
+  local frames = { tangent_a = {}, tangent_b = {}, how = string.format(
+    "%s new %s with no base vertex at or beside %s (%s) %s",
+    #list, #list == 1 and "vertex's" or "vertices'", #list == 1 and "it"
+    or "them", vertex_runs(list), how) }
+  for k, v in ipairs(list) do
+    frames.tangent_a[v] = { A[3 * k - 2], A[3 * k - 1], A[3 * k] }
+    frames.tangent_b[v] = { B[3 * k - 2], B[3 * k - 1], B[3 * k] }
+  end
+  self.lonely = frames
+  return frames
+end
+
 -- Tangent vector f (FRAMES) of a rebuilt mesh that lacks it: each glTF
 -- vertex takes its base vertex's (Job:keep), turned and scaled by the
--- transform fitted to the positions when there is one, its length kept.
+-- transform fitted to the positions when there is one, its length kept;
+-- a vertex with none around it, Job:lonely_frames'.
 function Job:kept_frame(f)
-  local fit = self:fitted()
-  if not fit then
+  local fit, lonely = self:fitted(), self:lonely_frames()
+  if not fit and not lonely then
     self:keep(f.kind, f.what .. " (no " .. f.name .. (self:column("TANGENT",
       VEC4, ONLY_FLOAT) and "; its stock length kept rather than derived"
       .. " from TANGENT" or " or TANGENT") .. ")", true)
     return
   end
-  local _, _, _, choice = self:from_base(f.kind, f.what)
+  local _, guessed, besides, choice = self:from_base(f.kind, f.what,
+    lonely ~= nil)
   local base = self:base_range(f.kind)
+  fit = fit or { 1, 0, 0, 0, 1, 0, 0, 0, 1 }
   local out = {}
   for v = 0, self.nv - 1 do
     local b = choice[v + 1]
-    local x, y, z = base[3 * b + 1], base[3 * b + 2], base[3 * b + 3]
-    local X = fit[1] * x + fit[2] * y + fit[3] * z
-    local Y = fit[4] * x + fit[5] * y + fit[6] * z
-    local Z = fit[7] * x + fit[8] * y + fit[9] * z
-    local l0 = math.sqrt(x * x + y * y + z * z)
-    local l1 = math.sqrt(X * X + Y * Y + Z * Z)
-    local k = l1 > 0 and l0 / l1 or 0
-    out[3 * v + 1], out[3 * v + 2], out[3 * v + 3] = X * k, Y * k, Z * k
+    if b then
+      local x, y, z = base[3 * b + 1], base[3 * b + 2], base[3 * b + 3]
+      local X = fit[1] * x + fit[2] * y + fit[3] * z
+      local Y = fit[4] * x + fit[5] * y + fit[6] * z
+      local Z = fit[7] * x + fit[8] * y + fit[9] * z
+      local l0 = math.sqrt(x * x + y * y + z * z)
+      local l1 = math.sqrt(X * X + Y * Y + Z * Z)
+      local k = l1 > 0 and l0 / l1 or 0
+      out[3 * v + 1], out[3 * v + 2], out[3 * v + 3] = X * k, Y * k, Z * k
+    else
+      local a = lonely[f.kind][v + 1]
+      out[3 * v + 1], out[3 * v + 2], out[3 * v + 3] = a[1], a[2], a[3]
+    end
   end
   self.t[f.kind] = out
+  if lonely then
+    self:note("derived", string.format("%s: each vertex's base vertex's%s%s"
+      .. "%s, and %s (no %s)", f.what, self.fit and string.format(
+      ", turned by the transform fitted to %d vertices' positions",
+      self.fit_pairs) or "", guessed > 0 and string.format(" (%d new"
+      .. " vertices' a guess among those at their position)", guessed)
+      or "", besides > 0 and string.format(", %d new vertices' from the"
+      .. " base vertex of a corner beside them", besides) or "",
+      lonely.how, f.name))
+    return
+  end
   self:note("derived", string.format("%s: each vertex's base vertex's,"
     .. " turned by the transform fitted to %d vertices' positions (no %s)",
     f.what, self.fit_pairs, f.name))
