@@ -93,9 +93,8 @@ function Job:from_base(kind, what, spare)
         .. " lies at its position (%s, %s, %s) or beside it", self.where,
         v, what, rsxmesh.fmt(x), rsxmesh.fmt(y), rsxmesh.fmt(z))
     end
-    if b then
-      out[v], choice[v] = raw:sub(b * size + 1, b * size + size), b
-    end
+    out[v], choice[v] = b and raw:sub(b * size + 1, b * size + size) or "",
+      b
   end
   return table.concat(out), guessed, besides, choice
 end
