@@ -747,6 +747,37 @@ do
     .. " UV (0.5, 0.5) changed")
   if b then b:close() end
 
+  -- --tangents computed: the two new triangles' vertices (10..15, none
+  -- paired with a base vertex) take A and B from their UVs. Triangle
+  -- 10 11 12: (1, 0) (2, 0) (1, 1) with UVs (0, 0) (1, 0) (0, 1): u
+  -- grows along +x, v along +y: T = (1, 0, 0), w = -1 (MikkTSpace's V is
+  -- 1 - v), the game's B = -cross(N, T) w = (0, 1, 0): words 1023 and
+  -- 1023 << 11. Triangle 13 14 15: (1, 1) (2, 0) (2, 1) with UVs
+  -- (0.5, 0.5) (1, 0) (1, 1): u = x/2, v = x/2 + y - 1, so along
+  -- constant v dP/du runs (2, -1, 0): T = (2, -1, 0) / sqrt 5, w = -1,
+  -- B = (1, 2, 0) / sqrt 5. In CMP words (x 32767/32, nearest):
+  -- 0.894427 -> 916, -0.447214 -> -458 (1590 in 11 bits), 0.447214 -> 458.
+  local c6, out6 = run("gltf-import", g, "--base", at("seam.rsxb"), "-o",
+    at("seam6.rsxb"), "--report", "--tangents", "computed")
+  t.is(c6, 0, "--tangents computed: imports")
+  local b6 = rsxmesh.open(at("seam6.rsxb"))
+  local m6 = b6 and b6:mesh("seam")
+  local AB6 = { [10] = { 1023, 1023 << 11 }, [13] = { 916 | 1590 << 11,
+    458 | 916 << 11 } }
+  AB6[11], AB6[12], AB6[14], AB6[15] = AB6[10], AB6[10], AB6[13], AB6[13]
+  for k, v in ipairs(CORNERS) do
+    local u = NEW_UV[k] or SEAM_UV[v]
+    local ab = AB6[k] or { v, v << 11 }
+    want[k] = string.pack(">I4I4HH", ab[1], ab[2], HALF[u[1]], HALF[u[2]])
+  end
+  t.ok(m6 and m6:stream("mgp") == table.concat(want), "--tangents"
+    .. " computed: the new triangles' A and B from their UVs, the paired"
+    .. " vertices' their base vertices'")
+  t.like(out6, "derived: tangent A: each vertex's base vertex's, and 6 new"
+    .. " vertices' %(10%-15: %-%-tangents computed%) computed from"
+    .. " TEXCOORD_0", "... and the report says which")
+  if b6 then b6:close() end
+
   -- The seam's four triangles as Blender writes them (a vertex a corner),
   -- and islands of new triangles that no base vertex lies at or beside,
   -- all in z = 0 with NORMAL (0, 0, 1): at x 5..7 with u growing along

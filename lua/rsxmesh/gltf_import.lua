@@ -81,11 +81,12 @@ for _, phase in ipairs({ matching, attributes }) do
 end
 
 -- A job for glTF mesh g into base mesh m; world is the node's
--- matrix, nil for the identity.
-local function new_job(file, g, m, world)
+-- matrix, nil for the identity; tangents, import.bundle's opts.tangents.
+local function new_job(file, g, m, world, tangents)
   local label = m.label -- as the core's messages name it
   local job = setmetatable({ file = file, g = g, m = m, world = world,
     label = label, where = file.path .. ": " .. label,
+    new_tangents = tangents, -- not "tangents": Job:tangents is a step
     report = { label = label, changed = {}, derived = {}, kept = {} },
     t = {}, columns = {}, changes = {},
     -- a mesh's accessors read once for it: its primitives share them
@@ -135,8 +136,8 @@ local STEPS = { "primitives", "positions", "normals", "colours",
 
 -- Import glTF mesh g into base mesh m. Returns the mesh to write (m
 -- itself when its bytes come out the same) and its report.
-local function import_mesh(file, g, m, world)
-  local job = new_job(file, g, m, world)
+local function import_mesh(file, g, m, world, tangents)
+  local job = new_job(file, g, m, world, tangents)
   job.report.state = "unchanged"
   if job:verbatim() then return m, job.report end
   job:primitives()
@@ -203,7 +204,9 @@ end
 -- before base mesh k of n), opts.records (a hook's table, { meta =
 -- function(bytes, facts, base_facts), submesh = function(bytes, facts,
 -- base_facts, mesh_facts) }, each returning a record's new bytes or nil;
--- opts.records_name names it in messages). A changed mesh's report has
+-- opts.records_name names it in messages), opts.tangents ("computed": an
+-- editor's new vertices take tangent vectors made from TANGENT or their
+-- UVs, not their base vertices'; doc/scripts.md). A changed mesh's report has
 -- stale (what its records may say wrongly) and, with a hook, records
 -- (those it rewrote). Returns { writer =, meshes =, kept = (every
 -- mesh is the base's own: the base file is the output) } or nil and a
@@ -291,7 +294,8 @@ function import.bundle(file, base, opts)
       local gi = match[k]
       local out, rep
       if gi then
-        out, rep = import_mesh(file, t.meshes[gi], m, world[gi - 1])
+        out, rep = import_mesh(file, t.meshes[gi], m, world[gi - 1],
+          opts.tangents)
         if out ~= m then
           rep.stale = records.stale_facts(m, out)
           if opts.records then

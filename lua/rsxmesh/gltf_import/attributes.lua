@@ -65,8 +65,7 @@ end
 -- The base's stored bytes of kind for each glTF vertex: as they are when
 -- the vertices are the base's, else from each one's base vertex; and how
 -- many vertices took them from a base vertex nothing singled out. spare:
--- a vertex with no base vertex gets no bytes and no choice (the caller
--- fills it) instead of an error.
+-- a set of vertices the caller fills, which get no bytes and no choice.
 function Job:from_base(kind, what, spare)
   local m = self.m
   local raw = assert(m:attribute(kind)):raw()
@@ -75,16 +74,17 @@ function Job:from_base(kind, what, spare)
   local bv = self:base_vertices()
   local out, guessed, besides, choice = {}, 0, 0, {}
   for v = 1, self.nv do
-    local b = bv.map[v]
-    if not b and bv.near[v] then
+    local mine = not (spare and spare[v])
+    local b = mine and bv.map[v]
+    if mine and not b and bv.near[v] then
       local sure
       b, sure = self:nearest(v, bv.near[v], kind, raw, size)
       if not sure then guessed = guessed + 1 end
     end
-    if not b and bv.beside[v] then
+    if mine and not b and bv.beside[v] then
       b, besides = bv.beside[v], besides + 1
     end
-    if not b and not spare then
+    if mine and not b then
       local gpos = column_bytes(self:column("POSITION", VEC3, ONLY_FLOAT))
       local x, y, z = string.unpack("<fff", gpos, 12 * v - 11)
       -- a new vertex (an extrusion) has none (the tangent vectors are
@@ -94,7 +94,7 @@ function Job:from_base(kind, what, spare)
         v, what, rsxmesh.fmt(x), rsxmesh.fmt(y), rsxmesh.fmt(z))
     end
     out[v], choice[v] = b and raw:sub(b * size + 1, b * size + size) or "",
-      b
+      b or nil
   end
   return table.concat(out), guessed, besides, choice
 end
@@ -394,7 +394,9 @@ local function vertex_runs(list)
 end
 
 -- The tangent vectors of the new vertices that no base vertex lies at or
--- beside (Job:beside: a new island's, an added object's), once: from
+-- beside (Job:beside: a new island's, an added object's), or with
+-- --tangents computed of every new vertex (none paired with a base
+-- vertex: an extrusion's, a loop cut's), once: from
 -- TANGENT where the glTF has it, else computed from TEXCOORD_0, NORMAL
 -- and the positions with MikkTSpace's convention (rsxmesh.gltf_tangents),
 -- A the unit tangent and B = cross(N, A), turned the way the game's B
@@ -406,9 +408,11 @@ function Job:lonely_frames()
   if self.lonely ~= nil then return self.lonely or nil end
   self.lonely = false
   local bv = self:base_vertices()
+  local every_new = self.new_tangents == "computed"
   local list = {}
   for v = 1, self.nv do
-    if not (bv.map[v] or bv.near[v] or bv.beside[v]) then
+    if not bv.map[v] and (every_new or not (bv.near[v] or bv.beside[v]))
+    then
       list[#list + 1] = v
     end
   end
@@ -466,10 +470,13 @@ function Job:lonely_frames()
     fail("%s: vertex %d%s", self.where, list[k], B:match("^vertex %d+(.*)"))
   end
   local frames = { tangent_a = {}, tangent_b = {}, how = string.format(
-    "%s new %s with no base vertex at or beside %s (%s) %s",
-    #list, #list == 1 and "vertex's" or "vertices'", #list == 1 and "it"
-    or "them", vertex_runs(list), how) }
+    "%s new %s %s %s", #list, #list == 1 and "vertex's" or "vertices'",
+    every_new and "(" .. vertex_runs(list) .. ": --tangents computed)"
+    or string.format("with no base vertex at or beside %s (%s)",
+    #list == 1 and "it" or "them", vertex_runs(list)), how) }
+  frames.spare = {}
   for k, v in ipairs(list) do
+    frames.spare[v] = true
     frames.tangent_a[v] = { A[3 * k - 2], A[3 * k - 1], A[3 * k] }
     frames.tangent_b[v] = { B[3 * k - 2], B[3 * k - 1], B[3 * k] }
   end
@@ -490,7 +497,7 @@ function Job:kept_frame(f)
     return
   end
   local _, guessed, besides, choice = self:from_base(f.kind, f.what,
-    lonely ~= nil)
+    lonely and lonely.spare)
   local base = self:base_range(f.kind)
   fit = fit or { 1, 0, 0, 0, 1, 0, 0, 0, 1 }
   local out = {}
