@@ -862,11 +862,14 @@ do
     "the report names the vertices computed and those across N")
   if b3 then b3:close() end
   -- the same from a TANGENT written as Blender writes it (its w the
-  -- opposite of gltf-export's): the islands' taken as they are, the
-  -- base's vertices' still their base vertices'
+  -- opposite of gltf-export's: the base vertices' A is +x and B +y, and
+  -- (0, 0, 1) x (1, 0, 0) = +y, so Blender's w is -1 there): the
+  -- islands' taken as they are, the base's vertices' still their base
+  -- vertices'. Then with every w the other way, as an editor that kept
+  -- gltf-export's TANGENT would write it: the same A and B.
   local TAN = { { 1, 0, 0, -1 }, { -1, 0, 0, 1 }, { 0, -1, 0, 1 } }
   local function blender_tangent(c)
-    return c <= #BASE_CORNERS and { 0, 1, 0, 1 }
+    return c <= #BASE_CORNERS and { 1, 0, 0, -1 }
       or TAN[(c - #BASE_CORNERS - 1) // 6 + 1]
   end
   local out4, b4, m4 = import_onto("seam", islands("seam-tangent",
@@ -874,8 +877,20 @@ do
   t.ok(m4 and m4:stream("mgp") == want_mgp(), "islands: A and B from"
     .. " TANGENT, B turned to the game's way")
   t.like(out4, "and 15 new vertices' with no base vertex at or beside them"
-    .. " %(13%-27%) from TANGENT", "the report: from TANGENT")
+    .. " %(13%-27%) from TANGENT %(its w read as MikkTSpace's, Blender's:"
+    .. " against the base's B at 12 of 12 paired vertices%)",
+    "the report: from TANGENT, read as Blender's, and why")
   if b4 then b4:close() end
+  local out7, b7, m7 = import_onto("seam", islands("seam-kept",
+    function(c)
+      local v = blender_tangent(c)
+      return { v[1], v[2], v[3], -v[4] }
+    end), "seam7", "new islands, gltf-export's TANGENT")
+  t.ok(m7 and m7:stream("mgp") == want_mgp(), "islands: A and B from"
+    .. " TANGENT with gltf-export's w: the same")
+  t.like(out7, "from TANGENT %(its w read as gltf%-export's: it gives the"
+    .. " base's B at 12 of 12 paired vertices%)", "the report says how")
+  if b7 then b7:close() end
   -- a TANGENT or NORMAL not finite: refused, naming the vertex
   local function nan_tangent(c)
     return c == 20 and { 0 / 0, 0, 0, 1 } or blender_tangent(c)

@@ -393,6 +393,42 @@ local function vertex_runs(list)
   return table.concat(out, ", ")
 end
 
+-- Which way the glTF's TANGENT (Tv, Nv: Job:tangent_values) gives B, as
+-- gltf_frames takes it: "export" when at the vertices paired with a base
+-- vertex its bitangent cross(N, T) * w points along the base's B more
+-- often than against it (an editor that kept gltf-export's TANGENT),
+-- else "mikktspace" (Blender's, made anew: against it); and the report's
+-- words.
+function Job:tangent_convention(Tv, Nv)
+  local along, against = 0, 0
+  if self.m:has("tangent_b") then
+    local base = self:base_range("tangent_b")
+    for v, b in pairs(self:base_vertices().map) do
+      local i, j = 4 * v - 4, 3 * v - 3
+      local tx, ty, tz = Tv[i + 1], Tv[i + 2], Tv[i + 3]
+      local nx, ny, nz = Nv[j + 1], Nv[j + 2], Nv[j + 3]
+      local d = ((ny * tz - nz * ty) * base[3 * b + 1]
+        + (nz * tx - nx * tz) * base[3 * b + 2]
+        + (nx * ty - ny * tx) * base[3 * b + 3])
+        * (Tv[i + 4] < 0 and -1 or 1)
+      if d > 0 then
+        along = along + 1
+      elseif d < 0 then
+        against = against + 1
+      end
+    end
+  end
+  if along > against then
+    return "export", string.format("from TANGENT (its w read as"
+      .. " gltf-export's: it gives the base's B at %d of %d paired vertices)",
+      along, along + against)
+  end
+  return "mikktspace", string.format("from TANGENT (its w read as"
+    .. " MikkTSpace's, Blender's: %s)", along + against > 0
+    and string.format("against the base's B at %d of %d paired vertices",
+    against, along + against) or "no paired vertex to say otherwise")
+end
+
 -- The tangent vectors of the new vertices that no base vertex lies at or
 -- beside (Job:beside: a new island's, an added object's), or with
 -- --tangents computed of every new vertex (none paired with a base
@@ -418,7 +454,8 @@ function Job:lonely_frames()
   end
   if #list == 0 then return nil end
   local Tv, Nv = self:tangent_values()
-  local how = "from TANGENT (read as MikkTSpace's, as Blender writes it)"
+  local convention, how = "mikktspace", nil
+  if Tv then convention, how = self:tangent_convention(Tv, Nv) end
   if not Tv then
     local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
     local UV = self:column("TEXCOORD_0", VEC2, UV_CTYPES)
@@ -464,7 +501,7 @@ function Job:lonely_frames()
     table.move(Tv, 4 * v - 3, 4 * v, 4 * k - 3, T)
     table.move(Nv, 3 * v - 2, 3 * v, 3 * k - 2, N)
   end
-  local A, B = rsxmesh.gltf_frames(T, N, "mikktspace")
+  local A, B = rsxmesh.gltf_frames(T, N, convention)
   if not A then
     local k = tonumber(B:match("^vertex (%d+)"))
     fail("%s: vertex %d%s", self.where, list[k], B:match("^vertex %d+(.*)"))
