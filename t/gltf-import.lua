@@ -801,7 +801,7 @@ do
     { 0x400 << 11, 0x400 } }
   local BASE_CORNERS = { 1, 2, 3, 1, 3, 4, 5, 7, 8, 5, 8, 6 }
   -- tangent(c): corner c's TANGENT (xyzw), or nil for none
-  local function islands(dir, tangent)
+  local function islands(dir, tangent, no_uv)
     return edited_from(text, bin0, "seam", dir, function(doc, bin)
       local prim = doc.meshes[1].primitives[1]
       local pos, uv, nrm, tan = {}, {}, {}, {}
@@ -825,6 +825,7 @@ do
         count = n, type = "VEC3" })
       bin, a.TEXCOORD_0 = append(doc, bin, floats(uv),
         { componentType = 5126, count = n, type = "VEC2" })
+      if no_uv then a.TEXCOORD_0 = nil end
       if tangent then
         bin, a.TANGENT = append(doc, bin, floats(tan),
           { componentType = 5126, count = n, type = "VEC4" })
@@ -897,6 +898,13 @@ do
   end
   local c5, _, e5 = run("gltf-import", islands("seam-nan", nan_tangent),
     "--base", at("seam.rsxb"), "-o", at("seam5.rsxb"))
+  local c8, _, e8 = run("gltf-import", islands("seam-no-uv", nil, true),
+    "--base", at("seam.rsxb"), "-o", at("seam8.rsxb"))
+  t.is(c8, 1, "islands, no TANGENT and no TEXCOORD_0: refused")
+  t.like(e8, "seam%.gltf: mesh 1 %(seam%): vertex 13: no vertex of the base"
+    .. " lies at its position or beside it, and the glTF has no _TANGENT_A,"
+    .. " no TANGENT and no TEXCOORD_0 to make its tangent vectors of\n",
+    "... naming the first such vertex and what is missing")
   t.is(c5, 1, "a NaN in TANGENT: refused")
   t.like(e5, "seam%.gltf: mesh 1 %(seam%): vertex 20: TANGENT %(%-?nan, 0,"
     .. " 0, 1%) or NORMAL %(0, 0, 1%) is not finite",

@@ -461,9 +461,9 @@ function Job:lonely_frames()
     local UV = self:column("TEXCOORD_0", VEC2, UV_CTYPES)
     if not N or not UV then
       fail("%s: vertex %d: no vertex of the base lies at its position or"
-        .. " beside it, and the glTF has no _TANGENT_A, no TANGENT and no"
-        .. " %s to make its tangent vectors of", self.where, list[1],
-        N and "TEXCOORD_0" or "NORMAL")
+        .. " beside it, and the glTF has no _TANGENT_A, %s to make its"
+        .. " tangent vectors of", self.where, list[1], N and "no TANGENT"
+        .. " and no TEXCOORD_0" or "and no NORMAL")
     end
     Nv = column_values(N)
     if self.world then Nv = transform(self.world, Nv, "normal") end
@@ -560,9 +560,12 @@ function Job:kept_frame(f)
       .. "%s, and %s (no %s)", f.what, self.fit and string.format(
       ", turned by the transform fitted to %d vertices' positions",
       self.fit_pairs) or "", guessed > 0 and string.format(" (%d new"
-      .. " vertices' a guess among those at their position)", guessed)
-      or "", besides > 0 and string.format(", %d new vertices' from the"
-      .. " base vertex of a corner beside them", besides) or "",
+      .. " %s a guess among those at %s position)", guessed, guessed == 1
+      and "vertex's" or "vertices'", guessed == 1 and "its" or "their")
+      or "", besides > 0 and string.format(", %d new %s from the base"
+      .. " vertex of a corner beside %s", besides, besides == 1
+      and "vertex's" or "vertices'", besides == 1 and "it" or "them")
+      or "",
       lonely.how, f.name))
     return
   end
