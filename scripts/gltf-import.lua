@@ -2,7 +2,7 @@
 --
 -- rsxmesh gltf-import EDITED.gltf|EDITED.glb --base ORIGINAL.rsxb
 --                     -o NEW.rsxb [--mesh NAME]... [--records HOOK.lua]
---                     [--report]
+--                     [--report] [--tangents base|computed]
 --
 -- The glTF's meshes are matched to the base bundle's by name (as
 -- gltf-export names them), re-encoded into each base mesh's own mask and
@@ -37,6 +37,11 @@ local opts, inputs = cli.parse(arg, {
       .. " doc/scripts.md)" },
     { long = "report", help = "list on stdout, per mesh, what changed,"
       .. " what was derived and what was kept" },
+    { long = "tangents", arg = "base|computed", default = "base",
+      check = cli.one_of({ "base", "computed" }), help = "tangent vectors"
+      .. " A and B of an editor's new vertices: the base vertices' around"
+      .. " them, or computed from TANGENT, else from the UVs and normals"
+      .. " (MikkTSpace's convention, as Blender's)" },
   },
 })
 
@@ -123,7 +128,7 @@ local function main()
   end
   local result
   result, err = import.bundle(file, base, { only = only,
-    records = records, records_name = opts.records,
+    records = records, records_name = opts.records, tangents = opts.tangents,
     progress = function(k, n)
       run:progress(string.format("%s: mesh %d of %d", input, k, n))
     end })

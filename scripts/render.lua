@@ -59,15 +59,7 @@ local function number_in(lo, hi)
   end
 end
 
-local function one_of(list)
-  return function(s)
-    for _, v in ipairs(list) do
-      if v == s then return s end
-    end
-    return nil, "expects one of " .. table.concat(list, ", ") .. ", not '"
-      .. s .. "'"
-  end
-end
+local one_of = cli.one_of
 
 local spec = {
   name = "render",

@@ -254,6 +254,29 @@ GEN["rsxmesh.gltf_transform"] = function()
   if chance(0.2) and #v > 0 then v[random(1, #v)] = any(1) end
   return { m, v, pick{ "position", "vector", "normal", any(1) } }
 end
+-- n vertices' worth of k numbers each, now and then one off by one or
+-- not finite
+local function vertex_numbers(n, k)
+  local v = numbers(n * k + pick{ 0, 0, 0, 1, -1 })
+  if chance(0.2) and #v > 0 then
+    v[random(1, #v)] = pick{ 0 / 0, math.huge, -math.huge, any(1) }
+  end
+  return v
+end
+GEN["rsxmesh.gltf_frames"] = function()
+  local n = small_int(0, 4)
+  return { vertex_numbers(n, 4), vertex_numbers(n, 3),
+           pick{ nil, "export", "mikktspace", any(1) } }
+end
+GEN["rsxmesh.gltf_tangents"] = function()
+  local n = small_int(0, 5)
+  local tris = {}
+  for i = 1, 3 * small_int(0, 4) + pick{ 0, 0, 0, 1 } do
+    tris[i] = chance(0.9) and small_int(0, n + 1) or any(1)
+  end
+  return { vertex_numbers(n, 3), vertex_numbers(n, 3), vertex_numbers(n, 2),
+           tris }
+end
 GEN["rsxmesh.pool_report"] = function() return { any() } end
 GEN["rsxmesh.pool_worker"] = function() return {} end
 GEN["rsxmesh.scan"] = function()

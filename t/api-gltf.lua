@@ -117,4 +117,49 @@ raises("rsxmesh%.gltf_transform: v%[2%] is not a number$", "false in v",
 raises("rsxmesh%.gltf_transform: bad argument #3 %(invalid option 'point'%)$",
   "how 'point'", transform, move, { 1, 2, 3 }, "point")
 
+-- rsxmesh.gltf_frames: A = T.xyz, B = cross(N, T.xyz) * w, turned round
+-- for MikkTSpace's w: (0, 0, 1) x (1, 0, 0) = (0, 1, 0)
+local frames = rsxmesh.gltf_frames
+local A, B = frames({ 1, 0, 0, -1 }, { 0, 0, 1 })
+t.is_deeply({ A, B }, { { 1, 0, 0 }, { 0, -1, 0 } },
+  "gltf_frames: A = T.xyz, B = cross(N, T) * w")
+A, B = frames({ 1, 0, 0, -1 }, { 0, 0, 1 }, "mikktspace")
+t.is(B[2], 1, "... turned round for MikkTSpace's")
+local none, why = frames({ 1, 0, 0, 1, 0 / 0, 0, 0, 1 }, { 0, 0, 1, 0, 0, 1 })
+t.is(none, nil, "a NaN: nil")
+t.like(why, "^vertex 2: TANGENT %(%-?nan, 0, 0, 1%) or NORMAL %(0, 0, 1%) is"
+  .. " not finite$", "... and the vertex, 1-based, and its values")
+raises("rsxmesh%.gltf_frames: bad argument #1 %(not an xyzw for each xyz of"
+  .. " N%)$", "3 numbers of T", frames, { 1, 0, 0 }, { 0, 0, 1 })
+raises("rsxmesh%.gltf_frames: bad argument #2 %(not a whole number of"
+  .. " xyz%)$", "2 numbers of N", frames, { 1, 0, 0, 1 }, { 0, 1 })
+raises("rsxmesh%.gltf_frames: bad argument #3 %(invalid option 'gl'%)$",
+  "convention 'gl'", frames, { 1, 0, 0, 1 }, { 0, 0, 1 }, "gl")
+raises("rsxmesh%.gltf_frames: T%[2%] is not a number$", "a string in T",
+  frames, { 1, "x", 0, 1 }, { 0, 0, 1 })
+
+-- rsxmesh.gltf_tangents: a quad in z = 0, u along +x, v along -y (V'
+-- along +y): T = (1, 0, 0), w = +1 at each vertex (t/tangent.c has the
+-- rule's cases)
+local tangents = rsxmesh.gltf_tangents
+local QP = { 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0 }
+local QN = { 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1 }
+local QUV = { 0, 1, 1, 1, 1, 0, 0, 0 }
+local T, across = tangents(QP, QN, QUV, { 1, 2, 3, 1, 3, 4 })
+t.is_deeply(T, { 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1 },
+  "gltf_tangents: a quad's T and w")
+t.is_deeply(across, {}, "... none across N")
+T, across = tangents(QP, QN, QUV, { 1, 2, 3 })
+t.is_deeply(across, { 4 }, "a vertex of no triangle: listed, 1-based")
+raises("rsxmesh%.gltf_tangents: triangles%[3%] is not a vertex of 1%.%.4$",
+  "vertex 5 of 4", tangents, QP, QN, QUV, { 1, 2, 5 })
+raises("rsxmesh%.gltf_tangents: triangles%[1%] is not a vertex of 1%.%.4$",
+  "vertex 0", tangents, QP, QN, QUV, { 0, 1, 2 })
+raises("rsxmesh%.gltf_tangents: bad argument #4 %(not a whole number of"
+  .. " triangles%)$", "4 numbers", tangents, QP, QN, QUV, { 1, 2, 3, 4 })
+raises("rsxmesh%.gltf_tangents: bad argument #3 %(not a uv for each of P%)$",
+  "3 UVs for 4", tangents, QP, QN, { 0, 0, 1, 0, 1, 1 }, {})
+raises("rsxmesh%.gltf_tangents: UV%[1%] is not a number$", "a string in UV",
+  tangents, QP, QN, { "u", 1, 1, 1, 1, 0, 0, 0 }, {})
+
 t.done_testing()

@@ -749,6 +749,169 @@ do
     .. " u16 indices%);", "... and nothing but the triangles and the new"
     .. " UV (0.5, 0.5) changed")
   if b then b:close() end
+
+  -- --tangents computed: the two new triangles' vertices (10..15, none
+  -- paired with a base vertex) take A and B from their UVs. Triangle
+  -- 10 11 12: (1, 0) (2, 0) (1, 1) with UVs (0, 0) (1, 0) (0, 1): u
+  -- grows along +x, v along +y: T = (1, 0, 0), w = -1 (MikkTSpace's V is
+  -- 1 - v), the game's B = -cross(N, T) w = (0, 1, 0): words 1023 and
+  -- 1023 << 11. Triangle 13 14 15: (1, 1) (2, 0) (2, 1) with UVs
+  -- (0.5, 0.5) (1, 0) (1, 1): u = x/2, v = x/2 + y - 1, so along
+  -- constant v dP/du runs (2, -1, 0): T = (2, -1, 0) / sqrt 5, w = -1,
+  -- B = (1, 2, 0) / sqrt 5. In CMP words (x 32767/32, nearest):
+  -- 0.894427 -> 916, -0.447214 -> -458 (1590 in 11 bits), 0.447214 -> 458.
+  local c6, out6 = run("gltf-import", g, "--base", at("seam.rsxb"), "-o",
+    at("seam6.rsxb"), "--report", "--tangents", "computed")
+  t.is(c6, 0, "--tangents computed: imports")
+  local b6 = rsxmesh.open(at("seam6.rsxb"))
+  local m6 = b6 and b6:mesh("seam")
+  local AB6 = { [10] = { 1023, 1023 << 11 }, [13] = { 916 | 1590 << 11,
+    458 | 916 << 11 } }
+  AB6[11], AB6[12], AB6[14], AB6[15] = AB6[10], AB6[10], AB6[13], AB6[13]
+  for k, v in ipairs(CORNERS) do
+    local u = NEW_UV[k] or SEAM_UV[v]
+    local ab = AB6[k] or { v, v << 11 }
+    want[k] = string.pack(">I4I4HH", ab[1], ab[2], HALF[u[1]], HALF[u[2]])
+  end
+  t.ok(m6 and m6:stream("mgp") == table.concat(want), "--tangents"
+    .. " computed: the new triangles' A and B from their UVs, the paired"
+    .. " vertices' their base vertices'")
+  t.like(out6, "derived: tangent A: each vertex's base vertex's, and 6 new"
+    .. " vertices' %(10%-15: %-%-tangents computed%) computed from"
+    .. " TEXCOORD_0", "... and the report says which")
+  if b6 then b6:close() end
+
+  -- The seam's four triangles as Blender writes them (a vertex a corner),
+  -- and islands of new triangles that no base vertex lies at or beside,
+  -- all in z = 0 with NORMAL (0, 0, 1): at x 5..7 with u growing along
+  -- +x and v along +y; at x 8..10 with u falling along +x (mirrored); at
+  -- x 11..12 with every UV (0.5, 0.5) (no UV area). By MikkTSpace's rule
+  -- (its V is glTF's 1 - v): the first island's tangent T = (1, 0, 0),
+  -- w = -1 (u, -v turn the other way from x, y); the mirrored one's
+  -- T = (-1, 0, 0), w = +1; the game's B = -cross(N, T) * w = (0, 1, 0)
+  -- for both, along glTF's growing v as the base's B runs. The third
+  -- takes the direction across N from the axis least along it:
+  -- cross((1, 0, 0), N) = (0, -1, 0), w = +1, B = (-1, 0, 0). As CMP
+  -- words: 1 -> 1023 (clamped), -1 -> -1024 (0x400 in 11 bits).
+  local island = {
+    { { 5, 0 }, { 0, 0 } }, { { 7, 0 }, { 1, 0 } }, { { 7, 1 }, { 1, 1 } },
+    { { 5, 0 }, { 0, 0 } }, { { 7, 1 }, { 1, 1 } }, { { 5, 1 }, { 0, 1 } },
+    { { 8, 0 }, { 1, 0 } }, { { 10, 0 }, { 0, 0 } }, { { 10, 1 }, { 0, 1 } },
+    { { 8, 0 }, { 1, 0 } }, { { 10, 1 }, { 0, 1 } }, { { 8, 1 }, { 1, 1 } },
+    { { 11, 0 }, { 0.5, 0.5 } }, { { 12, 0 }, { 0.5, 0.5 } },
+    { { 12, 1 }, { 0.5, 0.5 } } }
+  local ISLAND_AB = { { 1023, 1023 << 11 }, { 0x400, 1023 << 11 },
+    { 0x400 << 11, 0x400 } }
+  local BASE_CORNERS = { 1, 2, 3, 1, 3, 4, 5, 7, 8, 5, 8, 6 }
+  -- tangent(c): corner c's TANGENT (xyzw), or nil for none
+  local function islands(dir, tangent, no_uv)
+    return edited_from(text, bin0, "seam", dir, function(doc, bin)
+      local prim = doc.meshes[1].primitives[1]
+      local pos, uv, nrm, tan = {}, {}, {}, {}
+      local n = #BASE_CORNERS + #island
+      for c = 1, n do
+        local v = BASE_CORNERS[c]
+        local p = v and SEAM_POS[v] or island[c - #BASE_CORNERS][1]
+        local u = v and SEAM_UV[v] or island[c - #BASE_CORNERS][2]
+        table.move({ p[1], p[2], 0 }, 1, 3, #pos + 1, pos)
+        table.move({ u[1], u[2] }, 1, 2, #uv + 1, uv)
+        table.move({ 0, 0, 1 }, 1, 3, #nrm + 1, nrm)
+        if tangent then table.move(tangent(c), 1, 4, #tan + 1, tan) end
+      end
+      local a = prim.attributes
+      a._TANGENT_A, a._TANGENT_B, a.TANGENT = nil, nil, nil
+      bin, a.POSITION = append(doc, bin, floats(pos),
+        { componentType = 5126, count = n, type = "VEC3" })
+      doc.accessors[a.POSITION + 1].min = { 0, 0, 0 }
+      doc.accessors[a.POSITION + 1].max = { 12, 1, 0 }
+      bin, a.NORMAL = append(doc, bin, floats(nrm), { componentType = 5126,
+        count = n, type = "VEC3" })
+      bin, a.TEXCOORD_0 = append(doc, bin, floats(uv),
+        { componentType = 5126, count = n, type = "VEC2" })
+      if no_uv then a.TEXCOORD_0 = nil end
+      if tangent then
+        bin, a.TANGENT = append(doc, bin, floats(tan),
+          { componentType = 5126, count = n, type = "VEC4" })
+      end
+      local idx = {}
+      for c = 1, n do idx[c] = c - 1 end
+      bin, prim.indices = append(doc, bin, string.pack("<" .. ("H"):rep(n),
+        table.unpack(idx)), { componentType = 5123, count = n,
+        type = "SCALAR" })
+      return bin
+    end)
+  end
+  local function want_mgp()
+    local want = {}
+    for c, v in ipairs(BASE_CORNERS) do
+      want[c] = string.pack(">I4I4HH", v, v << 11, HALF[SEAM_UV[v][1]],
+        HALF[SEAM_UV[v][2]])
+    end
+    for k, corner in ipairs(island) do
+      local ab = ISLAND_AB[(k - 1) // 6 + 1]
+      want[#want + 1] = string.pack(">I4I4HH", ab[1], ab[2],
+        HALF[corner[2][1]], HALF[corner[2][2]])
+    end
+    return table.concat(want)
+  end
+  local out3, b3, m3 = import_onto("seam", islands("seam-islands"),
+    "seam3", "new islands, no tangents")
+  t.ok(m3 and m3:stream("mgp") == want_mgp(), "islands: A and B computed"
+    .. " from the UVs (mirrored too), the base's vertices' their own")
+  t.like(out3, "derived: tangent A: each vertex's base vertex's, and 15 new"
+    .. " vertices' with no base vertex at or beside them %(13%-27%) computed"
+    .. " from TEXCOORD_0, NORMAL and the positions with MikkTSpace's"
+    .. " convention; vertices 25%-27 with no UV area around them: a"
+    .. " direction across the normal %(no _TANGENT_A%)",
+    "the report names the vertices computed and those across N")
+  if b3 then b3:close() end
+  -- the same from a TANGENT written as Blender writes it (its w the
+  -- opposite of gltf-export's: the base vertices' A is +x and B +y, and
+  -- (0, 0, 1) x (1, 0, 0) = +y, so Blender's w is -1 there): the
+  -- islands' taken as they are, the base's vertices' still their base
+  -- vertices'. Then with every w the other way, as an editor that kept
+  -- gltf-export's TANGENT would write it: the same A and B.
+  local TAN = { { 1, 0, 0, -1 }, { -1, 0, 0, 1 }, { 0, -1, 0, 1 } }
+  local function blender_tangent(c)
+    return c <= #BASE_CORNERS and { 1, 0, 0, -1 }
+      or TAN[(c - #BASE_CORNERS - 1) // 6 + 1]
+  end
+  local out4, b4, m4 = import_onto("seam", islands("seam-tangent",
+    blender_tangent), "seam4", "new islands, TANGENT")
+  t.ok(m4 and m4:stream("mgp") == want_mgp(), "islands: A and B from"
+    .. " TANGENT, B turned to the game's way")
+  t.like(out4, "and 15 new vertices' with no base vertex at or beside them"
+    .. " %(13%-27%) from TANGENT %(its w read as MikkTSpace's, Blender's:"
+    .. " against the base's B at 12 of 12 paired vertices%)",
+    "the report: from TANGENT, read as Blender's, and why")
+  if b4 then b4:close() end
+  local out7, b7, m7 = import_onto("seam", islands("seam-kept",
+    function(c)
+      local v = blender_tangent(c)
+      return { v[1], v[2], v[3], -v[4] }
+    end), "seam7", "new islands, gltf-export's TANGENT")
+  t.ok(m7 and m7:stream("mgp") == want_mgp(), "islands: A and B from"
+    .. " TANGENT with gltf-export's w: the same")
+  t.like(out7, "from TANGENT %(its w read as gltf%-export's: it gives the"
+    .. " base's B at 12 of 12 paired vertices%)", "the report says how")
+  if b7 then b7:close() end
+  -- a TANGENT or NORMAL not finite: refused, naming the vertex
+  local function nan_tangent(c)
+    return c == 20 and { 0 / 0, 0, 0, 1 } or blender_tangent(c)
+  end
+  local c5, _, e5 = run("gltf-import", islands("seam-nan", nan_tangent),
+    "--base", at("seam.rsxb"), "-o", at("seam5.rsxb"))
+  local c8, _, e8 = run("gltf-import", islands("seam-no-uv", nil, true),
+    "--base", at("seam.rsxb"), "-o", at("seam8.rsxb"))
+  t.is(c8, 1, "islands, no TANGENT and no TEXCOORD_0: refused")
+  t.like(e8, "seam%.gltf: mesh 1 %(seam%): vertex 13: no vertex of the base"
+    .. " lies at its position or beside it, and the glTF has no _TANGENT_A,"
+    .. " no TANGENT and no TEXCOORD_0 to make its tangent vectors of\n",
+    "... naming the first such vertex and what is missing")
+  t.is(c5, 1, "a NaN in TANGENT: refused")
+  t.like(e5, "seam%.gltf: mesh 1 %(seam%): vertex 20: TANGENT %(%-?nan, 0,"
+    .. " 0, 1%) or NORMAL %(0, 0, 1%) is not finite",
+    "... naming the file, the mesh, the vertex and the values")
 end
 
 -- panel rebuilt as Blender writes a mesh: a vertex per corner (corners:

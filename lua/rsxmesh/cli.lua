@@ -58,6 +58,17 @@ function cli.integer(lo, hi)
   end
 end
 
+-- A word of list.
+function cli.one_of(list)
+  return function(s)
+    for _, v in ipairs(list) do
+      if v == s then return s end
+    end
+    return nil, "expects one of " .. table.concat(list, ", ") .. ", not '"
+      .. s .. "'"
+  end
+end
+
 
 -- "obj-export" from arg[0] ("/usr/share/rsxmesh/scripts/obj-export.lua").
 local function opt_script_name(args)

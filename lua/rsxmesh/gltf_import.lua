@@ -38,9 +38,9 @@ end
 -- the identity), the phases in turn, each given the one before's value:
 -- the source (matching.source), its match (matching.match), the
 -- attributes built from it (attributes.build), and the copy m:with makes
--- of them. Returns the mesh to write (m itself when its bytes come out
--- the same) and its report.
-local function import_mesh(file, g, m, world)
+-- of them; tangents: import.bundle's opts.tangents. Returns the mesh to
+-- write (m itself when its bytes come out the same) and its report.
+local function import_mesh(file, g, m, world, tangents)
   local src = matching.source(file, g, m, world)
   local report = { label = src.label, state = "unchanged", changed = {},
     derived = {}, kept = {} }
@@ -64,7 +64,7 @@ local function import_mesh(file, g, m, world)
     return m, report
   end
   report.why = why
-  local built = attributes.build(match)
+  local built = attributes.build(match, { tangents = tangents })
   noted(report, "kept", built.kept)
   noted(report, "derived", built.derived)
   if next(built.t) == nil then return m, report end
@@ -120,7 +120,9 @@ end
 -- before base mesh k of n), opts.records (a hook's table, { meta =
 -- function(bytes, facts, base_facts), submesh = function(bytes, facts,
 -- base_facts, mesh_facts) }, each returning a record's new bytes or nil;
--- opts.records_name names it in messages). A changed mesh's report has
+-- opts.records_name names it in messages), opts.tangents ("computed": an
+-- editor's new vertices take tangent vectors made from TANGENT or their
+-- UVs, not their base vertices'; doc/scripts.md). A changed mesh's report has
 -- stale (what its records may say wrongly) and, with a hook, records
 -- (those it rewrote). Returns { writer =, meshes =, kept = (every
 -- mesh is the base's own: the base file is the output) } or nil and a
@@ -208,7 +210,8 @@ function import.bundle(file, base, opts)
       local gi = match[k]
       local out, rep
       if gi then
-        out, rep = import_mesh(file, t.meshes[gi], m, world[gi - 1])
+        out, rep = import_mesh(file, t.meshes[gi], m, world[gi - 1],
+          opts.tangents)
         if out ~= m then
           rep.stale = records.stale_facts(m, out)
           if opts.records then

@@ -129,6 +129,30 @@ function rsxmesh.indices(size, t, base) end
 ---@return string? message
 function rsxmesh.gltf_elements(bytes, offset, count, size, stride, sparse) end
 
+---The game's tangent vectors A and B (flat xyz tables) of glTF's TANGENT
+---T (flat xyzw) and NORMAL N: A = T.xyz, B = cross(N, A) * w, turned round
+---for "mikktspace" (Blender's w); nil and a message naming the vertex when
+---a value is not finite.
+---@param T number[]
+---@param N number[]
+---@param convention? "export"|"mikktspace"
+---@return number[]|nil A
+---@return number[]|string B or message
+function rsxmesh.gltf_frames(T, N, convention) end
+
+---A glTF TANGENT (flat xyzw) computed from positions P, normals N (flat
+---xyz), glTF UVs (flat uv) and triangles (flat, 1-based vertex numbers)
+---with MikkTSpace's convention, as Blender exports it; and the vertices
+---(1-based) no triangle with UV area gave a direction, whose T is any
+---unit vector across N.
+---@param P number[]
+---@param N number[]
+---@param UV number[]
+---@param triangles integer[]
+---@return number[] T
+---@return integer[] across
+function rsxmesh.gltf_tangents(P, N, UV, triangles) end
+
 ---The 3-vectors of the flat table v through the glTF node matrix m
 ---(column-major): a position with its translation, a vector without, a
 ---normal through the inverse transpose, made unit.

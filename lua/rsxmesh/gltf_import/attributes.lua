@@ -25,14 +25,13 @@ local fail, values = reading.fail, reading.values
 local column_bytes, column_values = reading.column_bytes,
   reading.column_values
 local CTYPE, COMPONENTS = reading.CTYPE, reading.COMPONENTS
-local ONLY_FLOAT = reading.ONLY_FLOAT
-local VEC3, VEC4 = reading.VEC3, reading.VEC4
+local ONLY_FLOAT, UV_CTYPES = reading.ONLY_FLOAT, reading.UV_CTYPES
+local VEC2, VEC3, VEC4 = reading.VEC2, reading.VEC3, reading.VEC4
 -- the attributes as gltf-export writes them (rsxmesh.gltf_layout)
 local POSITION, NORMAL, COLOR_0 = layout.POSITION, layout.NORMAL,
   layout.COLOR_0
 local TEXCOORD_N, UV_SET_N = layout.TEXCOORD_N, layout.UV_SET_N
-local transform, frames_from_tangent, solve3 = transforms.transform,
-  transforms.frames_from_tangent, transforms.solve3
+local transform, solve3 = transforms.transform, transforms.solve3
 
 local attributes = {}
 
@@ -80,8 +79,9 @@ end
 
 -- The base's stored bytes of kind for each glTF vertex: as they are when
 -- the vertices are the base's, else from each one's base vertex; and how
--- many vertices took them from a base vertex nothing singled out.
-function Job:from_base(kind, what)
+-- many vertices took them from a base vertex nothing singled out. spare:
+-- a set of vertices the caller fills, which get no bytes and no choice.
+function Job:from_base(kind, what, spare)
   local m = self.m
   local raw = assert(m:attribute(kind)):raw()
   if self.same_layout then return raw, 0, 0 end
@@ -89,29 +89,27 @@ function Job:from_base(kind, what)
   local bv = self:base_vertices()
   local out, guessed, besides, choice = {}, 0, 0, {}
   for v = 1, self.nv do
-    local b = bv.map[v]
-    if not b and bv.near[v] then
+    local mine = not (spare and spare[v])
+    local b = mine and bv.map[v]
+    if mine and not b and bv.near[v] then
       local sure
       b, sure = self:nearest(v, bv.near[v], kind, raw, size)
       if not sure then guessed = guessed + 1 end
     end
-    if not b and bv.beside[v] then
+    if mine and not b and bv.beside[v] then
       b, besides = bv.beside[v], besides + 1
     end
-    if not b then
+    if mine and not b then
       local gpos = column_bytes(self:column(POSITION))
       local x, y, z = string.unpack("<fff", gpos, 12 * v - 11)
-      -- a new vertex (an extrusion) has none: with TANGENT exported, A
-      -- and B are derived instead, so say how
+      -- a new vertex (an extrusion) has none (the tangent vectors are
+      -- made instead: Job:lonely_frames)
       fail("%s: vertex %d: no %s in the glTF, and no vertex of the base"
-        .. " lies at its position (%s, %s, %s) or beside it%s", self.where,
-        v, what,
-        rsxmesh.fmt(x), rsxmesh.fmt(y), rsxmesh.fmt(z),
-        kind:match("^tangent") and "; export the tangents too (TANGENT:"
-          .. " Blender's Tangents option) and A and B are derived from them"
-          or "")
+        .. " lies at its position (%s, %s, %s) or beside it", self.where,
+        v, what, rsxmesh.fmt(x), rsxmesh.fmt(y), rsxmesh.fmt(z))
     end
-    out[v], choice[v] = raw:sub(b * size + 1, b * size + size), b
+    out[v], choice[v] = b and raw:sub(b * size + 1, b * size + size) or "",
+      b or nil
   end
   return table.concat(out), guessed, besides, choice
 end
@@ -219,31 +217,42 @@ function Job:colours()
   end
 end
 
--- A and B from TANGENT and NORMAL (through the node's transform), once;
--- nil when the glTF lacks either.
-function Job:derived_frames()
-  if self.frames ~= nil then return self.frames or nil end
+-- The glTF's TANGENT (flat xyzw) and NORMAL (flat xyz) through the
+-- node's transform; nil when it lacks either.
+function Job:tangent_values()
   local T = self:column("TANGENT", VEC4, ONLY_FLOAT)
   local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
-  if not T or not N then
-    self.frames = false
-    return nil
-  end
+  if not T or not N then return nil end
   local Tv, Nv = column_values(T), column_values(N)
   if self.world then
-    local xyz = {}
+    local xyz, turned = {}, {}
     for i = 0, self.nv - 1 do
       xyz[3 * i + 1], xyz[3 * i + 2], xyz[3 * i + 3] =
         Tv[4 * i + 1], Tv[4 * i + 2], Tv[4 * i + 3]
     end
     xyz = transform(self.world, xyz, "vector")
     for i = 0, self.nv - 1 do
-      Tv[4 * i + 1], Tv[4 * i + 2], Tv[4 * i + 3] =
-        xyz[3 * i + 1], xyz[3 * i + 2], xyz[3 * i + 3]
+      turned[4 * i + 1], turned[4 * i + 2], turned[4 * i + 3],
+        turned[4 * i + 4] = xyz[3 * i + 1], xyz[3 * i + 2], xyz[3 * i + 3],
+        Tv[4 * i + 4]
     end
-    Nv = transform(self.world, Nv, "normal")
+    Tv, Nv = turned, transform(self.world, Nv, "normal")
   end
-  local A, B = frames_from_tangent(Tv, Nv, self.nv)
+  return Tv, Nv
+end
+
+-- A and B from TANGENT and NORMAL (through the node's transform), once;
+-- nil when the glTF lacks either. The vertices are the base's, so the
+-- TANGENT is the export's (w: which way B points).
+function Job:derived_frames()
+  if self.frames ~= nil then return self.frames or nil end
+  local Tv, Nv = self:tangent_values()
+  if not Tv then
+    self.frames = false
+    return nil
+  end
+  local A, B = rsxmesh.gltf_frames(Tv, Nv, "export")
+  if not A then fail("%s: %s", self.where, B) end
   self.frames = { tangent_a = A, tangent_b = B }
   return self.frames
 end
@@ -384,32 +393,194 @@ function Job:fitted()
   return self.fit
 end
 
+-- "12-15, 20": the sorted vertex numbers of list, runs as ranges.
+local function vertex_runs(list)
+  local out, i = {}, 1
+  while i <= #list do
+    local j = i
+    while j < #list and list[j + 1] == list[j] + 1 do j = j + 1 end
+    out[#out + 1] = j > i and list[i] .. "-" .. list[j] or tostring(list[i])
+    i = j + 1
+  end
+  return table.concat(out, ", ")
+end
+
+-- Which way the glTF's TANGENT (Tv, Nv: Job:tangent_values) gives B, as
+-- gltf_frames takes it: "export" when at the vertices paired with a base
+-- vertex its bitangent cross(N, T) * w points along the base's B more
+-- often than against it (an editor that kept gltf-export's TANGENT),
+-- else "mikktspace" (Blender's, made anew: against it); and the report's
+-- words.
+function Job:tangent_convention(Tv, Nv)
+  local along, against = 0, 0
+  if self.m:has("tangent_b") then
+    local base = self:base_range("tangent_b")
+    for v, b in pairs(self:base_vertices().map) do
+      local i, j = 4 * v - 4, 3 * v - 3
+      local tx, ty, tz = Tv[i + 1], Tv[i + 2], Tv[i + 3]
+      local nx, ny, nz = Nv[j + 1], Nv[j + 2], Nv[j + 3]
+      local d = ((ny * tz - nz * ty) * base[3 * b + 1]
+        + (nz * tx - nx * tz) * base[3 * b + 2]
+        + (nx * ty - ny * tx) * base[3 * b + 3])
+        * (Tv[i + 4] < 0 and -1 or 1)
+      if d > 0 then
+        along = along + 1
+      elseif d < 0 then
+        against = against + 1
+      end
+    end
+  end
+  if along > against then
+    return "export", string.format("from TANGENT (its w read as"
+      .. " gltf-export's: it gives the base's B at %d of %d paired vertices)",
+      along, along + against)
+  end
+  return "mikktspace", string.format("from TANGENT (its w read as"
+    .. " MikkTSpace's, Blender's: %s)", along + against > 0
+    and string.format("against the base's B at %d of %d paired vertices",
+    against, along + against) or "no paired vertex to say otherwise")
+end
+
+-- The tangent vectors of the new vertices that no base vertex lies at or
+-- beside (Job:beside: a new island's, an added object's), or with
+-- --tangents computed of every new vertex (none paired with a base
+-- vertex: an extrusion's, a loop cut's), once: from
+-- TANGENT where the glTF has it, else computed from TEXCOORD_0, NORMAL
+-- and the positions with MikkTSpace's convention (rsxmesh.gltf_tangents),
+-- A the unit tangent and B = cross(N, A), turned the way the game's B
+-- runs (along glTF's growing V, where Blender's bitangent runs along its
+-- falling V: gltf_frames' "mikktspace"). nil when there is no such
+-- vertex; else { tangent_a =, tangent_b = (by glTF vertex, 1-based, each
+-- an xyz), how = (the report's words) }.
+function Job:lonely_frames()
+  if self.lonely ~= nil then return self.lonely or nil end
+  self.lonely = false
+  local bv = self:base_vertices()
+  local every_new = self.new_tangents == "computed"
+  local list = {}
+  for v = 1, self.nv do
+    if not bv.map[v] and (every_new or not (bv.near[v] or bv.beside[v]))
+    then
+      list[#list + 1] = v
+    end
+  end
+  if #list == 0 then return nil end
+  local Tv, Nv = self:tangent_values()
+  local convention, how = "mikktspace", nil
+  if Tv then convention, how = self:tangent_convention(Tv, Nv) end
+  if not Tv then
+    local N = self:column("NORMAL", VEC3, ONLY_FLOAT)
+    local UV = self:column("TEXCOORD_0", VEC2, UV_CTYPES)
+    if not N or not UV then
+      fail("%s: vertex %d: no vertex of the base lies at its position or"
+        .. " beside it, and the glTF has no _TANGENT_A, %s to make its"
+        .. " tangent vectors of", self.where, list[1], N and "no TANGENT"
+        .. " and no TEXCOORD_0" or "and no NORMAL")
+    end
+    Nv = column_values(N)
+    if self.world then Nv = transform(self.world, Nv, "normal") end
+    local P = self.t.position
+    if type(P) ~= "table" then
+      P = column_values(self:column("POSITION", VEC3, ONLY_FLOAT))
+      if self.world then P = transform(self.world, P, "position") end
+    end
+    local tris = {}
+    for _, part in ipairs(self.parts) do
+      local idx, first = self:part_indices(part), self:group(part.p).first
+      for c = 1, #idx do tris[#tris + 1] = first + idx[c] + 1 end
+    end
+    local across
+    Tv, across = rsxmesh.gltf_tangents(P, Nv, column_values(UV), tris)
+    local lonely_across = {}
+    local is_lonely = {}
+    for _, v in ipairs(list) do is_lonely[v] = true end
+    for _, v in ipairs(across) do
+      if is_lonely[v] then lonely_across[#lonely_across + 1] = v end
+    end
+    how = "computed from TEXCOORD_0, NORMAL and the positions with"
+      .. " MikkTSpace's convention"
+    if #lonely_across > 0 then
+      how = how .. string.format("; %s no UV area around %s: a direction"
+        .. " across the normal", #lonely_across == 1 and "vertex "
+        .. lonely_across[1] .. " with" or "vertices "
+        .. vertex_runs(lonely_across) .. " with", #lonely_across == 1
+        and "it" or "them")
+    end
+  end
+  -- only the vertices that take them: another's TANGENT plays no part
+  local T, N = {}, {}
+  for k, v in ipairs(list) do
+    table.move(Tv, 4 * v - 3, 4 * v, 4 * k - 3, T)
+    table.move(Nv, 3 * v - 2, 3 * v, 3 * k - 2, N)
+  end
+  local A, B = rsxmesh.gltf_frames(T, N, convention)
+  if not A then
+    local k = tonumber(B:match("^vertex (%d+)"))
+    fail("%s: vertex %d%s", self.where, list[k], B:match("^vertex %d+(.*)"))
+  end
+  local frames = { tangent_a = {}, tangent_b = {}, how = string.format(
+    "%s new %s %s %s", #list, #list == 1 and "vertex's" or "vertices'",
+    every_new and "(" .. vertex_runs(list) .. ": --tangents computed)"
+    or string.format("with no base vertex at or beside %s (%s)",
+    #list == 1 and "it" or "them", vertex_runs(list)), how) }
+  frames.spare = {}
+  for k, v in ipairs(list) do
+    frames.spare[v] = true
+    frames.tangent_a[v] = { A[3 * k - 2], A[3 * k - 1], A[3 * k] }
+    frames.tangent_b[v] = { B[3 * k - 2], B[3 * k - 1], B[3 * k] }
+  end
+  self.lonely = frames
+  return frames
+end
+
 -- Tangent vector f (FRAMES) of a rebuilt mesh that lacks it: each glTF
 -- vertex takes its base vertex's (Job:keep), turned and scaled by the
--- transform fitted to the positions when there is one, its length kept.
+-- transform fitted to the positions when there is one, its length kept;
+-- a vertex with none around it, Job:lonely_frames'.
 function Job:kept_frame(f)
-  local fit = self:fitted()
-  if not fit then
+  local fit, lonely = self:fitted(), self:lonely_frames()
+  if not fit and not lonely then
     self:keep(f.kind, f.what .. " (no " .. f.name .. (self:column("TANGENT",
       VEC4, ONLY_FLOAT) and "; its stock length kept rather than derived"
       .. " from TANGENT" or " or TANGENT") .. ")", true)
     return
   end
-  local _, _, _, choice = self:from_base(f.kind, f.what)
+  local _, guessed, besides, choice = self:from_base(f.kind, f.what,
+    lonely and lonely.spare)
   local base = self:base_range(f.kind)
+  fit = fit or { 1, 0, 0, 0, 1, 0, 0, 0, 1 }
   local out = {}
   for v = 0, self.nv - 1 do
     local b = choice[v + 1]
-    local x, y, z = base[3 * b + 1], base[3 * b + 2], base[3 * b + 3]
-    local X = fit[1] * x + fit[2] * y + fit[3] * z
-    local Y = fit[4] * x + fit[5] * y + fit[6] * z
-    local Z = fit[7] * x + fit[8] * y + fit[9] * z
-    local l0 = math.sqrt(x * x + y * y + z * z)
-    local l1 = math.sqrt(X * X + Y * Y + Z * Z)
-    local k = l1 > 0 and l0 / l1 or 0
-    out[3 * v + 1], out[3 * v + 2], out[3 * v + 3] = X * k, Y * k, Z * k
+    if b then
+      local x, y, z = base[3 * b + 1], base[3 * b + 2], base[3 * b + 3]
+      local X = fit[1] * x + fit[2] * y + fit[3] * z
+      local Y = fit[4] * x + fit[5] * y + fit[6] * z
+      local Z = fit[7] * x + fit[8] * y + fit[9] * z
+      local l0 = math.sqrt(x * x + y * y + z * z)
+      local l1 = math.sqrt(X * X + Y * Y + Z * Z)
+      local k = l1 > 0 and l0 / l1 or 0
+      out[3 * v + 1], out[3 * v + 2], out[3 * v + 3] = X * k, Y * k, Z * k
+    else
+      local a = lonely[f.kind][v + 1]
+      out[3 * v + 1], out[3 * v + 2], out[3 * v + 3] = a[1], a[2], a[3]
+    end
   end
   self.t[f.kind] = out
+  if lonely then
+    self:note("derived", string.format("%s: each vertex's base vertex's%s%s"
+      .. "%s, and %s (no %s)", f.what, self.fit and string.format(
+      ", turned by the transform fitted to %d vertices' positions",
+      self.fit_pairs) or "", guessed > 0 and string.format(" (%d new"
+      .. " %s a guess among those at %s position)", guessed, guessed == 1
+      and "vertex's" or "vertices'", guessed == 1 and "its" or "their")
+      or "", besides > 0 and string.format(", %d new %s from the base"
+      .. " vertex of a corner beside %s", besides, besides == 1
+      and "vertex's" or "vertices'", besides == 1 and "it" or "them")
+      or "",
+      lonely.how, f.name))
+    return
+  end
   self:note("derived", string.format("%s: each vertex's base vertex's,"
     .. " turned by the transform fitted to %d vertices' positions (no %s)",
     f.what, self.fit_pairs, f.name))
@@ -664,10 +835,12 @@ for _, name in ipairs({ "column", "as_exported", "base_range",
 end
 
 -- What a job may hold as nil: its match's fields (world, for one) and
--- its own that a step sets (fit, fit_pairs, frames). Any other name a
--- job lacks is a slip (a field or question of the match not listed
--- above), said at once rather than read as nil.
-local UNSET = { fit = true, fit_pairs = true, frames = true }
+-- its own that a step sets (fit, fit_pairs, frames, lonely) or the
+-- options leave unset (new_tangents). Any other name a job lacks is a
+-- slip (a field or question of the match not listed above), said at
+-- once rather than read as nil.
+local UNSET = { fit = true, fit_pairs = true, frames = true,
+  lonely = true, new_tangents = true }
 for _, name in ipairs(MATCH_FIELDS) do UNSET[name] = true end
 setmetatable(Job, { __index = function(_, key)
   if not UNSET[key] then
@@ -687,9 +860,11 @@ end
 
 -- The attributes of the base mesh as the match (matching.match's) gives
 -- them, in turn: what differs from the base in t (with vertex_count when
--- the glTF's vertices are not the base's) and the report's notes.
-function attributes.build(match)
+-- the glTF's vertices are not the base's) and the report's notes;
+-- opts.tangents: import.bundle's.
+function attributes.build(match, opts)
   local job = job_of(match)
+  job.new_tangents = opts and opts.tangents
   if not match.same_layout then job.t.vertex_count = match.nv end
   for _, step in ipairs(STEPS) do job[step](job) end
   return { t = job.t, changes = job.changes, kept = job.kept,

@@ -132,23 +132,6 @@ local function transform(m, v, how)
   return gltf_transform(m, v, how)
 end
 
--- A and B from glTF's TANGENT (xyzw, flat) and NORMAL: A is the unit
--- tangent, B = cross(N, A) * w, the bitangent glTF rebuilds.
-local function frames_from_tangent(T, N, nv)
-  local A, B = {}, {}
-  for v = 0, nv - 1 do
-    local tx, ty, tz, w = T[4 * v + 1], T[4 * v + 2], T[4 * v + 3],
-      T[4 * v + 4]
-    local nx, ny, nz = N[3 * v + 1], N[3 * v + 2], N[3 * v + 3]
-    A[3 * v + 1], A[3 * v + 2], A[3 * v + 3] = tx, ty, tz
-    w = w < 0 and -1 or 1
-    B[3 * v + 1] = (ny * tz - nz * ty) * w
-    B[3 * v + 2] = (nz * tx - nx * tz) * w
-    B[3 * v + 3] = (nx * ty - ny * tx) * w
-  end
-  return A, B
-end
-
 -- Solve the 3x3 system m x = y (m row-major, 9 numbers): x, or nil when
 -- m is singular.
 local function solve3(m, y)
@@ -172,7 +155,6 @@ local function solve3(m, y)
 end
 
 transforms.mesh_transforms, transforms.transform = mesh_transforms, transform
-transforms.frames_from_tangent = frames_from_tangent
 transforms.solve3 = solve3
 
 return transforms
