@@ -95,8 +95,10 @@ enum {
   C_U = 1 << 6,   /* a unit CMP vector */
   C_T = 1 << 7    /* two half floats in the UVs' tiling range */
 };
-#define CLASS_BITS 7
+#define CLASS_BITS 8
+#define CLASS_UZ 1      /* C_UZ's bit */
 #define CLASS_U 6       /* C_U's bit */
+#define CLASS_T 7       /* C_T's bit */
 
 /* Squared CMP lengths in units of (1/32767)^2, from the note's scales
 ** (x, y times 32, z times 64): the unit shell of RSX_UNIT_TOLERANCE. */
@@ -648,6 +650,18 @@ static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
 
 /* ------------------------------------------------- the pass, by chunk */
 
+/* the lowest bit set of b, not 0 */
+static int scan_ctz64(uint64_t b)
+{
+#if defined(__GNUC__)
+  return __builtin_ctzll(b);
+#else
+  int j;
+  for (j = 0; !(b >> j & 1); j++) ;
+  return j;
+#endif
+}
+
 /* 64 bits of the bitmap from bit i on */
 static uint64_t bits_at(const uint64_t *bits, size_t i)
 {
@@ -667,21 +681,51 @@ static uint64_t active_bits(const scan_detector *d, unsigned ph0)
   return d->pattern[m];
 }
 
-/* Records of layout d starting at the words of [from, to), 64 words at a
-** time: those whose normal (or B) is unit (a word in 60 of other bytes
-** is), and those of the phases whose run is under way; at the others a
-** record changes nothing. */
-/* The words of 64 from word i on where a record of l would begin a run:
-** every word of the class it needs, the normal (or B) unit. classes:
-** a bitmap of the words per class bit, nbits apart. */
-static uint64_t hard_starts(const scan_layout *l, const uint64_t *classes,
-                            size_t nbits, size_t i)
+/* Where a record of layout l could begin a run that is reported (bit j
+** of starts: word j), each 64 words of n: its normal (or B) unit, and it
+** and the SCAN_AHEAD - 1 records after it of the class they need, unit
+** or zero normals included (a run holds min_vertices records that pass
+** in a row). Elsewhere a run would end before it is long enough to be
+** reported, as would any that began in it: such runs are never begun,
+** and the runs that are reported stay the same (doc/finding-meshes.md).
+** Records not whole in the buffer (from word open on) count as passing.
+** classes: a bitmap of the words per class bit, nbits apart; pass is
+** scratch; both hold n + SCAN_AHEAD_PAD words. */
+#define SCAN_AHEAD 24
+#define SCAN_AHEAD_PAD ((SCAN_AHEAD * MAX_WORDS) / 64 + 2)
+
+static void layout_starts(const scan_layout *l, uint32_t ahead,
+                          const uint64_t *classes, size_t nbits, size_t n,
+                          size_t open, uint64_t *pass, uint64_t *starts)
 {
-  uint64_t b = ~(uint64_t)0;
+  size_t q, all = n + SCAN_AHEAD_PAD;
+  uint32_t len = 1, got = 0;
   unsigned t;
-  for (t = 0; t < l->nterms && b != 0; t++)
-    b &= bits_at(classes + l->term_class[t] * nbits, i + l->term_word[t]);
-  return b;
+  for (q = 0; q < n; q++) {
+    uint64_t b = bits_at(classes + CLASS_UZ * nbits, q * 64 + l->soft);
+    for (t = 1; t < l->nterms && b != 0; t++)
+      b &= bits_at(classes + l->term_class[t] * nbits,
+                   q * 64 + l->term_word[t]);
+    pass[q] = b;
+  }
+  for (q = open >> 6; q < all; q++)
+    pass[q] |= q == open >> 6 ? ~(uint64_t)0 << (open & 63) : ~(uint64_t)0;
+  /* the records in a row from j on that pass, as the bits of
+  ** ahead = a sum of powers of 2: pass holds runs of len, doubled */
+  for (q = 0; q < all; q++) starts[q] = ~(uint64_t)0;
+  for (;;) {
+    if (ahead & len) {
+      for (q = 0; q < n; q++)
+        starts[q] &= bits_at(pass, q * 64 + (size_t)got * l->words);
+      got += len;
+    }
+    if (len * 2 > ahead) break;
+    for (q = 0; q < n; q++)
+      pass[q] &= bits_at(pass, q * 64 + (size_t)len * l->words);
+    len *= 2;
+  }
+  for (q = 0; q < n; q++)
+    starts[q] &= bits_at(classes + CLASS_U * nbits, q * 64 + l->soft);
 }
 
 /* Records of layout d starting at the words of [from, to), 64 words at a
@@ -689,9 +733,8 @@ static uint64_t hard_starts(const scan_layout *l, const uint64_t *classes,
 ** under way; at the others a record changes nothing. */
 static void scan_layout_range(scan_state *s, scan_detector *d,
                               const uint8_t *buf, const unsigned char *cls,
-                              const uint64_t *classes, size_t nbits,
-                              uint64_t base, size_t have, uint64_t from,
-                              uint64_t to)
+                              const uint64_t *starts, uint64_t base,
+                              size_t have, uint64_t from, uint64_t to)
 {
   const scan_layout *l = &d->lay;
   size_t i = (size_t)(from - base) / 4, end = (size_t)(to - base + 3) / 4;
@@ -699,16 +742,12 @@ static void scan_layout_range(scan_state *s, scan_detector *d,
     unsigned ph0 = (unsigned)((base / 4 + i) % l->words);
     uint64_t span = end - i < 64 ? ((uint64_t)1 << (end - i)) - 1
                                  : ~(uint64_t)0;
-    uint64_t unit = hard_starts(l, classes, nbits, i);
+    uint64_t unit = bits_at(starts, i);
     uint64_t todo = (unit | active_bits(d, ph0)) & span;
     while (todo != 0) {
       unsigned j, before = d->active_phases;
       size_t at;
-#if defined(__GNUC__)
-      j = (unsigned)__builtin_ctzll(todo);
-#else
-      for (j = 0; !(todo >> j & 1); j++) ;
-#endif
+      j = (unsigned)scan_ctz64(todo);
       at = i + j;
       scan_record(s, d, d->phase_of[ph0 + j], base + 4 * (uint64_t)at,
                   buf + 4 * at, cls + at, have - 4 * at >= l->words * 4u);
@@ -720,14 +759,16 @@ static void scan_layout_range(scan_state *s, scan_detector *d,
   }
 }
 
-static void scan_metas(scan_state *s, const uint8_t *buf, uint64_t base,
+/* words: the buffer's, in the host's order */
+static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
                        size_t have, uint64_t from, uint64_t to)
 {
   size_t at;
   for (at = (size_t)(from - base); base + at < to && at + 4 <= have;
        at += 4) {
-    uint32_t w = rsx_be32(buf + at);
-    if ((w & 0xFFFFF000u) == 0x00080000u && base + at >= RSX_MASK_OFFSET &&
+    uint32_t w = words[at / 4];
+    if ((w & 0xFFFFF000u) != 0x00080000u) continue;
+    if (base + at >= RSX_MASK_OFFSET &&
         scan_known_mask(w)) {
       rsx_scan_found f;
       memset(&f, 0, sizeof f);
@@ -897,20 +938,27 @@ static void tile_close(scan_state *s, uint64_t end)
   s->tiles[s->ntiles++].end = end;
 }
 
-static void scan_tiles(scan_state *s, const unsigned char *cls,
-                       uint64_t base, size_t have, uint64_t from,
-                       uint64_t to)
+/* tiled: the bitmap of the buffer's C_T words; where a bit differs from
+** the one before, a run begins or ends */
+static void scan_tiles(scan_state *s, const uint64_t *tiled, uint64_t base,
+                       size_t have, uint64_t from, uint64_t to)
 {
-  size_t at;
-  for (at = (size_t)(from - base); base + at < to && at + 4 <= have;
-       at += 4) {
-    int t = (cls[at / 4] & C_T) != 0;
-    if (t == s->in_tile) continue;
-    if (t) {
-      s->in_tile = 1;
-      s->tile_start = base + at;
-    } else {
-      tile_close(s, base + at);
+  size_t i = (size_t)(from - base) / 4, end = (size_t)(to - base + 3) / 4;
+  if (end > have / 4) end = have / 4;
+  for (; i < end; i += 64) {
+    unsigned n = end - i < 64 ? (unsigned)(end - i) : 64;
+    uint64_t t = bits_at(tiled, i), span = n < 64 ? ((uint64_t)1 << n) - 1
+                                                   : ~(uint64_t)0;
+    uint64_t edges = (t ^ (t << 1 | (uint64_t)s->in_tile)) & span;
+    while (edges != 0) {
+      unsigned j = (unsigned)scan_ctz64(edges);
+      if (t >> j & 1) {
+        s->in_tile = 1;
+        s->tile_start = base + 4 * (uint64_t)(i + j);
+      } else {
+        tile_close(s, base + 4 * (uint64_t)(i + j));
+      }
+      edges &= edges - 1;
     }
   }
 }
@@ -931,10 +979,12 @@ static int scan_pass(scan_state *s)
   size_t cap, have = 0, i, words, nunits;
   uint8_t *buf;
   unsigned char *cls;
-  uint64_t *units;
+  uint64_t *units, *pass, *starts;
   uint16_t *v16;
   uint32_t *v32;
   uint64_t base = 0, next_read = 0, pos = 0, size = s->src->size;
+  uint32_t ahead = s->opt->min_vertices < SCAN_AHEAD ? s->opt->min_vertices
+                                                     : SCAN_AHEAD;
   int rc = 0, k;
 
   chunk = (chunk + 3) & ~(size_t)3;
@@ -946,13 +996,17 @@ static int scan_pass(scan_state *s)
   units = malloc(CLASS_BITS * nunits * sizeof *units);
   v16 = malloc(cap / 2 * sizeof *v16);
   v32 = malloc(cap / 4 * sizeof *v32);
+  pass = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *pass);
+  starts = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *starts);
   if (buf == NULL || cls == NULL || units == NULL || v16 == NULL ||
-      v32 == NULL) {
+      v32 == NULL || pass == NULL || starts == NULL) {
     free(buf);
     free(cls);
     free(units);
     free(v16);
     free(v32);
+    free(pass);
+    free(starts);
     return rsx_fail(s->err, "%s: out of memory for the read buffer",
                     s->src->name);
   }
@@ -992,12 +1046,16 @@ static int scan_pass(scan_state *s)
     }
     /* records that reach into the next chunk wait for it */
     limit = last ? size : base + have - SCAN_OVERLAP;
-    for (k = 0; k < s->layout_count; k++)
-      scan_layout_range(s, &s->det[k], buf, cls, units, nunits, base, have,
-                        pos,
+    for (k = 0; k < s->layout_count; k++) {
+      const scan_layout *l = &s->det[k].lay;
+      layout_starts(l, ahead, units, nunits, (words + 63) / 64,
+                    words >= l->words ? words - l->words + 1 : 0, pass,
+                    starts);
+      scan_layout_range(s, &s->det[k], buf, cls, starts, base, have, pos,
                         limit);
-    scan_metas(s, buf, base, have, pos, limit);
-    scan_tiles(s, cls, base, have, pos, limit);
+    }
+    scan_metas(s, v32, base, have, pos, limit);
+    scan_tiles(s, units + CLASS_T * nunits, base, have, pos, limit);
     ix_range(s, &s->ix32, buf, v32, base, have, last);
     ix_range(s, &s->ix16, buf, v16, base, have, last);
     pos = (limit + 3) & ~(uint64_t)3;
@@ -1018,6 +1076,8 @@ static int scan_pass(scan_state *s)
   free(units);
   free(v16);
   free(v32);
+  free(pass);
+  free(starts);
   return rc;
 }
 
@@ -2170,7 +2230,7 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
     l->term_word[0] = (unsigned char)l->soft;
     l->term_class[0] = CLASS_U;
     l->nterms = 1;
-    s.class_bits |= 1u << CLASS_U;
+    s.class_bits |= 1u << CLASS_U | 1u << CLASS_UZ | 1u << CLASS_T;
     for (j = 0; j < l->words; j++)
       for (c = 0; c < CLASS_BITS; c++)
         if ((l->need[j] >> c & 1) && (int)j != l->soft) {
