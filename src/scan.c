@@ -52,6 +52,7 @@
                                  ** the index detectors look back at */
 #define SCAN_SOFT_MAX 3          /* zero normals (or B) in a row a run keeps:
                                  ** more, and zero padding joins two streams */
+#define SCAN_AHEAD 24            /* records in a row a run is known by */
 #define SCAN_CANDIDATES_MAX 1000000 /* kept candidates: a hostile file full
                                     ** of look-alikes cannot take more */
 #define IX_WINDOW 6              /* a value links to one this far back */
@@ -318,6 +319,7 @@ typedef struct scan_ixrun {
   int64_t first_linked, last_linked;
   uint32_t maxc;             /* over first_linked..last_linked */
   uint32_t recent;           /* a bit per recent value: did it link? */
+  int recent_links;          /* the bits of recent set */
   uint64_t links, restarts, steps;          /* running totals */
   uint64_t links0, restarts0, steps0;       /* at the first link */
   uint64_t links1, restarts1, steps1;       /* at the last link */
@@ -357,7 +359,27 @@ typedef struct scan_state {
   int in_tile;
   uint64_t tile_start;
   size_t uv_budget;          /* starts uv_search may still try */
+  uint64_t *claimed;         /* the buffer's words in a run of records of
+                             ** SCAN_AHEAD at least, a bit each */
+  uint64_t claimed_base;     /* the buffer's offset */
+  size_t claimed_words;
 } scan_state;
+
+/* Words of [start, end) (a run of records) claimed, where in the buffer:
+** no index buffer is looked for among them (ix_range). */
+static void scan_claim(scan_state *s, uint64_t start, uint64_t end)
+{
+  uint64_t lo = s->claimed_base, hi = lo + 4 * (uint64_t)s->claimed_words;
+  size_t i, e;
+  if (start < lo) start = lo;
+  if (end > hi) end = hi;
+  if (start >= end) return;
+  i = (size_t)(start - lo) / 4;
+  e = (size_t)(end - lo) / 4;
+  for (; i < e && (i & 63); i++) s->claimed[i >> 6] |= (uint64_t)1 << (i & 63);
+  for (; i + 64 <= e; i += 64) s->claimed[i >> 6] = ~(uint64_t)0;
+  for (; i < e; i++) s->claimed[i >> 6] |= (uint64_t)1 << (i & 63);
+}
 
 static void scan_add(scan_state *s, const rsx_scan_found *f)
 {
@@ -387,6 +409,7 @@ static void run_close(scan_state *s, scan_detector *d, scan_run *r)
   d->active--;
   d->active_phases &= ~(1u << (r - d->runs));
   records = (uint64_t)r->hard + r->soft_in;  /* (end - start) / stride */
+  if (records >= SCAN_AHEAD) scan_claim(s, r->start, r->end);
   if (records >= s->opt->min_vertices && records <= UINT32_MAX) {
     rsx_scan_found f;
     memset(&f, 0, sizeof f);
@@ -517,14 +540,6 @@ static void ix_close(scan_state *s, scan_ixrun *x)
   x->first_linked = -1;
 }
 
-static int popcount16(uint32_t v)
-{
-  v = v - ((v >> 1) & 0x5555u);
-  v = (v & 0x3333u) + ((v >> 2) & 0x3333u);
-  v = (v + (v >> 4)) & 0x0F0Fu;
-  return (int)((v + (v >> 8)) & 0x1Fu);
-}
-
 /* A restart in the ring: near no index of either size. */
 #define IX_SENTINEL 0x40000000u
 
@@ -600,10 +615,11 @@ static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
   }
   /* random small numbers link now and then: where fewer than a third of
   ** the last IX_RECENT values link, a buffer has ended (or not begun) */
+  x->recent_links += (far != 0) - (int)(x->recent >> (IX_RECENT - 1) & 1);
   x->recent = (x->recent << 1 | (far != 0)) & ((1u << IX_RECENT) - 1);
   if (x->first_linked >= 0 &&
       k - (uint64_t)x->first_linked >= IX_RECENT &&
-      popcount16(x->recent) * 3 < IX_RECENT) {
+      x->recent_links * 3 < IX_RECENT) {
     /* a buffer may begin among the recent values: they start afresh */
     uint32_t again[IX_RECENT];
     uint64_t from = x->first_off + (k + 1 - IX_RECENT) * (uint64_t)x->size;
@@ -613,6 +629,7 @@ static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
       again[r] = x->ring[(k + 1 - IX_RECENT + r) % IX_RING];
     x->active = 0;
     x->recent = 0;
+    x->recent_links = 0;
     for (r = 0; r < IX_RECENT; r++)
       ix_value(s, x, from + r * (uint64_t)x->size,
                again[r] == IX_SENTINEL ? restart : again[r]);
@@ -691,7 +708,6 @@ static uint64_t active_bits(const scan_detector *d, unsigned ph0)
 ** Records not whole in the buffer (from word open on) count as passing.
 ** classes: a bitmap of the words per class bit, nbits apart; pass is
 ** scratch; both hold n + SCAN_AHEAD_PAD words. */
-#define SCAN_AHEAD 24
 #define SCAN_AHEAD_PAD ((SCAN_AHEAD * MAX_WORDS) / 64 + 2)
 
 static void layout_starts(const scan_layout *l, uint32_t ahead,
@@ -763,10 +779,11 @@ static void scan_layout_range(scan_state *s, scan_detector *d,
 static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
                        size_t have, uint64_t from, uint64_t to)
 {
-  size_t at;
-  for (at = (size_t)(from - base); base + at < to && at + 4 <= have;
-       at += 4) {
-    uint32_t w = words[at / 4];
+  size_t i = (size_t)(from - base) / 4, end = (size_t)(to - base + 3) / 4;
+  if (end > have / 4) end = have / 4;
+  for (; i < end; i++) {
+    size_t at = 4 * i;
+    uint32_t w = words[i];
     if ((w & 0xFFFFF000u) != 0x00080000u) continue;
     if (base + at >= RSX_MASK_OFFSET &&
         scan_known_mask(w)) {
@@ -869,6 +886,7 @@ static void ix_feed(scan_state *s, scan_ixrun *x, const uint8_t *buf,
     ix_close(s, x);
     x->active = 0;
     x->recent = 0;
+    x->recent_links = 0;
   }
   for (o = from; o < to; o += (uint64_t)x->size) {
     const uint8_t *p = buf + (size_t)(o - base);
@@ -881,14 +899,26 @@ static void ix_feed(scan_state *s, scan_ixrun *x, const uint8_t *buf,
 ** of a block, at the file's end). */
 static void ix_range(scan_state *s, scan_ixrun *x, const uint8_t *buf,
                      const void *values, uint64_t base, size_t have,
-                     int last)
+                     uint64_t to, int last)
 {
   uint64_t block = IX_BLOCK * (uint64_t)x->size, end = base + have, o;
-  for (o = x->next; o + block <= end; o += block) {
-    unsigned n = o < IX_WINDOW * (uint64_t)x->size
-                   ? IX_WAKE   /* the file's start: nothing to look back at */
-                   : ix_block_links((const uint8_t *)values +
-                                      (size_t)(o - base), x->size);
+  uint64_t whole = ((uint64_t)1 << (block / 4)) - 1;
+  for (o = x->next; o + block <= to; o += block) {
+    unsigned n;
+    /* a block of a run of records holds no index buffer: the values of a
+    ** stream link as indices do (positions' high halves, UVs), and what
+    ** the detector found there resolution would drop */
+    if ((bits_at(s->claimed, (size_t)(o - base) / 4) & whole) == whole) {
+      if (x->awake) {
+        ix_close(s, x);
+        x->awake = 0;
+      }
+      continue;
+    }
+    n = o < IX_WINDOW * (uint64_t)x->size
+          ? IX_WAKE   /* the file's start: nothing to look back at */
+          : ix_block_links((const uint8_t *)values + (size_t)(o - base),
+                           x->size);
     if (!x->awake) {
       uint64_t from;
       if (n < IX_WAKE) continue;
@@ -979,7 +1009,7 @@ static int scan_pass(scan_state *s)
   size_t cap, have = 0, i, words, nunits;
   uint8_t *buf;
   unsigned char *cls;
-  uint64_t *units, *pass, *starts;
+  uint64_t *units, *pass, *starts, *claimed;
   uint16_t *v16;
   uint32_t *v32;
   uint64_t base = 0, next_read = 0, pos = 0, size = s->src->size;
@@ -998,8 +1028,9 @@ static int scan_pass(scan_state *s)
   v32 = malloc(cap / 4 * sizeof *v32);
   pass = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *pass);
   starts = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *starts);
+  claimed = malloc(nunits * sizeof *claimed);
   if (buf == NULL || cls == NULL || units == NULL || v16 == NULL ||
-      v32 == NULL || pass == NULL || starts == NULL) {
+      v32 == NULL || pass == NULL || starts == NULL || claimed == NULL) {
     free(buf);
     free(cls);
     free(units);
@@ -1007,6 +1038,7 @@ static int scan_pass(scan_state *s)
     free(v32);
     free(pass);
     free(starts);
+    free(claimed);
     return rsx_fail(s->err, "%s: out of memory for the read buffer",
                     s->src->name);
   }
@@ -1030,6 +1062,10 @@ static int scan_pass(scan_state *s)
     words = have / 4;
     memset(cls + words, 0, cap / 4 + 2 + 16 - words);
     memset(units, 0, CLASS_BITS * nunits * sizeof *units);
+    memset(claimed, 0, nunits * sizeof *claimed);
+    s->claimed = claimed;
+    s->claimed_base = base;
+    s->claimed_words = words;
     scan_swap(buf, have, v16, v32);
     scan_classify_words(v32, words, cls);
     /* a bitmap per class bit: the bit of 8 classes at a time, gathered
@@ -1056,8 +1092,20 @@ static int scan_pass(scan_state *s)
     }
     scan_metas(s, v32, base, have, pos, limit);
     scan_tiles(s, units + CLASS_T * nunits, base, have, pos, limit);
-    ix_range(s, &s->ix32, buf, v32, base, have, last);
-    ix_range(s, &s->ix16, buf, v16, base, have, last);
+    /* the runs under way, long enough, claim their words as well */
+    for (k = 0; k < s->layout_count; k++) {
+      unsigned ph;
+      for (ph = 0; ph < s->det[k].lay.words; ph++) {
+        const scan_run *r = &s->det[k].runs[ph];
+        if (r->active && (uint64_t)r->hard + r->soft_in >= SCAN_AHEAD)
+          scan_claim(s, r->start, r->end);
+      }
+    }
+    /* index blocks up to where the records have been looked at */
+    ix_range(s, &s->ix32, buf, v32, base, have, last ? base + have : limit,
+             last);
+    ix_range(s, &s->ix16, buf, v16, base, have, last ? base + have : limit,
+             last);
     pos = (limit + 3) & ~(uint64_t)3;
     if (s->nomem) {
       rc = rsx_fail(s->err, "%s: out of memory for the findings",
@@ -1078,6 +1126,9 @@ static int scan_pass(scan_state *s)
   free(v32);
   free(pass);
   free(starts);
+  free(claimed);
+  s->claimed = NULL;
+  s->claimed_words = 0;
   return rc;
 }
 
