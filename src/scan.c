@@ -42,6 +42,8 @@
 ** -DRSX_SCAN_PLAIN builds the plain loops that do the same. */
 #if defined(__GNUC__) && !defined(RSX_SCAN_PLAIN)
 #define SCAN_VECTORS
+typedef int32_t scan_i32x4 __attribute__((vector_size(16)));
+typedef uint32_t scan_w32x4 __attribute__((vector_size(16)));
 #endif
 
 /* ------------------------------------------------------------ limits */
@@ -98,6 +100,7 @@ enum {
 };
 #define CLASS_BITS 8
 #define CLASS_UZ 1      /* C_UZ's bit */
+#define CLASS_Z 2       /* C_Z's bit */
 #define CLASS_U 6       /* C_U's bit */
 #define CLASS_T 7       /* C_T's bit */
 
@@ -152,14 +155,84 @@ static unsigned scan_classify(uint32_t w)
   return c;
 }
 
-/* Classes of words in the host's order, 4 at a time where the compiler
-** has vectors: scan_classify's tests, the squared length in units of
-** 1024 (len2 is 1024 times x^2 + y^2 + 4 z^2, so its limits divide). */
-#ifdef SCAN_VECTORS
-typedef int32_t scan_i32x4 __attribute__((vector_size(16)));
-typedef uint32_t scan_w32x4 __attribute__((vector_size(16)));
+/* The classes of words in the host's order, a bitmap per class bit (bit
+** j % 64 of bits[b * nbits + j / 64]: word j has class 1 << b), which
+** come in zero. scan_classify's tests, 4 words at a time where the
+** compiler has vectors: the squared length 1024 times smaller (len2 is
+** 1024 times x^2 + y^2 + 4 z^2, so its limits divide); with SSE2, its
+** squares and sums by pmaddwd and each class's bits by movmskps. */
+#if defined(SCAN_VECTORS) && defined(__SSE2__)
+#include <emmintrin.h>
+
+static unsigned lanes_set(__m128i m)
+{
+  return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(m));
+}
 
 static void scan_classify_words(const uint32_t *words, size_t n,
+                                uint64_t *bits, size_t nbits)
+{
+  const __m128i lo = _mm_set1_epi32((int32_t)((scan_unit_lo + 1023) / 1024)
+                                    - 1);
+  const __m128i hi = _mm_set1_epi32((int32_t)(scan_unit_hi / 1024) + 1);
+  const __m128i low16 = _mm_set1_epi32(0xFFFF), zero = _mm_setzero_si128();
+  const __m128i ones = _mm_set1_epi32(-1);
+  const __m128i magnitude = _mm_set1_epi32(0x7FFF7FFF);
+  const __m128i half_over = _mm_set1_epi16(0x6401);
+  const __m128i tile_max = _mm_set1_epi16(0x6000);     /* 512 */
+  const __m128i tile_min = _mm_set1_epi16(-7602);      /* 0xE24E, -807 */
+  const __m128i exponent = _mm_set1_epi32(0xFF);
+  const __m128i exponent_over = _mm_set1_epi32(127 + 20);
+  const __m128i second = _mm_set1_epi32(0x7FFF);
+  size_t i = 0, q;
+  for (q = 0; i + 4 <= n; q++) {
+    uint64_t acc[CLASS_BITS] = {0};
+    size_t end = n - i < 64 ? i + (n - i) / 4 * 4 : i + 64;
+    int b;
+    for (; i < end; i += 4) {
+      unsigned sh = (unsigned)(i & 63);
+      __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(words + i));
+      __m128i x = _mm_srai_epi32(_mm_slli_epi32(w, 21), 21);
+      __m128i y = _mm_srai_epi32(_mm_slli_epi32(w, 10), 21);
+      __m128i z2 = _mm_and_si128(_mm_slli_epi32(_mm_srai_epi32(w, 22), 1),
+                                 low16);
+      __m128i xy = _mm_or_si128(_mm_and_si128(x, low16),
+                                _mm_slli_epi32(y, 16));
+      __m128i len = _mm_add_epi32(_mm_madd_epi16(xy, xy),
+                                  _mm_madd_epi16(z2, z2));
+      __m128i shell = _mm_cmplt_epi32(len, hi);
+      __m128i unit = _mm_and_si128(shell, _mm_cmpgt_epi32(len, lo));
+      __m128i zeroed = _mm_cmpeq_epi32(w, zero);
+      __m128i half = _mm_cmpeq_epi32(
+        _mm_cmplt_epi16(_mm_and_si128(w, magnitude), half_over), ones);
+      /* a half float's bits as a signed 16-bit number: -7602 to 24576 but
+      ** not -7601 to -1 */
+      __m128i untiled = _mm_or_si128(
+        _mm_cmpgt_epi16(w, tile_max),
+        _mm_and_si128(_mm_cmpgt_epi16(w, tile_min), _mm_cmplt_epi16(w, zero)));
+      acc[0] |= (uint64_t)lanes_set(_mm_cmplt_epi32(
+        _mm_and_si128(_mm_srli_epi32(w, 23), exponent), exponent_over)) << sh;
+      acc[1] |= (uint64_t)lanes_set(_mm_or_si128(unit, zeroed)) << sh;
+      acc[2] |= (uint64_t)lanes_set(zeroed) << sh;
+      acc[3] |= (uint64_t)lanes_set(shell) << sh;
+      acc[4] |= (uint64_t)lanes_set(half) << sh;
+      acc[5] |= (uint64_t)lanes_set(_mm_and_si128(
+        half, _mm_cmpeq_epi32(_mm_and_si128(w, second), zero))) << sh;
+      acc[6] |= (uint64_t)lanes_set(unit) << sh;
+      acc[7] |= (uint64_t)lanes_set(_mm_cmpeq_epi32(untiled, zero)) << sh;
+    }
+    for (b = 0; b < CLASS_BITS; b++) bits[(size_t)b * nbits + q] = acc[b];
+  }
+  for (; i < n; i++) {
+    unsigned c = scan_classify(words[i]);
+    int b;
+    for (b = 0; b < CLASS_BITS; b++)
+      if (c >> b & 1) bits[(size_t)b * nbits + i / 64] |= (uint64_t)1 << (i & 63);
+  }
+}
+#else
+#ifdef SCAN_VECTORS
+static void scan_classify_bytes(const uint32_t *words, size_t n,
                                 unsigned char *cls)
 {
   int32_t lo = (int32_t)((scan_unit_lo + 1023) / 1024);
@@ -193,11 +266,33 @@ static void scan_classify_words(const uint32_t *words, size_t n,
   for (; i < n; i++) cls[i] = (unsigned char)scan_classify(words[i]);
 }
 #else
-static void scan_classify_words(const uint32_t *words, size_t n,
+static void scan_classify_bytes(const uint32_t *words, size_t n,
                                 unsigned char *cls)
 {
   size_t i;
   for (i = 0; i < n; i++) cls[i] = (unsigned char)scan_classify(words[i]);
+}
+#endif
+
+static void scan_classify_words(const uint32_t *words, size_t n,
+                                uint64_t *bits, size_t nbits)
+{
+  unsigned char cls[64];
+  size_t i, k;
+  for (i = 0; i < n; i += 64) {
+    size_t m = n - i < 64 ? n - i : 64;
+    int b;
+    memset(cls, 0, sizeof cls);
+    scan_classify_bytes(words + i, m, cls);
+    /* the bit of 8 classes at a time, gathered into a byte */
+    for (k = 0; k < 64; k += 8) {
+      uint64_t c;
+      memcpy(&c, cls + k, sizeof c);
+      for (b = 0; b < CLASS_BITS; b++)
+        bits[(size_t)b * nbits + i / 64] |=
+          ((c >> b & 0x0101010101010101u) * 0x0102040810204080u >> 56) << k;
+    }
+  }
 }
 #endif
 
@@ -235,8 +330,6 @@ typedef struct scan_layout {
   unsigned char need[MAX_WORDS]; /* classes every word must have */
   int soft;                  /* the normal or B: a record is hard when it
                              ** is unit, soft when it is zero */
-  uint64_t need8[2];         /* need, 8 words in each, as the bytes of
-                             ** the words' classes lie in memory */
   unsigned nterms;           /* what a record that begins a run needs, as */
   unsigned char term_word[MAX_WORDS * 8], term_class[MAX_WORDS * 8];
                              /* words and class bits, the unit one first */
@@ -347,7 +440,6 @@ typedef struct scan_state {
   scan_source *src;
   rsx_error *err;
   int layout_count;
-  unsigned class_bits;       /* the classes the layouts look for */
   scan_detector det[SCAN_MASK_COUNT + 1];
   scan_ixrun ix16, ix32;
   rsx_scan_found *cand;      /* candidates for the findings */
@@ -456,31 +548,17 @@ static void bounds_reset(float lo[3], float hi[3])
   }
 }
 
-/* One record of layout l at offset off (its bytes p, its words' classes
-** cls): fail, soft or hard, and the run of its phase follows. */
+/* One record of layout l at offset off (its bytes p): it passes (every
+** word of the class it needs, the normal or B unit or zero) or fails;
+** one that passes is soft when its normal (or B) is zero, else hard; and
+** the run of its phase follows. */
 static void scan_record(scan_state *s, scan_detector *d, unsigned phase,
-                        uint64_t off, const uint8_t *p,
-                        const unsigned char *cls, int complete)
+                        uint64_t off, const uint8_t *p, int pass, int soft)
 {
   const scan_layout *l = &d->lay;
   scan_run *r = &d->runs[phase];
-  int soft;
 
-  if (!complete) goto fail;
-  /* a hard record needs its normal (or B) unit: most words are not, and
-  ** a zero one only matters to a run under way */
-  if (!(cls[l->soft] & C_U)) {
-    if (!(cls[l->soft] & C_Z)) goto fail;
-    if (!r->active) return;
-  }
-  {
-    uint64_t c[2];
-    memcpy(c, cls, sizeof c);
-    if (((c[0] & l->need8[0]) ^ l->need8[0]) |
-        ((c[1] & l->need8[1]) ^ l->need8[1]))
-      goto fail;
-  }
-  soft = (cls[l->soft] & C_Z) != 0;
+  if (!pass) goto fail;
   if (soft) {
     if (!r->active) return;
     r->soft_pending++;
@@ -706,13 +784,15 @@ static uint64_t active_bits(const scan_detector *d, unsigned ph0)
 ** reported, as would any that began in it: such runs are never begun,
 ** and the runs that are reported stay the same (doc/finding-meshes.md).
 ** Records not whole in the buffer (from word open on) count as passing.
-** classes: a bitmap of the words per class bit, nbits apart; pass is
-** scratch; both hold n + SCAN_AHEAD_PAD words. */
+** classes: a bitmap of the words per class bit, nbits apart; pass: where
+** a record passes; ahead is scratch; the three hold n + SCAN_AHEAD_PAD
+** words. */
 #define SCAN_AHEAD_PAD ((SCAN_AHEAD * MAX_WORDS) / 64 + 2)
 
-static void layout_starts(const scan_layout *l, uint32_t ahead,
+static void layout_starts(const scan_layout *l, uint32_t records,
                           const uint64_t *classes, size_t nbits, size_t n,
-                          size_t open, uint64_t *pass, uint64_t *starts)
+                          size_t open, uint64_t *pass, uint64_t *ahead,
+                          uint64_t *starts)
 {
   size_t q, all = n + SCAN_AHEAD_PAD;
   uint32_t len = 1, got = 0;
@@ -724,20 +804,25 @@ static void layout_starts(const scan_layout *l, uint32_t ahead,
                    q * 64 + l->term_word[t]);
     pass[q] = b;
   }
-  for (q = open >> 6; q < all; q++)
-    pass[q] |= q == open >> 6 ? ~(uint64_t)0 << (open & 63) : ~(uint64_t)0;
+  for (q = n; q < all; q++) pass[q] = 0;
+  for (q = 0; q < all; q++) {
+    ahead[q] = pass[q];
+    if (q >= open >> 6)
+      ahead[q] |= q == open >> 6 ? ~(uint64_t)0 << (open & 63)
+                                 : ~(uint64_t)0;
+  }
   /* the records in a row from j on that pass, as the bits of
-  ** ahead = a sum of powers of 2: pass holds runs of len, doubled */
+  ** records = a sum of powers of 2: ahead holds runs of len, doubled */
   for (q = 0; q < all; q++) starts[q] = ~(uint64_t)0;
   for (;;) {
-    if (ahead & len) {
+    if (records & len) {
       for (q = 0; q < n; q++)
-        starts[q] &= bits_at(pass, q * 64 + (size_t)got * l->words);
+        starts[q] &= bits_at(ahead, q * 64 + (size_t)got * l->words);
       got += len;
     }
-    if (len * 2 > ahead) break;
+    if (len * 2 > records) break;
     for (q = 0; q < n; q++)
-      pass[q] &= bits_at(pass, q * 64 + (size_t)len * l->words);
+      ahead[q] &= bits_at(ahead, q * 64 + (size_t)len * l->words);
     len *= 2;
   }
   for (q = 0; q < n; q++)
@@ -748,9 +833,10 @@ static void layout_starts(const scan_layout *l, uint32_t ahead,
 ** time: those that begin a run, and those of the phases whose run is
 ** under way; at the others a record changes nothing. */
 static void scan_layout_range(scan_state *s, scan_detector *d,
-                              const uint8_t *buf, const unsigned char *cls,
-                              const uint64_t *starts, uint64_t base,
-                              size_t have, uint64_t from, uint64_t to)
+                              const uint8_t *buf, const uint64_t *pass,
+                              const uint64_t *zero, const uint64_t *starts,
+                              uint64_t base, size_t have, uint64_t from,
+                              uint64_t to)
 {
   const scan_layout *l = &d->lay;
   size_t i = (size_t)(from - base) / 4, end = (size_t)(to - base + 3) / 4;
@@ -766,7 +852,11 @@ static void scan_layout_range(scan_state *s, scan_detector *d,
       j = (unsigned)scan_ctz64(todo);
       at = i + j;
       scan_record(s, d, d->phase_of[ph0 + j], base + 4 * (uint64_t)at,
-                  buf + 4 * at, cls + at, have - 4 * at >= l->words * 4u);
+                  buf + 4 * at,
+                  (int)(pass[at >> 6] >> (at & 63) & 1) &&
+                    have - 4 * at >= l->words * 4u,
+                  (int)(zero[(at + l->soft) >> 6] >> ((at + l->soft) & 63) &
+                        1));
       todo &= todo - 1;
       if (d->active_phases != before)    /* a run began or ended */
         todo = (unit | active_bits(d, ph0)) & span &
@@ -1006,15 +1096,14 @@ static int scan_stopped(scan_state *s, uint64_t at)
 static int scan_pass(scan_state *s)
 {
   size_t chunk = s->opt->chunk ? s->opt->chunk : SCAN_CHUNK_DEFAULT;
-  size_t cap, have = 0, i, words, nunits;
+  size_t cap, have = 0, words, nunits;
   uint8_t *buf;
-  unsigned char *cls;
-  uint64_t *units, *pass, *starts, *claimed;
+  uint64_t *units, *pass, *ahead, *starts, *claimed;
   uint16_t *v16;
   uint32_t *v32;
   uint64_t base = 0, next_read = 0, pos = 0, size = s->src->size;
-  uint32_t ahead = s->opt->min_vertices < SCAN_AHEAD ? s->opt->min_vertices
-                                                     : SCAN_AHEAD;
+  uint32_t records = s->opt->min_vertices < SCAN_AHEAD
+                       ? s->opt->min_vertices : SCAN_AHEAD;
   int rc = 0, k;
 
   chunk = (chunk + 3) & ~(size_t)3;
@@ -1022,17 +1111,17 @@ static int scan_pass(scan_state *s)
   cap = chunk + SCAN_OVERLAP + SCAN_BACK;
   nunits = cap / 4 / 64 + 2;
   buf = malloc(cap + 8);
-  cls = calloc(cap / 4 + 2 + 16, 1);   /* a record's 16 classes */
   units = malloc(CLASS_BITS * nunits * sizeof *units);
   v16 = malloc(cap / 2 * sizeof *v16);
   v32 = malloc(cap / 4 * sizeof *v32);
   pass = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *pass);
+  ahead = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *ahead);
   starts = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *starts);
   claimed = malloc(nunits * sizeof *claimed);
-  if (buf == NULL || cls == NULL || units == NULL || v16 == NULL ||
-      v32 == NULL || pass == NULL || starts == NULL || claimed == NULL) {
+  if (buf == NULL || units == NULL || v16 == NULL || v32 == NULL ||
+      pass == NULL || ahead == NULL || starts == NULL || claimed == NULL) {
     free(buf);
-    free(cls);
+    free(ahead);
     free(units);
     free(v16);
     free(v32);
@@ -1060,35 +1149,22 @@ static int scan_pass(scan_state *s)
     last = next_read == size;
     /* every word classified once, the unit ones in a bitmap */
     words = have / 4;
-    memset(cls + words, 0, cap / 4 + 2 + 16 - words);
     memset(units, 0, CLASS_BITS * nunits * sizeof *units);
     memset(claimed, 0, nunits * sizeof *claimed);
     s->claimed = claimed;
     s->claimed_base = base;
     s->claimed_words = words;
     scan_swap(buf, have, v16, v32);
-    scan_classify_words(v32, words, cls);
-    /* a bitmap per class bit: the bit of 8 classes at a time, gathered
-    ** into a byte */
-    for (i = 0; i < words; i += 8) {
-      uint64_t c;
-      int b;
-      memcpy(&c, cls + i, sizeof c);
-      for (b = 0; b < CLASS_BITS; b++)
-        if (s->class_bits >> b & 1)
-          units[b * nunits + (i >> 6)] |=
-            ((c >> b & 0x0101010101010101u) * 0x0102040810204080u >> 56)
-            << (i & 63);
-    }
+    scan_classify_words(v32, words, units, nunits);
     /* records that reach into the next chunk wait for it */
     limit = last ? size : base + have - SCAN_OVERLAP;
     for (k = 0; k < s->layout_count; k++) {
       const scan_layout *l = &s->det[k].lay;
-      layout_starts(l, ahead, units, nunits, (words + 63) / 64,
+      layout_starts(l, records, units, nunits, (words + 63) / 64,
                     words >= l->words ? words - l->words + 1 : 0, pass,
-                    starts);
-      scan_layout_range(s, &s->det[k], buf, cls, starts, base, have, pos,
-                        limit);
+                    ahead, starts);
+      scan_layout_range(s, &s->det[k], buf, pass, units + CLASS_Z * nunits,
+                        starts, base, have, pos, limit);
     }
     scan_metas(s, v32, base, have, pos, limit);
     scan_tiles(s, units + CLASS_T * nunits, base, have, pos, limit);
@@ -1120,7 +1196,7 @@ static int scan_pass(scan_state *s)
     }
   }
   free(buf);
-  free(cls);
+  free(ahead);
   free(units);
   free(v16);
   free(v32);
@@ -2272,20 +2348,14 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
   s.err = err;
   s.layout_count = scan_make_layouts(lays);
   for (i = 0; i < s.layout_count; i++) {
-    unsigned char need[16];
     scan_layout *l = &lays[i];
     unsigned j, c;
-    memset(need, 0, sizeof need);
-    memcpy(need, l->need, sizeof l->need);
-    memcpy(l->need8, need, sizeof need);
     l->term_word[0] = (unsigned char)l->soft;
     l->term_class[0] = CLASS_U;
     l->nterms = 1;
-    s.class_bits |= 1u << CLASS_U | 1u << CLASS_UZ | 1u << CLASS_T;
     for (j = 0; j < l->words; j++)
       for (c = 0; c < CLASS_BITS; c++)
         if ((l->need[j] >> c & 1) && (int)j != l->soft) {
-          s.class_bits |= 1u << c;
           l->term_word[l->nterms] = (unsigned char)j;
           l->term_class[l->nterms++] = (unsigned char)c;
         }
