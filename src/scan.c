@@ -874,6 +874,16 @@ static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
   for (; i < end; i++) {
     size_t at = 4 * i;
     uint32_t w = words[i];
+    /* 8 words at a time first: a mask's high bits are rare */
+    if ((i & 7) == 0 && i + 8 <= end) {
+      unsigned k, hit = 0;
+      for (k = 0; k < 8; k++)
+        hit |= (words[i + k] & 0xFFFFF000u) == 0x00080000u;
+      if (!hit) {
+        i += 7;
+        continue;
+      }
+    }
     if ((w & 0xFFFFF000u) != 0x00080000u) continue;
     if (base + at >= RSX_MASK_OFFSET &&
         scan_known_mask(w)) {
