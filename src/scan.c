@@ -1493,8 +1493,8 @@ static int key_order(const void *a, const void *b)
   return x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* the first entry of keys (n, sorted) with key k, or n */
-static size_t key_find(const scan_key *keys, size_t n, uint64_t k)
+/* the first entry of keys (n, sorted) with a key k at least, or n */
+static size_t key_find_from(const scan_key *keys, size_t n, uint64_t k)
 {
   size_t lo = 0, hi = n;
   while (lo < hi) {
@@ -1502,6 +1502,13 @@ static size_t key_find(const scan_key *keys, size_t n, uint64_t k)
     if (keys[mid].key < k) lo = mid + 1;
     else hi = mid;
   }
+  return lo;
+}
+
+/* the first entry of keys (n, sorted) with key k, or n */
+static size_t key_find(const scan_key *keys, size_t n, uint64_t k)
+{
+  size_t lo = key_find_from(keys, n, k);
   return lo < n && keys[lo].key == k ? lo : n;
 }
 
@@ -1509,6 +1516,7 @@ static size_t key_find(const scan_key *keys, size_t n, uint64_t k)
 
 typedef struct scan_lookup {
   scan_key *meta, *ix, *mgp;
+  scan_key *mgp_count;         /* MGPs by count, then mask */
   size_t nmeta, nix, nmgp;
   uint32_t *words;             /* META_WORDS per candidate that is meta */
 } scan_lookup;
@@ -1545,8 +1553,10 @@ static int lookup_build(scan_state *s, const unsigned char *drop,
   lk->meta = malloc(n * META_WORDS * sizeof *lk->meta);
   lk->ix = malloc(n * sizeof *lk->ix);
   lk->mgp = malloc(n * sizeof *lk->mgp);
+  lk->mgp_count = malloc(n * sizeof *lk->mgp_count);
   lk->words = calloc(n * META_WORDS, sizeof *lk->words);
-  if (!lk->meta || !lk->ix || !lk->mgp || !lk->words) return -1;
+  if (!lk->meta || !lk->ix || !lk->mgp || !lk->mgp_count || !lk->words)
+    return -1;
   for (i = 0; i < s->ncand; i++) {
     const rsx_scan_found *f = &s->cand[i];
     if (drop[i]) continue;
@@ -1564,6 +1574,8 @@ static int lookup_build(scan_state *s, const unsigned char *drop,
       lk->ix[lk->nix].key = f->vertices;
       lk->ix[lk->nix++].at = i;
     } else if (f->kind == RSX_SCAN_MGP) {
+      lk->mgp_count[lk->nmgp].key = ((uint64_t)f->vertices << 32) | f->mask;
+      lk->mgp_count[lk->nmgp].at = i;
       lk->mgp[lk->nmgp].key = ((uint64_t)f->mask << 32) | f->vertices;
       lk->mgp[lk->nmgp++].at = i;
     }
@@ -1571,6 +1583,7 @@ static int lookup_build(scan_state *s, const unsigned char *drop,
   qsort(lk->meta, lk->nmeta, sizeof *lk->meta, key_order);
   qsort(lk->ix, lk->nix, sizeof *lk->ix, key_order);
   qsort(lk->mgp, lk->nmgp, sizeof *lk->mgp, key_order);
+  qsort(lk->mgp_count, lk->nmgp, sizeof *lk->mgp_count, key_order);
   return 0;
 }
 
@@ -1579,6 +1592,7 @@ static void lookup_free(scan_lookup *lk)
   free(lk->meta);
   free(lk->ix);
   free(lk->mgp);
+  free(lk->mgp_count);
   free(lk->words);
 }
 
@@ -1714,25 +1728,52 @@ static void mgp_trim(scan_state *s, rsx_scan_found *f, uint32_t d)
 ** stays whole. For an MGP run, the records of its mask alone. */
 #define SPLIT_MAX 4096   /* records tried in a row */
 
+/* From record j on, the counts c (those of word w, in dir's order) are
+** added while each is min_vertices at least, SPLIT_MAX at most, until
+** they reach n: a cut when they make n in two pieces or more. sums[k]:
+** the counts before record k, which grow strictly up to stop[j] (the
+** first count too small from j on), so where they reach n is a binary
+** search, not a walk. */
 static int split_run(scan_state *s, size_t at, const uint32_t *words,
                      const size_t *metas, size_t nmeta)
 {
   rsx_scan_found *f = &s->cand[at];
   uint32_t n = f->vertices;
-  size_t w, j, k, dir;
+  size_t w, j, k, dir, pieces;
+  uint64_t *sums = malloc((nmeta + 1) * sizeof *sums);
+  size_t *stop = malloc((nmeta + 1) * sizeof *stop);
+  if (sums == NULL || stop == NULL) {
+    free(sums);
+    free(stop);
+    s->nomem = 1;
+    return 0;
+  }
   for (w = 0; w < META_WORDS; w++)
-    for (dir = 0; dir < 2; dir++)
+    for (dir = 0; dir < 2; dir++) {
+      sums[0] = 0;
+      stop[nmeta] = nmeta;
+      for (k = 0; k < nmeta; k++) {
+        size_t m = dir ? metas[nmeta - 1 - k] : metas[k];
+        sums[k + 1] = sums[k] + words[m * META_WORDS + w];
+      }
+      for (k = nmeta; k > 0; k--)
+        stop[k - 1] = sums[k] - sums[k - 1] < s->opt->min_vertices
+                        ? k - 1 : stop[k];
       for (j = 0; j < nmeta; j++) {
-        uint64_t sum = 0;
-        size_t pieces = 0;
-        for (k = j; k < nmeta && k < j + SPLIT_MAX && sum < n; k++) {
-          size_t m = dir ? metas[nmeta - 1 - k] : metas[k];
-          uint32_t c = words[m * META_WORDS + w];
-          if (c < s->opt->min_vertices) break;
-          sum += c;
-          pieces++;
+        size_t lo = j + 1, hi = stop[j];
+        if (hi > j + SPLIT_MAX) hi = j + SPLIT_MAX;
+        if (hi < j + 2) continue;
+        /* the first k in (j, hi] with sums[k] - sums[j] >= n */
+        hi++;
+        while (lo < hi) {
+          size_t mid = lo + (hi - lo) / 2;
+          if (sums[mid] - sums[j] < n) lo = mid + 1;
+          else hi = mid;
         }
-        if (sum != n || pieces < 2) continue;
+        pieces = lo - j;
+        if (lo > stop[j] || lo > j + SPLIT_MAX ||
+            sums[lo] - sums[j] != n || pieces < 2)
+          continue;
         /* cut: the first piece stays in f, the others are added */
         {
           rsx_scan_found whole = *f, piece;
@@ -1754,8 +1795,13 @@ static int split_run(scan_state *s, size_t at, const uint32_t *words,
             off += piece.bytes;
           }
         }
+        free(sums);
+        free(stop);
         return 1;
       }
+    }
+  free(sums);
+  free(stop);
   return 0;
 }
 
@@ -2182,6 +2228,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
           best = mscore;
           meta = (long)at;
           ix = with_ix;
+          if (best == 4 + 2 + 1) break;   /* none after can do better */
         }
       }
     }
@@ -2196,9 +2243,11 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
       mask = s->cand[meta].mask;
     } else {
       mask = 0x00080005u;
-      for (j = 0; j < lk.nmgp; j++)   /* any mask: a linear look */
-        if ((lk.mgp[j].key & 0xFFFFFFFFu) == n && !used[lk.mgp[j].at]) {
-          mgp = (long)lk.mgp[j].at;
+      /* any mask, the lowest first (as in lk.mgp's order) */
+      for (j = key_find_from(lk.mgp_count, lk.nmgp, (uint64_t)n << 32);
+           j < lk.nmgp && lk.mgp_count[j].key >> 32 == n; j++)
+        if (!used[lk.mgp_count[j].at]) {
+          mgp = (long)lk.mgp_count[j].at;
           mask = s->cand[mgp].mask;
           break;
         }
