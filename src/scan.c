@@ -621,6 +621,8 @@ static void ix_close(scan_state *s, scan_ixrun *x)
 /* A restart in the ring: near no index of either size. */
 #define IX_SENTINEL 0x40000000u
 
+static void ix_again(scan_state *s, scan_ixrun *x);
+
 static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
 {
   uint32_t restart = x->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
@@ -697,21 +699,27 @@ static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
   x->recent = (x->recent << 1 | (far != 0)) & ((1u << IX_RECENT) - 1);
   if (x->first_linked >= 0 &&
       k - (uint64_t)x->first_linked >= IX_RECENT &&
-      x->recent_links * 3 < IX_RECENT) {
-    /* a buffer may begin among the recent values: they start afresh */
-    uint32_t again[IX_RECENT];
-    uint64_t from = x->first_off + (k + 1 - IX_RECENT) * (uint64_t)x->size;
-    unsigned r;
-    ix_close(s, x);
-    for (r = 0; r < IX_RECENT; r++)
-      again[r] = x->ring[(k + 1 - IX_RECENT + r) % IX_RING];
-    x->active = 0;
-    x->recent = 0;
-    x->recent_links = 0;
-    for (r = 0; r < IX_RECENT; r++)
-      ix_value(s, x, from + r * (uint64_t)x->size,
-               again[r] == IX_SENTINEL ? restart : again[r]);
-  }
+      x->recent_links * 3 < IX_RECENT)
+    ix_again(s, x);
+}
+
+/* A buffer may begin among the recent values: they start afresh. */
+static void ix_again(scan_state *s, scan_ixrun *x)
+{
+  uint32_t restart = x->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+  uint32_t again[IX_RECENT];
+  uint64_t k = x->k - 1;
+  uint64_t from = x->first_off + (k + 1 - IX_RECENT) * (uint64_t)x->size;
+  unsigned r;
+  ix_close(s, x);
+  for (r = 0; r < IX_RECENT; r++)
+    again[r] = x->ring[(k + 1 - IX_RECENT + r) % IX_RING];
+  x->active = 0;
+  x->recent = 0;
+  x->recent_links = 0;
+  for (r = 0; r < IX_RECENT; r++)
+    ix_value(s, x, from + r * (uint64_t)x->size,
+             again[r] == IX_SENTINEL ? restart : again[r]);
 }
 
 /* --------------------------------------------------------- reading */
@@ -978,7 +986,8 @@ static unsigned ix_block_links(const void *v, int size)
 #endif
 
 /* Feed ix_value the values of [from, to); after a gap, a run anew. */
-static void ix_feed(scan_state *s, scan_ixrun *x, const uint8_t *buf,
+/* values: the chunk's values of x's size, in the host's order */
+static void ix_feed(scan_state *s, scan_ixrun *x, const void *values,
                     uint64_t base, uint64_t from, uint64_t to)
 {
   uint64_t o;
@@ -988,18 +997,20 @@ static void ix_feed(scan_state *s, scan_ixrun *x, const uint8_t *buf,
     x->recent = 0;
     x->recent_links = 0;
   }
-  for (o = from; o < to; o += (uint64_t)x->size) {
-    const uint8_t *p = buf + (size_t)(o - base);
-    ix_value(s, x, o, x->size == 2 ? rsx_be16(p) : rsx_be32(p));
+  if (x->size == 2) {
+    const uint16_t *v = (const uint16_t *)values + (size_t)(from - base) / 2;
+    for (o = from; o < to; o += 2) ix_value(s, x, o, *v++);
+  } else {
+    const uint32_t *v = (const uint32_t *)values + (size_t)(from - base) / 4;
+    for (o = from; o < to; o += 4) ix_value(s, x, o, *v++);
   }
   x->fed_end = to;
 }
 
 /* The blocks of x that are whole in the buffer (all, and the values short
 ** of a block, at the file's end). */
-static void ix_range(scan_state *s, scan_ixrun *x, const uint8_t *buf,
-                     const void *values, uint64_t base, size_t have,
-                     uint64_t to, int last)
+static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
+                     uint64_t base, size_t have, uint64_t to, int last)
 {
   uint64_t block = IX_BLOCK * (uint64_t)x->size, end = base + have, o;
   uint64_t whole = ((uint64_t)1 << (block / 4)) - 1;
@@ -1027,9 +1038,9 @@ static void ix_range(scan_state *s, scan_ixrun *x, const uint8_t *buf,
       if (from < x->fed_end) from = x->fed_end;
       x->awake = 1;
       x->sparse = 0;
-      ix_feed(s, x, buf, base, from, o + block);
+      ix_feed(s, x, values, base, from, o + block);
     } else {
-      ix_feed(s, x, buf, base, o, o + block);
+      ix_feed(s, x, values, base, o, o + block);
       x->sparse = n <= IX_SLEEP ? x->sparse + 1 : 0;
       /* two such blocks: fewer than a third of the last IX_RECENT values
       ** link, and ix_value would have ended a run there as well */
@@ -1041,7 +1052,7 @@ static void ix_range(scan_state *s, scan_ixrun *x, const uint8_t *buf,
   }
   x->next = o;
   if (last && o + (uint64_t)x->size <= end) {
-    ix_feed(s, x, buf, base, o, end - (end - o) % (uint64_t)x->size);
+    ix_feed(s, x, values, base, o, end - (end - o) % (uint64_t)x->size);
     x->next = end;
   }
 }
@@ -1188,10 +1199,8 @@ static int scan_pass(scan_state *s)
       }
     }
     /* index blocks up to where the records have been looked at */
-    ix_range(s, &s->ix32, buf, v32, base, have, last ? base + have : limit,
-             last);
-    ix_range(s, &s->ix16, buf, v16, base, have, last ? base + have : limit,
-             last);
+    ix_range(s, &s->ix32, v32, base, have, last ? base + have : limit, last);
+    ix_range(s, &s->ix16, v16, base, have, last ? base + have : limit, last);
     pos = (limit + 3) & ~(uint64_t)3;
     if (s->nomem) {
       rc = rsx_fail(s->err, "%s: out of memory for the findings",
@@ -1750,19 +1759,26 @@ static int split_run(scan_state *s, size_t at, const uint32_t *words,
   }
   for (w = 0; w < META_WORDS; w++)
     for (dir = 0; dir < 2; dir++) {
+      size_t fits = 0;
       sums[0] = 0;
       stop[nmeta] = nmeta;
       for (k = 0; k < nmeta; k++) {
         size_t m = dir ? metas[nmeta - 1 - k] : metas[k];
-        sums[k + 1] = sums[k] + words[m * META_WORDS + w];
+        uint32_t c = words[m * META_WORDS + w];
+        sums[k + 1] = sums[k] + c;
+        fits += c >= s->opt->min_vertices && c <= n - s->opt->min_vertices &&
+                n >= s->opt->min_vertices;
       }
+      /* two pieces at least, each min_vertices or more: none more than n
+      ** - min_vertices (most words of a record are no counts) */
+      if (fits < 2) continue;
       for (k = nmeta; k > 0; k--)
         stop[k - 1] = sums[k] - sums[k - 1] < s->opt->min_vertices
                         ? k - 1 : stop[k];
       for (j = 0; j < nmeta; j++) {
         size_t lo = j + 1, hi = stop[j];
         if (hi > j + SPLIT_MAX) hi = j + SPLIT_MAX;
-        if (hi < j + 2) continue;
+        if (hi < j + 2 || sums[j + 1] - sums[j] >= n) continue;
         /* the first k in (j, hi] with sums[k] - sums[j] >= n */
         hi++;
         while (lo < hi) {
