@@ -773,6 +773,27 @@ static uint64_t bits_at(const uint64_t *bits, size_t i)
   return r ? b | bits[(i >> 6) + 1] << (64 - r) : b;
 }
 
+/* dst[q] = (copy) or &= (else) the 64 bits of bitmap src from bit
+** 64 q + shift on, for q < n: bits_at's shift worked out once. dst may be
+** src: it is read ahead of where it is written. */
+static void bits_and_at(uint64_t *dst, const uint64_t *src, size_t n,
+                        size_t shift, int copy)
+{
+  const uint64_t *p = src + (shift >> 6);
+  unsigned r = (unsigned)(shift & 63);
+  size_t q;
+  if (r == 0) {
+    if (copy)
+      for (q = 0; q < n; q++) dst[q] = p[q];
+    else
+      for (q = 0; q < n; q++) dst[q] &= p[q];
+  } else if (copy) {
+    for (q = 0; q < n; q++) dst[q] = p[q] >> r | p[q + 1] << (64 - r);
+  } else {
+    for (q = 0; q < n; q++) dst[q] &= p[q] >> r | p[q + 1] << (64 - r);
+  }
+}
+
 /* The words of 64 from one of phase ph0 on whose phase has a run under
 ** way. */
 static uint64_t active_bits(const scan_detector *d, unsigned ph0)
@@ -805,13 +826,10 @@ static void layout_starts(const scan_layout *l, uint32_t records,
   size_t q, all = n + SCAN_AHEAD_PAD;
   uint32_t len = 1, got = 0;
   unsigned t;
-  for (q = 0; q < n; q++) {
-    uint64_t b = bits_at(classes + CLASS_UZ * nbits, q * 64 + l->soft);
-    for (t = 1; t < l->nterms && b != 0; t++)
-      b &= bits_at(classes + l->term_class[t] * nbits,
-                   q * 64 + l->term_word[t]);
-    pass[q] = b;
-  }
+  bits_and_at(pass, classes + CLASS_UZ * nbits, n, l->soft, 1);
+  for (t = 1; t < l->nterms; t++)
+    bits_and_at(pass, classes + l->term_class[t] * nbits, n,
+                l->term_word[t], 0);
   for (q = n; q < all; q++) pass[q] = 0;
   for (q = 0; q < all; q++) {
     ahead[q] = pass[q];
@@ -824,17 +842,14 @@ static void layout_starts(const scan_layout *l, uint32_t records,
   for (q = 0; q < all; q++) starts[q] = ~(uint64_t)0;
   for (;;) {
     if (records & len) {
-      for (q = 0; q < n; q++)
-        starts[q] &= bits_at(ahead, q * 64 + (size_t)got * l->words);
+      bits_and_at(starts, ahead, n, (size_t)got * l->words, 0);
       got += len;
     }
     if (len * 2 > records) break;
-    for (q = 0; q < n; q++)
-      ahead[q] &= bits_at(ahead, q * 64 + (size_t)len * l->words);
+    bits_and_at(ahead, ahead, n, (size_t)len * l->words, 0);
     len *= 2;
   }
-  for (q = 0; q < n; q++)
-    starts[q] &= bits_at(classes + CLASS_U * nbits, q * 64 + l->soft);
+  bits_and_at(starts, classes + CLASS_U * nbits, n, l->soft, 0);
 }
 
 /* Records of layout d starting at the words of [from, to), 64 words at a
