@@ -44,6 +44,7 @@
 #define SCAN_VECTORS
 typedef int32_t scan_i32x4 __attribute__((vector_size(16)));
 typedef uint32_t scan_w32x4 __attribute__((vector_size(16)));
+typedef uint64_t scan_u64x2 __attribute__((vector_size(16)));
 #endif
 
 /* ------------------------------------------------------------ limits */
@@ -781,16 +782,33 @@ static void bits_and_at(uint64_t *dst, const uint64_t *src, size_t n,
 {
   const uint64_t *p = src + (shift >> 6);
   unsigned r = (unsigned)(shift & 63);
-  size_t q;
+  size_t q = 0;
   if (r == 0) {
     if (copy)
       for (q = 0; q < n; q++) dst[q] = p[q];
     else
       for (q = 0; q < n; q++) dst[q] &= p[q];
-  } else if (copy) {
-    for (q = 0; q < n; q++) dst[q] = p[q] >> r | p[q + 1] << (64 - r);
-  } else {
-    for (q = 0; q < n; q++) dst[q] &= p[q] >> r | p[q + 1] << (64 - r);
+    return;
+  }
+#ifdef SCAN_VECTORS
+  /* two words at a time; in place, each pair is read before it is
+  ** written */
+  for (; q + 2 <= n; q += 2) {
+    scan_u64x2 a, b, d;
+    memcpy(&a, p + q, sizeof a);
+    memcpy(&b, p + q + 1, sizeof b);
+    if (copy) {
+      d = a >> r | b << (64 - r);
+    } else {
+      memcpy(&d, dst + q, sizeof d);
+      d &= a >> r | b << (64 - r);
+    }
+    memcpy(dst + q, &d, sizeof d);
+  }
+#endif
+  for (; q < n; q++) {
+    uint64_t b = p[q] >> r | p[q + 1] << (64 - r);
+    dst[q] = copy ? b : dst[q] & b;
   }
 }
 
@@ -931,7 +949,6 @@ static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
 #ifdef SCAN_VECTORS
 typedef uint16_t scan_u16x8 __attribute__((vector_size(16)));
 typedef uint32_t scan_u32x4 __attribute__((vector_size(16)));
-typedef uint64_t scan_u64x2 __attribute__((vector_size(16)));
 
 /* the lanes of a mask (all ones or zero) that are set, in 16-bit lanes */
 static unsigned lanes16(scan_u16x8 m)
