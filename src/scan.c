@@ -1410,35 +1410,54 @@ static void ix_links(const uint32_t *v, size_t n, uint32_t restart,
   }
 }
 
-/* The largest value (restarts aside) of values from..to-1 of run f. */
-static int ix_max(scan_source *src, const rsx_scan_found *f, uint64_t from,
-                  uint64_t to, uint32_t *out)
+/* What ix_verify learns of a run's values: the largest (restarts aside),
+** and of those below its vertex count the largest and the distinct ones. */
+typedef struct ix_tally {
+  uint32_t inner, top;
+  uint64_t distinct;
+  uint8_t *seen;              /* a bit per value below the count */
+} ix_tally;
+
+static void ix_count(const rsx_scan_found *f, uint32_t restart, ix_tally *t,
+                     uint32_t v)
 {
-  uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu, top = 0;
+  if (v == restart) return;
+  if (v > t->inner) t->inner = v;
+  if (v >= f->vertices) return;
+  if (v > t->top) t->top = v;
+  if (!(t->seen[v / 8] & (1u << (v % 8)))) {
+    t->seen[v / 8] |= (uint8_t)(1u << (v % 8));
+    t->distinct++;
+  }
+}
+
+/* ix_count over values from..to-1 of run f. */
+static int ix_tally_range(scan_source *src, const rsx_scan_found *f,
+                          uint64_t from, uint64_t to, ix_tally *t)
+{
+  uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
   uint8_t buf[4096];
   while (from < to) {
     size_t want = (size_t)((to - from) * f->size < sizeof buf
                              ? (to - from) * f->size : sizeof buf), k;
     if (src_read(src, f->offset + from * f->size, buf, want, NULL) != 0)
       return -1;
-    for (k = 0; k + f->size <= want; k += f->size) {
-      uint32_t v = f->size == 2 ? rsx_be16(buf + k) : rsx_be32(buf + k);
-      if (v != restart && v > top) top = v;
-    }
+    for (k = 0; k + f->size <= want; k += f->size)
+      ix_count(f, restart, t,
+               f->size == 2 ? rsx_be16(buf + k) : rsx_be32(buf + k));
     from += want / f->size;
   }
-  *out = top;
   return 0;
 }
 
 static int ix_verify(scan_state *s, rsx_scan_found *f)
 {
   uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
-  uint32_t head[IX_END], tail[IX_END], top = 0;
+  uint32_t head[IX_END], tail[IX_END];
   unsigned char hb[IX_END], ha[IX_END], tb[IX_END], ta[IX_END];
-  uint64_t n = f->count, first = 0, last = 0, at, distinct = 0;
+  uint64_t n = f->count, first = 0, last = 0;
   size_t h = n < IX_END ? (size_t)n : IX_END, i, k;
-  uint8_t *seen, buf[4096];
+  ix_tally t;
   int found;
 
   if (ix_read(s->src, f, 0, h, head) != 0 ||
@@ -1470,53 +1489,44 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
   }
   if (!found || last <= first) return 0;
   /* a value of other bytes may still link by chance at an end: those far
-  ** above the interior's largest go */
+  ** above the interior's largest go; the largest value and the distinct
+  ** ones over what is left are counted on the way (the interior once, then
+  ** the ends that stay) */
+  memset(&t, 0, sizeof t);
+  t.seen = calloc((size_t)f->vertices / 8 + 1, 1);
+  if (t.seen == NULL) return 0;
   {
     uint64_t e = (last - first) / 4 < IX_END / 2 ? (last - first) / 4
                                                  : IX_END / 2;
-    uint32_t inner = 0;
     uint32_t lead[IX_END / 2], trail[IX_END / 2];
-    if (e > 0 && ix_max(s->src, f, first + e, last - e, &inner) == 0 &&
-        ix_read(s->src, f, first, (size_t)e, lead) == 0 &&
-        ix_read(s->src, f, last - e, (size_t)e, trail) == 0) {
-      uint64_t limit = 2 * (uint64_t)inner + 64, q, from = first,
+    if (e > 0 && ix_read(s->src, f, first, (size_t)e, lead) == 0 &&
+        ix_read(s->src, f, last - e, (size_t)e, trail) == 0 &&
+        ix_tally_range(s->src, f, first + e, last - e, &t) == 0) {
+      uint64_t limit = 2 * (uint64_t)t.inner + 64, q, from = first,
                to = last;
       for (q = 0; q < e; q++)
         if (lead[q] != restart && lead[q] > limit) first = from + q + 1;
       for (q = e; q > 0; q--)
         if (trail[q - 1] != restart && trail[q - 1] > limit)
           last = to - e + q - 1;
+      for (q = first - from; q < e; q++) ix_count(f, restart, &t, lead[q]);
+      for (q = 0; q + to - e < last; q++) ix_count(f, restart, &t, trail[q]);
+    } else {
+      memset(t.seen, 0, (size_t)f->vertices / 8 + 1);
+      t.top = 0;
+      t.distinct = 0;
+      ix_tally_range(s->src, f, first, last, &t);
     }
   }
+  free(t.seen);
   if (last <= first) return 0;
-  /* the largest value and the distinct ones, over what is left */
-  seen = calloc((size_t)f->vertices / 8 + 1, 1);
-  if (seen == NULL) return 0;
-  at = first;
-  while (at < last) {
-    size_t want = (size_t)((last - at) * f->size < sizeof buf
-                             ? (last - at) * f->size : sizeof buf);
-    if (src_read(s->src, f->offset + at * f->size, buf, want, NULL) != 0)
-      break;
-    for (k = 0; k + f->size <= want; k += f->size) {
-      uint32_t v = f->size == 2 ? rsx_be16(buf + k) : rsx_be32(buf + k);
-      if (v == restart || v >= f->vertices) continue;
-      if (v > top) top = v;
-      if (!(seen[v / 8] & (1u << (v % 8)))) {
-        seen[v / 8] |= (uint8_t)(1u << (v % 8));
-        distinct++;
-      }
-    }
-    at += want / f->size;
-  }
-  free(seen);
   f->offset += first * f->size;
   f->count = (uint32_t)(last - first);
   f->bytes = (uint64_t)f->count * f->size;
-  f->vertices = top + 1;
+  f->vertices = t.top + 1;
   return (uint64_t)f->vertices <= f->count &&
          f->vertices >= s->opt->min_vertices &&
-         distinct * 2 >= f->vertices;
+         t.distinct * 2 >= f->vertices;
 }
 
 /* The assembly looks candidates up by value: a metadata record by any of
