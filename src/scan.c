@@ -624,7 +624,12 @@ static void ix_close(scan_state *s, scan_ixrun *x)
 
 static void ix_again(scan_state *s, scan_ixrun *x);
 
-static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
+/* one value of x's size: inlined into the loops that feed it */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void ix_value(scan_state *s, scan_ixrun *x, uint64_t off,
+                            uint32_t v)
 {
   uint32_t restart = x->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
   uint64_t k;
@@ -705,6 +710,9 @@ static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
 }
 
 /* A buffer may begin among the recent values: they start afresh. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static void ix_again(scan_state *s, scan_ixrun *x)
 {
   uint32_t restart = x->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
