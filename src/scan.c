@@ -1793,8 +1793,38 @@ static void mgp_trim(scan_state *s, rsx_scan_found *f, uint32_t d)
 ** the counts before record k, which grow strictly up to stop[j] (the
 ** first count too small from j on), so where they reach n is a binary
 ** search, not a walk. */
+static int u32_order(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* the values of sorted (n) from lo to hi */
+static size_t u32_between(const uint32_t *sorted, size_t n, uint32_t lo,
+                          uint32_t hi)
+{
+  size_t a = 0, b = n, c, d;
+  while (a < b) {
+    size_t mid = a + (b - a) / 2;
+    if (sorted[mid] < lo) a = mid + 1;
+    else b = mid;
+  }
+  c = a;
+  d = n;
+  while (c < d) {
+    size_t mid = c + (d - c) / 2;
+    if (sorted[mid] <= hi) c = mid + 1;
+    else d = mid;
+  }
+  return c - a;
+}
+
+/* by_word: each word of every record's (nall of them), sorted, a word's
+** after another's: a word that fewer than two records hold as a count
+** that could be a piece of n is passed over at once */
 static int split_run(scan_state *s, size_t at, const uint32_t *words,
-                     const size_t *metas, size_t nmeta)
+                     const size_t *metas, size_t nmeta,
+                     const uint32_t *by_word, size_t nall)
 {
   rsx_scan_found *f = &s->cand[at];
   uint32_t n = f->vertices;
@@ -1807,9 +1837,17 @@ static int split_run(scan_state *s, size_t at, const uint32_t *words,
     s->nomem = 1;
     return 0;
   }
+  if (n < 2 * (uint64_t)s->opt->min_vertices) {
+    free(sums);
+    free(stop);
+    return 0;
+  }
   for (w = 0; w < META_WORDS; w++)
     for (dir = 0; dir < 2; dir++) {
       size_t fits = 0;
+      if (u32_between(by_word + w * nall, nall, s->opt->min_vertices,
+                      n - s->opt->min_vertices) < 2)
+        break;
       sums[0] = 0;
       stop[nmeta] = nmeta;
       for (k = 0; k < nmeta; k++) {
@@ -1875,8 +1913,8 @@ static int scan_split(scan_state *s, unsigned char **dropp)
 {
   unsigned char *drop = *dropp;
   size_t i, n = 0, nmeta = 0, ncand;
-  uint32_t *words;
-  size_t *metas;
+  uint32_t *words, *by_word, *ix_counts;
+  size_t *metas, nix = 0, w;
   int changed = 0;
 
   /* the dropped ones go first, so that new ones can follow */
@@ -1902,29 +1940,48 @@ static int scan_split(scan_state *s, unsigned char **dropp)
     metas[nmeta++] = i;
   }
   ncand = n;
+  /* the records' words, word by word, and the index buffers' counts,
+  ** sorted: what holds a run's length is looked up */
+  by_word = malloc((nmeta * META_WORDS + 1) * sizeof *by_word);
+  ix_counts = malloc((ncand + 1) * sizeof *ix_counts);
+  if (by_word == NULL || ix_counts == NULL) {
+    free(by_word);
+    free(ix_counts);
+    free(words);
+    free(metas);
+    return -1;
+  }
+  for (w = 0; w < META_WORDS; w++) {
+    for (i = 0; i < nmeta; i++)
+      by_word[w * nmeta + i] = words[metas[i] * META_WORDS + w];
+    if (nmeta > 1)
+      qsort(by_word + w * nmeta, nmeta, sizeof *by_word, u32_order);
+  }
+  for (i = 0; i < ncand; i++)
+    if (s->cand[i].kind == RSX_SCAN_INDICES)
+      ix_counts[nix++] = s->cand[i].vertices;
+  if (nix > 1) qsort(ix_counts, nix, sizeof *ix_counts, u32_order);
   for (i = 0; i < ncand && nmeta > 1; i++) {
     const rsx_scan_found *f = &s->cand[i];
     size_t k, held = 0, sel = 0;
     size_t *own;
     if (f->kind != RSX_SCAN_MMP && f->kind != RSX_SCAN_MGP) continue;
-    for (k = 0; k < nmeta && !held; k++) {
-      size_t q;
-      for (q = 0; q < META_WORDS; q++)
-        if (words[metas[k] * META_WORDS + q] == f->vertices) held = 1;
-    }
-    for (k = 0; k < ncand && !held; k++)
-      if (s->cand[k].kind == RSX_SCAN_INDICES &&
-          s->cand[k].vertices == f->vertices)
-        held = 1;
+    for (w = 0; w < META_WORDS && !held; w++)
+      held = u32_between(by_word + w * nmeta, nmeta, f->vertices,
+                         f->vertices) > 0;
+    if (!held) held = u32_between(ix_counts, nix, f->vertices,
+                                  f->vertices) > 0;
     if (held) continue;
     own = malloc(nmeta * sizeof *own);
     if (own == NULL) break;
     for (k = 0; k < nmeta; k++)
       if (f->kind == RSX_SCAN_MMP || s->cand[metas[k]].mask == f->mask)
         own[sel++] = metas[k];
-    changed |= split_run(s, i, words, own, sel);
+    changed |= split_run(s, i, words, own, sel, by_word, nmeta);
     free(own);
   }
+  free(by_word);
+  free(ix_counts);
   free(words);
   free(metas);
   if (s->nomem) return -1;
