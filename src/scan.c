@@ -987,6 +987,18 @@ static unsigned ix_block_links(const void *v, int size)
     memcpy(&b, p - 1, sizeof b);
     return lanes16(link & (scan_u16x8)(a != b));
   }
+  {
+    /* a link needs a value below IX_U32_LIMIT: floats and most other
+    ** words are not; with IX_SLEEP such values or fewer the block counts
+    ** as having none (ix_range tells no such counts apart) */
+    scan_u32x4 a0, a1;
+    memcpy(&a0, v, sizeof a0);
+    memcpy(&a1, (const uint32_t *)v + 4, sizeof a1);
+    if (lanes16((scan_u16x8)((scan_u32x4)(a0 < IX_U32_LIMIT) & 1u)) +
+        lanes16((scan_u16x8)((scan_u32x4)(a1 < IX_U32_LIMIT) & 1u)) <=
+        IX_SLEEP)
+      return 0;
+  }
   for (half = 0; half < 2; half++) {
     const uint32_t *p = (const uint32_t *)v + 4 * half;
     scan_u32x4 a, b, link;
