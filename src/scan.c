@@ -452,27 +452,7 @@ typedef struct scan_state {
   int in_tile;
   uint64_t tile_start;
   size_t uv_budget;          /* starts uv_search may still try */
-  uint64_t *claimed;         /* the buffer's words in a run of records of
-                             ** SCAN_AHEAD at least, a bit each */
-  uint64_t claimed_base;     /* the buffer's offset */
-  size_t claimed_words;
 } scan_state;
-
-/* Words of [start, end) (a run of records) claimed, where in the buffer:
-** no index buffer is looked for among them (ix_range). */
-static void scan_claim(scan_state *s, uint64_t start, uint64_t end)
-{
-  uint64_t lo = s->claimed_base, hi = lo + 4 * (uint64_t)s->claimed_words;
-  size_t i, e;
-  if (start < lo) start = lo;
-  if (end > hi) end = hi;
-  if (start >= end) return;
-  i = (size_t)(start - lo) / 4;
-  e = (size_t)(end - lo) / 4;
-  for (; i < e && (i & 63); i++) s->claimed[i >> 6] |= (uint64_t)1 << (i & 63);
-  for (; i + 64 <= e; i += 64) s->claimed[i >> 6] = ~(uint64_t)0;
-  for (; i < e; i++) s->claimed[i >> 6] |= (uint64_t)1 << (i & 63);
-}
 
 static void scan_add(scan_state *s, const rsx_scan_found *f)
 {
@@ -502,7 +482,6 @@ static void run_close(scan_state *s, scan_detector *d, scan_run *r)
   d->active--;
   d->active_phases &= ~(1u << (r - d->runs));
   records = (uint64_t)r->hard + r->soft_in;  /* (end - start) / stride */
-  if (records >= SCAN_AHEAD) scan_claim(s, r->start, r->end);
   if (records >= s->opt->min_vertices && records <= UINT32_MAX) {
     rsx_scan_found f;
     memset(&f, 0, sizeof f);
@@ -1062,26 +1041,14 @@ static void ix_feed(scan_state *s, scan_ixrun *x, const void *values,
 /* The blocks of x that are whole in the buffer (all, and the values short
 ** of a block, at the file's end). */
 static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
-                     uint64_t base, size_t have, uint64_t to, int last)
+                     uint64_t base, size_t have, int last)
 {
   uint64_t block = IX_BLOCK * (uint64_t)x->size, end = base + have, o;
-  uint64_t whole = ((uint64_t)1 << (block / 4)) - 1;
-  for (o = x->next; o + block <= to; o += block) {
-    unsigned n;
-    /* a block of a run of records holds no index buffer: the values of a
-    ** stream link as indices do (positions' high halves, UVs), and what
-    ** the detector found there resolution would drop */
-    if ((bits_at(s->claimed, (size_t)(o - base) / 4) & whole) == whole) {
-      if (x->awake) {
-        ix_close(s, x);
-        x->awake = 0;
-      }
-      continue;
-    }
-    n = o < IX_WINDOW * (uint64_t)x->size
-          ? IX_WAKE   /* the file's start: nothing to look back at */
-          : ix_block_links((const uint8_t *)values + (size_t)(o - base),
-                           x->size);
+  for (o = x->next; o + block <= end; o += block) {
+    unsigned n = o < IX_WINDOW * (uint64_t)x->size
+                   ? IX_WAKE   /* the file's start: nothing to look back at */
+                   : ix_block_links((const uint8_t *)values +
+                                      (size_t)(o - base), x->size);
     if (!x->awake) {
       uint64_t from;
       if (n < IX_WAKE) continue;
@@ -1171,7 +1138,7 @@ static int scan_pass(scan_state *s)
   size_t chunk = s->opt->chunk ? s->opt->chunk : SCAN_CHUNK_DEFAULT;
   size_t cap, have = 0, words, nunits;
   uint8_t *buf;
-  uint64_t *units, *pass, *ahead, *starts, *claimed;
+  uint64_t *units, *pass, *ahead, *starts;
   uint16_t *v16;
   uint32_t *v32;
   uint64_t base = 0, next_read = 0, pos = 0, size = s->src->size;
@@ -1190,9 +1157,8 @@ static int scan_pass(scan_state *s)
   pass = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *pass);
   ahead = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *ahead);
   starts = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *starts);
-  claimed = malloc(nunits * sizeof *claimed);
   if (buf == NULL || units == NULL || v16 == NULL || v32 == NULL ||
-      pass == NULL || ahead == NULL || starts == NULL || claimed == NULL) {
+      pass == NULL || ahead == NULL || starts == NULL) {
     free(buf);
     free(ahead);
     free(units);
@@ -1200,7 +1166,6 @@ static int scan_pass(scan_state *s)
     free(v32);
     free(pass);
     free(starts);
-    free(claimed);
     return rsx_fail(s->err, "%s: out of memory for the read buffer",
                     s->src->name);
   }
@@ -1223,10 +1188,6 @@ static int scan_pass(scan_state *s)
     /* every word classified once, the unit ones in a bitmap */
     words = have / 4;
     memset(units, 0, CLASS_BITS * nunits * sizeof *units);
-    memset(claimed, 0, nunits * sizeof *claimed);
-    s->claimed = claimed;
-    s->claimed_base = base;
-    s->claimed_words = words;
     scan_swap(buf, have, v16, v32);
     scan_classify_words(v32, words, units, nunits);
     /* records that reach into the next chunk wait for it */
@@ -1241,18 +1202,8 @@ static int scan_pass(scan_state *s)
     }
     scan_metas(s, v32, base, have, pos, limit);
     scan_tiles(s, units + CLASS_T * nunits, base, have, pos, limit);
-    /* the runs under way, long enough, claim their words as well */
-    for (k = 0; k < s->layout_count; k++) {
-      unsigned ph;
-      for (ph = 0; ph < s->det[k].lay.words; ph++) {
-        const scan_run *r = &s->det[k].runs[ph];
-        if (r->active && (uint64_t)r->hard + r->soft_in >= SCAN_AHEAD)
-          scan_claim(s, r->start, r->end);
-      }
-    }
-    /* index blocks up to where the records have been looked at */
-    ix_range(s, &s->ix32, v32, base, have, last ? base + have : limit, last);
-    ix_range(s, &s->ix16, v16, base, have, last ? base + have : limit, last);
+    ix_range(s, &s->ix32, v32, base, have, last);
+    ix_range(s, &s->ix16, v16, base, have, last);
     pos = (limit + 3) & ~(uint64_t)3;
     if (s->nomem) {
       rc = rsx_fail(s->err, "%s: out of memory for the findings",
@@ -1273,9 +1224,6 @@ static int scan_pass(scan_state *s)
   free(v32);
   free(pass);
   free(starts);
-  free(claimed);
-  s->claimed = NULL;
-  s->claimed_words = 0;
   return rc;
 }
 
