@@ -948,20 +948,27 @@ static unsigned lanes16(scan_u16x8 m)
 
 /* v: IX_BLOCK values of the chunk's values of x's size, in the host's
 ** order, with IX_WINDOW before them */
+/* the lanes of the 8 values at q that a + IX_NEAR (a2) lies near */
+static scan_u16x8 near16(scan_u16x8 a2, const uint16_t *q)
+{
+  scan_u16x8 b;
+  memcpy(&b, q, sizeof b);
+  return (scan_u16x8)(a2 - b <= 2 * IX_NEAR);
+}
+
 static unsigned ix_block_links(const void *v, int size)
 {
   int d, half;
   unsigned n = 0;
   if (size == 2) {
+    /* the IX_WINDOW (6) values before each, written out: the loop's
+    ** counting was a quarter of the work */
     const uint16_t *p = v;
-    scan_u16x8 a, b, link;
+    scan_u16x8 a, a2, b, link;
     memcpy(&a, p, sizeof a);
-    memcpy(&b, p - 1, sizeof b);
-    link = (scan_u16x8)(a - b + IX_NEAR <= 2 * IX_NEAR);
-    for (d = 2; d <= IX_WINDOW; d++) {
-      memcpy(&b, p - d, sizeof b);
-      link |= (scan_u16x8)(a - b + IX_NEAR <= 2 * IX_NEAR);
-    }
+    a2 = a + IX_NEAR;
+    link = near16(a2, p - 1) | near16(a2, p - 2) | near16(a2, p - 3) |
+           near16(a2, p - 4) | near16(a2, p - 5) | near16(a2, p - 6);
     /* a value equal to the one before links to none */
     memcpy(&b, p - 1, sizeof b);
     return lanes16(link & (scan_u16x8)(a != b));
