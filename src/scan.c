@@ -42,6 +42,9 @@
 ** -DRSX_SCAN_PLAIN builds the plain loops that do the same. */
 #if defined(__GNUC__) && !defined(RSX_SCAN_PLAIN)
 #define SCAN_VECTORS
+typedef int32_t scan_i32x4 __attribute__((vector_size(16)));
+typedef uint32_t scan_w32x4 __attribute__((vector_size(16)));
+typedef uint64_t scan_u64x2 __attribute__((vector_size(16)));
 #endif
 
 /* ------------------------------------------------------------ limits */
@@ -52,6 +55,7 @@
                                  ** the index detectors look back at */
 #define SCAN_SOFT_MAX 3          /* zero normals (or B) in a row a run keeps:
                                  ** more, and zero padding joins two streams */
+#define SCAN_AHEAD 24            /* records in a row a run is known by */
 #define SCAN_CANDIDATES_MAX 1000000 /* kept candidates: a hostile file full
                                     ** of look-alikes cannot take more */
 #define IX_WINDOW 6              /* a value links to one this far back */
@@ -95,8 +99,11 @@ enum {
   C_U = 1 << 6,   /* a unit CMP vector */
   C_T = 1 << 7    /* two half floats in the UVs' tiling range */
 };
-#define CLASS_BITS 7
+#define CLASS_BITS 8
+#define CLASS_UZ 1      /* C_UZ's bit */
+#define CLASS_Z 2       /* C_Z's bit */
 #define CLASS_U 6       /* C_U's bit */
+#define CLASS_T 7       /* C_T's bit */
 
 /* Squared CMP lengths in units of (1/32767)^2, from the note's scales
 ** (x, y times 32, z times 64): the unit shell of RSX_UNIT_TOLERANCE. */
@@ -149,14 +156,84 @@ static unsigned scan_classify(uint32_t w)
   return c;
 }
 
-/* Classes of words in the host's order, 4 at a time where the compiler
-** has vectors: scan_classify's tests, the squared length in units of
-** 1024 (len2 is 1024 times x^2 + y^2 + 4 z^2, so its limits divide). */
-#ifdef SCAN_VECTORS
-typedef int32_t scan_i32x4 __attribute__((vector_size(16)));
-typedef uint32_t scan_w32x4 __attribute__((vector_size(16)));
+/* The classes of words in the host's order, a bitmap per class bit (bit
+** j % 64 of bits[b * nbits + j / 64]: word j has class 1 << b), which
+** come in zero. scan_classify's tests, 4 words at a time where the
+** compiler has vectors: the squared length 1024 times smaller (len2 is
+** 1024 times x^2 + y^2 + 4 z^2, so its limits divide); with SSE2, its
+** squares and sums by pmaddwd and each class's bits by movmskps. */
+#if defined(SCAN_VECTORS) && defined(__SSE2__)
+#include <emmintrin.h>
+
+static unsigned lanes_set(__m128i m)
+{
+  return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(m));
+}
 
 static void scan_classify_words(const uint32_t *words, size_t n,
+                                uint64_t *bits, size_t nbits)
+{
+  const __m128i lo = _mm_set1_epi32((int32_t)((scan_unit_lo + 1023) / 1024)
+                                    - 1);
+  const __m128i hi = _mm_set1_epi32((int32_t)(scan_unit_hi / 1024) + 1);
+  const __m128i low16 = _mm_set1_epi32(0xFFFF), zero = _mm_setzero_si128();
+  const __m128i ones = _mm_set1_epi32(-1);
+  const __m128i magnitude = _mm_set1_epi32(0x7FFF7FFF);
+  const __m128i half_over = _mm_set1_epi16(0x6401);
+  const __m128i tile_max = _mm_set1_epi16(0x6000);     /* 512 */
+  const __m128i tile_min = _mm_set1_epi16(-7602);      /* 0xE24E, -807 */
+  const __m128i exponent = _mm_set1_epi32(0xFF);
+  const __m128i exponent_over = _mm_set1_epi32(127 + 20);
+  const __m128i second = _mm_set1_epi32(0x7FFF);
+  size_t i = 0, q;
+  for (q = 0; i + 4 <= n; q++) {
+    uint64_t acc[CLASS_BITS] = {0};
+    size_t end = n - i < 64 ? i + (n - i) / 4 * 4 : i + 64;
+    int b;
+    for (; i < end; i += 4) {
+      unsigned sh = (unsigned)(i & 63);
+      __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(words + i));
+      __m128i x = _mm_srai_epi32(_mm_slli_epi32(w, 21), 21);
+      __m128i y = _mm_srai_epi32(_mm_slli_epi32(w, 10), 21);
+      __m128i z2 = _mm_and_si128(_mm_slli_epi32(_mm_srai_epi32(w, 22), 1),
+                                 low16);
+      __m128i xy = _mm_or_si128(_mm_and_si128(x, low16),
+                                _mm_slli_epi32(y, 16));
+      __m128i len = _mm_add_epi32(_mm_madd_epi16(xy, xy),
+                                  _mm_madd_epi16(z2, z2));
+      __m128i shell = _mm_cmplt_epi32(len, hi);
+      __m128i unit = _mm_and_si128(shell, _mm_cmpgt_epi32(len, lo));
+      __m128i zeroed = _mm_cmpeq_epi32(w, zero);
+      __m128i half = _mm_cmpeq_epi32(
+        _mm_cmplt_epi16(_mm_and_si128(w, magnitude), half_over), ones);
+      /* a half float's bits as a signed 16-bit number: -7602 to 24576 but
+      ** not -7601 to -1 */
+      __m128i untiled = _mm_or_si128(
+        _mm_cmpgt_epi16(w, tile_max),
+        _mm_and_si128(_mm_cmpgt_epi16(w, tile_min), _mm_cmplt_epi16(w, zero)));
+      acc[0] |= (uint64_t)lanes_set(_mm_cmplt_epi32(
+        _mm_and_si128(_mm_srli_epi32(w, 23), exponent), exponent_over)) << sh;
+      acc[1] |= (uint64_t)lanes_set(_mm_or_si128(unit, zeroed)) << sh;
+      acc[2] |= (uint64_t)lanes_set(zeroed) << sh;
+      acc[3] |= (uint64_t)lanes_set(shell) << sh;
+      acc[4] |= (uint64_t)lanes_set(half) << sh;
+      acc[5] |= (uint64_t)lanes_set(_mm_and_si128(
+        half, _mm_cmpeq_epi32(_mm_and_si128(w, second), zero))) << sh;
+      acc[6] |= (uint64_t)lanes_set(unit) << sh;
+      acc[7] |= (uint64_t)lanes_set(_mm_cmpeq_epi32(untiled, zero)) << sh;
+    }
+    for (b = 0; b < CLASS_BITS; b++) bits[(size_t)b * nbits + q] = acc[b];
+  }
+  for (; i < n; i++) {
+    unsigned c = scan_classify(words[i]);
+    int b;
+    for (b = 0; b < CLASS_BITS; b++)
+      if (c >> b & 1) bits[(size_t)b * nbits + i / 64] |= (uint64_t)1 << (i & 63);
+  }
+}
+#else
+#ifdef SCAN_VECTORS
+static void scan_classify_bytes(const uint32_t *words, size_t n,
                                 unsigned char *cls)
 {
   int32_t lo = (int32_t)((scan_unit_lo + 1023) / 1024);
@@ -190,11 +267,33 @@ static void scan_classify_words(const uint32_t *words, size_t n,
   for (; i < n; i++) cls[i] = (unsigned char)scan_classify(words[i]);
 }
 #else
-static void scan_classify_words(const uint32_t *words, size_t n,
+static void scan_classify_bytes(const uint32_t *words, size_t n,
                                 unsigned char *cls)
 {
   size_t i;
   for (i = 0; i < n; i++) cls[i] = (unsigned char)scan_classify(words[i]);
+}
+#endif
+
+static void scan_classify_words(const uint32_t *words, size_t n,
+                                uint64_t *bits, size_t nbits)
+{
+  unsigned char cls[64];
+  size_t i, k;
+  for (i = 0; i < n; i += 64) {
+    size_t m = n - i < 64 ? n - i : 64;
+    int b;
+    memset(cls, 0, sizeof cls);
+    scan_classify_bytes(words + i, m, cls);
+    /* the bit of 8 classes at a time, gathered into a byte */
+    for (k = 0; k < 64; k += 8) {
+      uint64_t c;
+      memcpy(&c, cls + k, sizeof c);
+      for (b = 0; b < CLASS_BITS; b++)
+        bits[(size_t)b * nbits + i / 64] |=
+          ((c >> b & 0x0101010101010101u) * 0x0102040810204080u >> 56) << k;
+    }
+  }
 }
 #endif
 
@@ -232,8 +331,6 @@ typedef struct scan_layout {
   unsigned char need[MAX_WORDS]; /* classes every word must have */
   int soft;                  /* the normal or B: a record is hard when it
                              ** is unit, soft when it is zero */
-  uint64_t need8[2];         /* need, 8 words in each, as the bytes of
-                             ** the words' classes lie in memory */
   unsigned nterms;           /* what a record that begins a run needs, as */
   unsigned char term_word[MAX_WORDS * 8], term_class[MAX_WORDS * 8];
                              /* words and class bits, the unit one first */
@@ -316,6 +413,7 @@ typedef struct scan_ixrun {
   int64_t first_linked, last_linked;
   uint32_t maxc;             /* over first_linked..last_linked */
   uint32_t recent;           /* a bit per recent value: did it link? */
+  int recent_links;          /* the bits of recent set */
   uint64_t links, restarts, steps;          /* running totals */
   uint64_t links0, restarts0, steps0;       /* at the first link */
   uint64_t links1, restarts1, steps1;       /* at the last link */
@@ -343,7 +441,6 @@ typedef struct scan_state {
   scan_source *src;
   rsx_error *err;
   int layout_count;
-  unsigned class_bits;       /* the classes the layouts look for */
   scan_detector det[SCAN_MASK_COUNT + 1];
   scan_ixrun ix16, ix32;
   rsx_scan_found *cand;      /* candidates for the findings */
@@ -431,31 +528,17 @@ static void bounds_reset(float lo[3], float hi[3])
   }
 }
 
-/* One record of layout l at offset off (its bytes p, its words' classes
-** cls): fail, soft or hard, and the run of its phase follows. */
+/* One record of layout l at offset off (its bytes p): it passes (every
+** word of the class it needs, the normal or B unit or zero) or fails;
+** one that passes is soft when its normal (or B) is zero, else hard; and
+** the run of its phase follows. */
 static void scan_record(scan_state *s, scan_detector *d, unsigned phase,
-                        uint64_t off, const uint8_t *p,
-                        const unsigned char *cls, int complete)
+                        uint64_t off, const uint8_t *p, int pass, int soft)
 {
   const scan_layout *l = &d->lay;
   scan_run *r = &d->runs[phase];
-  int soft;
 
-  if (!complete) goto fail;
-  /* a hard record needs its normal (or B) unit: most words are not, and
-  ** a zero one only matters to a run under way */
-  if (!(cls[l->soft] & C_U)) {
-    if (!(cls[l->soft] & C_Z)) goto fail;
-    if (!r->active) return;
-  }
-  {
-    uint64_t c[2];
-    memcpy(c, cls, sizeof c);
-    if (((c[0] & l->need8[0]) ^ l->need8[0]) |
-        ((c[1] & l->need8[1]) ^ l->need8[1]))
-      goto fail;
-  }
-  soft = (cls[l->soft] & C_Z) != 0;
+  if (!pass) goto fail;
   if (soft) {
     if (!r->active) return;
     r->soft_pending++;
@@ -515,18 +598,17 @@ static void ix_close(scan_state *s, scan_ixrun *x)
   x->first_linked = -1;
 }
 
-static int popcount16(uint32_t v)
-{
-  v = v - ((v >> 1) & 0x5555u);
-  v = (v & 0x3333u) + ((v >> 2) & 0x3333u);
-  v = (v + (v >> 4)) & 0x0F0Fu;
-  return (int)((v + (v >> 8)) & 0x1Fu);
-}
-
 /* A restart in the ring: near no index of either size. */
 #define IX_SENTINEL 0x40000000u
 
-static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
+static void ix_again(scan_state *s, scan_ixrun *x);
+
+/* one value of x's size: inlined into the loops that feed it */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void ix_value(scan_state *s, scan_ixrun *x, uint64_t off,
+                            uint32_t v)
 {
   uint32_t restart = x->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
   uint64_t k;
@@ -598,23 +680,34 @@ static void ix_value(scan_state *s, scan_ixrun *x, uint64_t off, uint32_t v)
   }
   /* random small numbers link now and then: where fewer than a third of
   ** the last IX_RECENT values link, a buffer has ended (or not begun) */
+  x->recent_links += (far != 0) - (int)(x->recent >> (IX_RECENT - 1) & 1);
   x->recent = (x->recent << 1 | (far != 0)) & ((1u << IX_RECENT) - 1);
   if (x->first_linked >= 0 &&
       k - (uint64_t)x->first_linked >= IX_RECENT &&
-      popcount16(x->recent) * 3 < IX_RECENT) {
-    /* a buffer may begin among the recent values: they start afresh */
-    uint32_t again[IX_RECENT];
-    uint64_t from = x->first_off + (k + 1 - IX_RECENT) * (uint64_t)x->size;
-    unsigned r;
-    ix_close(s, x);
-    for (r = 0; r < IX_RECENT; r++)
-      again[r] = x->ring[(k + 1 - IX_RECENT + r) % IX_RING];
-    x->active = 0;
-    x->recent = 0;
-    for (r = 0; r < IX_RECENT; r++)
-      ix_value(s, x, from + r * (uint64_t)x->size,
-               again[r] == IX_SENTINEL ? restart : again[r]);
-  }
+      x->recent_links * 3 < IX_RECENT)
+    ix_again(s, x);
+}
+
+/* A buffer may begin among the recent values: they start afresh. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void ix_again(scan_state *s, scan_ixrun *x)
+{
+  uint32_t restart = x->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+  uint32_t again[IX_RECENT];
+  uint64_t k = x->k - 1;
+  uint64_t from = x->first_off + (k + 1 - IX_RECENT) * (uint64_t)x->size;
+  unsigned r;
+  ix_close(s, x);
+  for (r = 0; r < IX_RECENT; r++)
+    again[r] = x->ring[(k + 1 - IX_RECENT + r) % IX_RING];
+  x->active = 0;
+  x->recent = 0;
+  x->recent_links = 0;
+  for (r = 0; r < IX_RECENT; r++)
+    ix_value(s, x, from + r * (uint64_t)x->size,
+             again[r] == IX_SENTINEL ? restart : again[r]);
 }
 
 /* --------------------------------------------------------- reading */
@@ -648,12 +741,62 @@ static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
 
 /* ------------------------------------------------- the pass, by chunk */
 
+/* the lowest bit set of b, not 0 */
+static int scan_ctz64(uint64_t b)
+{
+#if defined(__GNUC__)
+  return __builtin_ctzll(b);
+#else
+  int j;
+  for (j = 0; !(b >> j & 1); j++) ;
+  return j;
+#endif
+}
+
 /* 64 bits of the bitmap from bit i on */
 static uint64_t bits_at(const uint64_t *bits, size_t i)
 {
   unsigned r = (unsigned)(i & 63);
   uint64_t b = bits[i >> 6] >> r;
   return r ? b | bits[(i >> 6) + 1] << (64 - r) : b;
+}
+
+/* dst[q] = (copy) or &= (else) the 64 bits of bitmap src from bit
+** 64 q + shift on, for q < n: bits_at's shift worked out once. dst may be
+** src: it is read ahead of where it is written. */
+static void bits_and_at(uint64_t *dst, const uint64_t *src, size_t n,
+                        size_t shift, int copy)
+{
+  const uint64_t *p = src + (shift >> 6);
+  unsigned r = (unsigned)(shift & 63);
+  size_t q = 0;
+  if (r == 0) {
+    if (copy)
+      for (q = 0; q < n; q++) dst[q] = p[q];
+    else
+      for (q = 0; q < n; q++) dst[q] &= p[q];
+    return;
+  }
+#ifdef SCAN_VECTORS
+  /* two words at a time; in place, each pair is read before it is
+  ** written */
+  for (; q + 2 <= n; q += 2) {
+    scan_u64x2 a, b, d;
+    memcpy(&a, p + q, sizeof a);
+    memcpy(&b, p + q + 1, sizeof b);
+    if (copy) {
+      d = a >> r | b << (64 - r);
+    } else {
+      memcpy(&d, dst + q, sizeof d);
+      d &= a >> r | b << (64 - r);
+    }
+    memcpy(dst + q, &d, sizeof d);
+  }
+#endif
+  for (; q < n; q++) {
+    uint64_t b = p[q] >> r | p[q + 1] << (64 - r);
+    dst[q] = copy ? b : dst[q] & b;
+  }
 }
 
 /* The words of 64 from one of phase ph0 on whose phase has a run under
@@ -667,29 +810,59 @@ static uint64_t active_bits(const scan_detector *d, unsigned ph0)
   return d->pattern[m];
 }
 
-/* Records of layout d starting at the words of [from, to), 64 words at a
-** time: those whose normal (or B) is unit (a word in 60 of other bytes
-** is), and those of the phases whose run is under way; at the others a
-** record changes nothing. */
-/* The words of 64 from word i on where a record of l would begin a run:
-** every word of the class it needs, the normal (or B) unit. classes:
-** a bitmap of the words per class bit, nbits apart. */
-static uint64_t hard_starts(const scan_layout *l, const uint64_t *classes,
-                            size_t nbits, size_t i)
+/* Where a record of layout l could begin a run that is reported (bit j
+** of starts: word j), each 64 words of n: its normal (or B) unit, and it
+** and the SCAN_AHEAD - 1 records after it of the class they need, unit
+** or zero normals included (a run holds min_vertices records that pass
+** in a row). Elsewhere a run would end before it is long enough to be
+** reported, as would any that began in it: such runs are never begun,
+** and the runs that are reported stay the same (doc/finding-meshes.md).
+** Records not whole in the buffer (from word open on) count as passing.
+** classes: a bitmap of the words per class bit, nbits apart; pass: where
+** a record passes; ahead is scratch; the three hold n + SCAN_AHEAD_PAD
+** words. */
+#define SCAN_AHEAD_PAD ((SCAN_AHEAD * MAX_WORDS) / 64 + 2)
+
+static void layout_starts(const scan_layout *l, uint32_t records,
+                          const uint64_t *classes, size_t nbits, size_t n,
+                          size_t open, uint64_t *pass, uint64_t *ahead,
+                          uint64_t *starts)
 {
-  uint64_t b = ~(uint64_t)0;
+  size_t q, all = n + SCAN_AHEAD_PAD;
+  uint32_t len = 1, got = 0;
   unsigned t;
-  for (t = 0; t < l->nterms && b != 0; t++)
-    b &= bits_at(classes + l->term_class[t] * nbits, i + l->term_word[t]);
-  return b;
+  bits_and_at(pass, classes + CLASS_UZ * nbits, n, l->soft, 1);
+  for (t = 1; t < l->nterms; t++)
+    bits_and_at(pass, classes + l->term_class[t] * nbits, n,
+                l->term_word[t], 0);
+  for (q = n; q < all; q++) pass[q] = 0;
+  for (q = 0; q < all; q++) {
+    ahead[q] = pass[q];
+    if (q >= open >> 6)
+      ahead[q] |= q == open >> 6 ? ~(uint64_t)0 << (open & 63)
+                                 : ~(uint64_t)0;
+  }
+  /* the records in a row from j on that pass, as the bits of
+  ** records = a sum of powers of 2: ahead holds runs of len, doubled */
+  for (q = 0; q < all; q++) starts[q] = ~(uint64_t)0;
+  for (;;) {
+    if (records & len) {
+      bits_and_at(starts, ahead, n, (size_t)got * l->words, 0);
+      got += len;
+    }
+    if (len * 2 > records) break;
+    bits_and_at(ahead, ahead, n, (size_t)len * l->words, 0);
+    len *= 2;
+  }
+  bits_and_at(starts, classes + CLASS_U * nbits, n, l->soft, 0);
 }
 
 /* Records of layout d starting at the words of [from, to), 64 words at a
 ** time: those that begin a run, and those of the phases whose run is
 ** under way; at the others a record changes nothing. */
 static void scan_layout_range(scan_state *s, scan_detector *d,
-                              const uint8_t *buf, const unsigned char *cls,
-                              const uint64_t *classes, size_t nbits,
+                              const uint8_t *buf, const uint64_t *pass,
+                              const uint64_t *zero, const uint64_t *starts,
                               uint64_t base, size_t have, uint64_t from,
                               uint64_t to)
 {
@@ -699,19 +872,19 @@ static void scan_layout_range(scan_state *s, scan_detector *d,
     unsigned ph0 = (unsigned)((base / 4 + i) % l->words);
     uint64_t span = end - i < 64 ? ((uint64_t)1 << (end - i)) - 1
                                  : ~(uint64_t)0;
-    uint64_t unit = hard_starts(l, classes, nbits, i);
+    uint64_t unit = bits_at(starts, i);
     uint64_t todo = (unit | active_bits(d, ph0)) & span;
     while (todo != 0) {
       unsigned j, before = d->active_phases;
       size_t at;
-#if defined(__GNUC__)
-      j = (unsigned)__builtin_ctzll(todo);
-#else
-      for (j = 0; !(todo >> j & 1); j++) ;
-#endif
+      j = (unsigned)scan_ctz64(todo);
       at = i + j;
       scan_record(s, d, d->phase_of[ph0 + j], base + 4 * (uint64_t)at,
-                  buf + 4 * at, cls + at, have - 4 * at >= l->words * 4u);
+                  buf + 4 * at,
+                  (int)(pass[at >> 6] >> (at & 63) & 1) &&
+                    have - 4 * at >= l->words * 4u,
+                  (int)(zero[(at + l->soft) >> 6] >> ((at + l->soft) & 63) &
+                        1));
       todo &= todo - 1;
       if (d->active_phases != before)    /* a run began or ended */
         todo = (unit | active_bits(d, ph0)) & span &
@@ -720,14 +893,27 @@ static void scan_layout_range(scan_state *s, scan_detector *d,
   }
 }
 
-static void scan_metas(scan_state *s, const uint8_t *buf, uint64_t base,
+/* words: the buffer's, in the host's order */
+static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
                        size_t have, uint64_t from, uint64_t to)
 {
-  size_t at;
-  for (at = (size_t)(from - base); base + at < to && at + 4 <= have;
-       at += 4) {
-    uint32_t w = rsx_be32(buf + at);
-    if ((w & 0xFFFFF000u) == 0x00080000u && base + at >= RSX_MASK_OFFSET &&
+  size_t i = (size_t)(from - base) / 4, end = (size_t)(to - base + 3) / 4;
+  if (end > have / 4) end = have / 4;
+  for (; i < end; i++) {
+    size_t at = 4 * i;
+    uint32_t w = words[i];
+    /* 8 words at a time first: a mask's high bits are rare */
+    if ((i & 7) == 0 && i + 8 <= end) {
+      unsigned k, hit = 0;
+      for (k = 0; k < 8; k++)
+        hit |= (words[i + k] & 0xFFFFF000u) == 0x00080000u;
+      if (!hit) {
+        i += 7;
+        continue;
+      }
+    }
+    if ((w & 0xFFFFF000u) != 0x00080000u) continue;
+    if (base + at >= RSX_MASK_OFFSET &&
         scan_known_mask(w)) {
       rsx_scan_found f;
       memset(&f, 0, sizeof f);
@@ -750,7 +936,6 @@ static void scan_metas(scan_state *s, const uint8_t *buf, uint64_t base,
 #ifdef SCAN_VECTORS
 typedef uint16_t scan_u16x8 __attribute__((vector_size(16)));
 typedef uint32_t scan_u32x4 __attribute__((vector_size(16)));
-typedef uint64_t scan_u64x2 __attribute__((vector_size(16)));
 
 /* the lanes of a mask (all ones or zero) that are set, in 16-bit lanes */
 static unsigned lanes16(scan_u16x8 m)
@@ -763,23 +948,42 @@ static unsigned lanes16(scan_u16x8 m)
 
 /* v: IX_BLOCK values of the chunk's values of x's size, in the host's
 ** order, with IX_WINDOW before them */
+/* the lanes of the 8 values at q that a + IX_NEAR (a2) lies near */
+static scan_u16x8 near16(scan_u16x8 a2, const uint16_t *q)
+{
+  scan_u16x8 b;
+  memcpy(&b, q, sizeof b);
+  return (scan_u16x8)(a2 - b <= 2 * IX_NEAR);
+}
+
 static unsigned ix_block_links(const void *v, int size)
 {
   int d, half;
   unsigned n = 0;
   if (size == 2) {
+    /* the IX_WINDOW (6) values before each, written out: the loop's
+    ** counting was a quarter of the work */
     const uint16_t *p = v;
-    scan_u16x8 a, b, link;
+    scan_u16x8 a, a2, b, link;
     memcpy(&a, p, sizeof a);
-    memcpy(&b, p - 1, sizeof b);
-    link = (scan_u16x8)(a - b + IX_NEAR <= 2 * IX_NEAR);
-    for (d = 2; d <= IX_WINDOW; d++) {
-      memcpy(&b, p - d, sizeof b);
-      link |= (scan_u16x8)(a - b + IX_NEAR <= 2 * IX_NEAR);
-    }
+    a2 = a + IX_NEAR;
+    link = near16(a2, p - 1) | near16(a2, p - 2) | near16(a2, p - 3) |
+           near16(a2, p - 4) | near16(a2, p - 5) | near16(a2, p - 6);
     /* a value equal to the one before links to none */
     memcpy(&b, p - 1, sizeof b);
     return lanes16(link & (scan_u16x8)(a != b));
+  }
+  {
+    /* a link needs a value below IX_U32_LIMIT: floats and most other
+    ** words are not; with IX_SLEEP such values or fewer the block counts
+    ** as having none (ix_range tells no such counts apart) */
+    scan_u32x4 a0, a1;
+    memcpy(&a0, v, sizeof a0);
+    memcpy(&a1, (const uint32_t *)v + 4, sizeof a1);
+    if (lanes16((scan_u16x8)((scan_u32x4)(a0 < IX_U32_LIMIT) & 1u)) +
+        lanes16((scan_u16x8)((scan_u32x4)(a1 < IX_U32_LIMIT) & 1u)) <=
+        IX_SLEEP)
+      return 0;
   }
   for (half = 0; half < 2; half++) {
     const uint32_t *p = (const uint32_t *)v + 4 * half;
@@ -820,7 +1024,8 @@ static unsigned ix_block_links(const void *v, int size)
 #endif
 
 /* Feed ix_value the values of [from, to); after a gap, a run anew. */
-static void ix_feed(scan_state *s, scan_ixrun *x, const uint8_t *buf,
+/* values: the chunk's values of x's size, in the host's order */
+static void ix_feed(scan_state *s, scan_ixrun *x, const void *values,
                     uint64_t base, uint64_t from, uint64_t to)
 {
   uint64_t o;
@@ -828,19 +1033,22 @@ static void ix_feed(scan_state *s, scan_ixrun *x, const uint8_t *buf,
     ix_close(s, x);
     x->active = 0;
     x->recent = 0;
+    x->recent_links = 0;
   }
-  for (o = from; o < to; o += (uint64_t)x->size) {
-    const uint8_t *p = buf + (size_t)(o - base);
-    ix_value(s, x, o, x->size == 2 ? rsx_be16(p) : rsx_be32(p));
+  if (x->size == 2) {
+    const uint16_t *v = (const uint16_t *)values + (size_t)(from - base) / 2;
+    for (o = from; o < to; o += 2) ix_value(s, x, o, *v++);
+  } else {
+    const uint32_t *v = (const uint32_t *)values + (size_t)(from - base) / 4;
+    for (o = from; o < to; o += 4) ix_value(s, x, o, *v++);
   }
   x->fed_end = to;
 }
 
 /* The blocks of x that are whole in the buffer (all, and the values short
 ** of a block, at the file's end). */
-static void ix_range(scan_state *s, scan_ixrun *x, const uint8_t *buf,
-                     const void *values, uint64_t base, size_t have,
-                     int last)
+static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
+                     uint64_t base, size_t have, int last)
 {
   uint64_t block = IX_BLOCK * (uint64_t)x->size, end = base + have, o;
   for (o = x->next; o + block <= end; o += block) {
@@ -856,9 +1064,9 @@ static void ix_range(scan_state *s, scan_ixrun *x, const uint8_t *buf,
       if (from < x->fed_end) from = x->fed_end;
       x->awake = 1;
       x->sparse = 0;
-      ix_feed(s, x, buf, base, from, o + block);
+      ix_feed(s, x, values, base, from, o + block);
     } else {
-      ix_feed(s, x, buf, base, o, o + block);
+      ix_feed(s, x, values, base, o, o + block);
       x->sparse = n <= IX_SLEEP ? x->sparse + 1 : 0;
       /* two such blocks: fewer than a third of the last IX_RECENT values
       ** link, and ix_value would have ended a run there as well */
@@ -870,7 +1078,7 @@ static void ix_range(scan_state *s, scan_ixrun *x, const uint8_t *buf,
   }
   x->next = o;
   if (last && o + (uint64_t)x->size <= end) {
-    ix_feed(s, x, buf, base, o, end - (end - o) % (uint64_t)x->size);
+    ix_feed(s, x, values, base, o, end - (end - o) % (uint64_t)x->size);
     x->next = end;
   }
 }
@@ -897,20 +1105,27 @@ static void tile_close(scan_state *s, uint64_t end)
   s->tiles[s->ntiles++].end = end;
 }
 
-static void scan_tiles(scan_state *s, const unsigned char *cls,
-                       uint64_t base, size_t have, uint64_t from,
-                       uint64_t to)
+/* tiled: the bitmap of the buffer's C_T words; where a bit differs from
+** the one before, a run begins or ends */
+static void scan_tiles(scan_state *s, const uint64_t *tiled, uint64_t base,
+                       size_t have, uint64_t from, uint64_t to)
 {
-  size_t at;
-  for (at = (size_t)(from - base); base + at < to && at + 4 <= have;
-       at += 4) {
-    int t = (cls[at / 4] & C_T) != 0;
-    if (t == s->in_tile) continue;
-    if (t) {
-      s->in_tile = 1;
-      s->tile_start = base + at;
-    } else {
-      tile_close(s, base + at);
+  size_t i = (size_t)(from - base) / 4, end = (size_t)(to - base + 3) / 4;
+  if (end > have / 4) end = have / 4;
+  for (; i < end; i += 64) {
+    unsigned n = end - i < 64 ? (unsigned)(end - i) : 64;
+    uint64_t t = bits_at(tiled, i), span = n < 64 ? ((uint64_t)1 << n) - 1
+                                                   : ~(uint64_t)0;
+    uint64_t edges = (t ^ (t << 1 | (uint64_t)s->in_tile)) & span;
+    while (edges != 0) {
+      unsigned j = (unsigned)scan_ctz64(edges);
+      if (t >> j & 1) {
+        s->in_tile = 1;
+        s->tile_start = base + 4 * (uint64_t)(i + j);
+      } else {
+        tile_close(s, base + 4 * (uint64_t)(i + j));
+      }
+      edges &= edges - 1;
     }
   }
 }
@@ -928,13 +1143,14 @@ static int scan_stopped(scan_state *s, uint64_t at)
 static int scan_pass(scan_state *s)
 {
   size_t chunk = s->opt->chunk ? s->opt->chunk : SCAN_CHUNK_DEFAULT;
-  size_t cap, have = 0, i, words, nunits;
+  size_t cap, have = 0, words, nunits;
   uint8_t *buf;
-  unsigned char *cls;
-  uint64_t *units;
+  uint64_t *units, *pass, *ahead, *starts;
   uint16_t *v16;
   uint32_t *v32;
   uint64_t base = 0, next_read = 0, pos = 0, size = s->src->size;
+  uint32_t records = s->opt->min_vertices < SCAN_AHEAD
+                       ? s->opt->min_vertices : SCAN_AHEAD;
   int rc = 0, k;
 
   chunk = (chunk + 3) & ~(size_t)3;
@@ -942,17 +1158,21 @@ static int scan_pass(scan_state *s)
   cap = chunk + SCAN_OVERLAP + SCAN_BACK;
   nunits = cap / 4 / 64 + 2;
   buf = malloc(cap + 8);
-  cls = calloc(cap / 4 + 2 + 16, 1);   /* a record's 16 classes */
   units = malloc(CLASS_BITS * nunits * sizeof *units);
   v16 = malloc(cap / 2 * sizeof *v16);
   v32 = malloc(cap / 4 * sizeof *v32);
-  if (buf == NULL || cls == NULL || units == NULL || v16 == NULL ||
-      v32 == NULL) {
+  pass = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *pass);
+  ahead = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *ahead);
+  starts = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *starts);
+  if (buf == NULL || units == NULL || v16 == NULL || v32 == NULL ||
+      pass == NULL || ahead == NULL || starts == NULL) {
     free(buf);
-    free(cls);
+    free(ahead);
     free(units);
     free(v16);
     free(v32);
+    free(pass);
+    free(starts);
     return rsx_fail(s->err, "%s: out of memory for the read buffer",
                     s->src->name);
   }
@@ -974,32 +1194,23 @@ static int scan_pass(scan_state *s)
     last = next_read == size;
     /* every word classified once, the unit ones in a bitmap */
     words = have / 4;
-    memset(cls + words, 0, cap / 4 + 2 + 16 - words);
     memset(units, 0, CLASS_BITS * nunits * sizeof *units);
     scan_swap(buf, have, v16, v32);
-    scan_classify_words(v32, words, cls);
-    /* a bitmap per class bit: the bit of 8 classes at a time, gathered
-    ** into a byte */
-    for (i = 0; i < words; i += 8) {
-      uint64_t c;
-      int b;
-      memcpy(&c, cls + i, sizeof c);
-      for (b = 0; b < CLASS_BITS; b++)
-        if (s->class_bits >> b & 1)
-          units[b * nunits + (i >> 6)] |=
-            ((c >> b & 0x0101010101010101u) * 0x0102040810204080u >> 56)
-            << (i & 63);
-    }
+    scan_classify_words(v32, words, units, nunits);
     /* records that reach into the next chunk wait for it */
     limit = last ? size : base + have - SCAN_OVERLAP;
-    for (k = 0; k < s->layout_count; k++)
-      scan_layout_range(s, &s->det[k], buf, cls, units, nunits, base, have,
-                        pos,
-                        limit);
-    scan_metas(s, buf, base, have, pos, limit);
-    scan_tiles(s, cls, base, have, pos, limit);
-    ix_range(s, &s->ix32, buf, v32, base, have, last);
-    ix_range(s, &s->ix16, buf, v16, base, have, last);
+    for (k = 0; k < s->layout_count; k++) {
+      const scan_layout *l = &s->det[k].lay;
+      layout_starts(l, records, units, nunits, (words + 63) / 64,
+                    words >= l->words ? words - l->words + 1 : 0, pass,
+                    ahead, starts);
+      scan_layout_range(s, &s->det[k], buf, pass, units + CLASS_Z * nunits,
+                        starts, base, have, pos, limit);
+    }
+    scan_metas(s, v32, base, have, pos, limit);
+    scan_tiles(s, units + CLASS_T * nunits, base, have, pos, limit);
+    ix_range(s, &s->ix32, v32, base, have, last);
+    ix_range(s, &s->ix16, v16, base, have, last);
     pos = (limit + 3) & ~(uint64_t)3;
     if (s->nomem) {
       rc = rsx_fail(s->err, "%s: out of memory for the findings",
@@ -1014,10 +1225,12 @@ static int scan_pass(scan_state *s)
     }
   }
   free(buf);
-  free(cls);
+  free(ahead);
   free(units);
   free(v16);
   free(v32);
+  free(pass);
+  free(starts);
   return rc;
 }
 
@@ -1172,35 +1385,54 @@ static void ix_links(const uint32_t *v, size_t n, uint32_t restart,
   }
 }
 
-/* The largest value (restarts aside) of values from..to-1 of run f. */
-static int ix_max(scan_source *src, const rsx_scan_found *f, uint64_t from,
-                  uint64_t to, uint32_t *out)
+/* What ix_verify learns of a run's values: the largest (restarts aside),
+** and of those below its vertex count the largest and the distinct ones. */
+typedef struct ix_tally {
+  uint32_t inner, top;
+  uint64_t distinct;
+  uint8_t *seen;              /* a bit per value below the count */
+} ix_tally;
+
+static void ix_count(const rsx_scan_found *f, uint32_t restart, ix_tally *t,
+                     uint32_t v)
 {
-  uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu, top = 0;
+  if (v == restart) return;
+  if (v > t->inner) t->inner = v;
+  if (v >= f->vertices) return;
+  if (v > t->top) t->top = v;
+  if (!(t->seen[v / 8] & (1u << (v % 8)))) {
+    t->seen[v / 8] |= (uint8_t)(1u << (v % 8));
+    t->distinct++;
+  }
+}
+
+/* ix_count over values from..to-1 of run f. */
+static int ix_tally_range(scan_source *src, const rsx_scan_found *f,
+                          uint64_t from, uint64_t to, ix_tally *t)
+{
+  uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
   uint8_t buf[4096];
   while (from < to) {
     size_t want = (size_t)((to - from) * f->size < sizeof buf
                              ? (to - from) * f->size : sizeof buf), k;
     if (src_read(src, f->offset + from * f->size, buf, want, NULL) != 0)
       return -1;
-    for (k = 0; k + f->size <= want; k += f->size) {
-      uint32_t v = f->size == 2 ? rsx_be16(buf + k) : rsx_be32(buf + k);
-      if (v != restart && v > top) top = v;
-    }
+    for (k = 0; k + f->size <= want; k += f->size)
+      ix_count(f, restart, t,
+               f->size == 2 ? rsx_be16(buf + k) : rsx_be32(buf + k));
     from += want / f->size;
   }
-  *out = top;
   return 0;
 }
 
 static int ix_verify(scan_state *s, rsx_scan_found *f)
 {
   uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
-  uint32_t head[IX_END], tail[IX_END], top = 0;
+  uint32_t head[IX_END], tail[IX_END];
   unsigned char hb[IX_END], ha[IX_END], tb[IX_END], ta[IX_END];
-  uint64_t n = f->count, first = 0, last = 0, at, distinct = 0;
+  uint64_t n = f->count, first = 0, last = 0;
   size_t h = n < IX_END ? (size_t)n : IX_END, i, k;
-  uint8_t *seen, buf[4096];
+  ix_tally t;
   int found;
 
   if (ix_read(s->src, f, 0, h, head) != 0 ||
@@ -1232,53 +1464,44 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
   }
   if (!found || last <= first) return 0;
   /* a value of other bytes may still link by chance at an end: those far
-  ** above the interior's largest go */
+  ** above the interior's largest go; the largest value and the distinct
+  ** ones over what is left are counted on the way (the interior once, then
+  ** the ends that stay) */
+  memset(&t, 0, sizeof t);
+  t.seen = calloc((size_t)f->vertices / 8 + 1, 1);
+  if (t.seen == NULL) return 0;
   {
     uint64_t e = (last - first) / 4 < IX_END / 2 ? (last - first) / 4
                                                  : IX_END / 2;
-    uint32_t inner = 0;
     uint32_t lead[IX_END / 2], trail[IX_END / 2];
-    if (e > 0 && ix_max(s->src, f, first + e, last - e, &inner) == 0 &&
-        ix_read(s->src, f, first, (size_t)e, lead) == 0 &&
-        ix_read(s->src, f, last - e, (size_t)e, trail) == 0) {
-      uint64_t limit = 2 * (uint64_t)inner + 64, q, from = first,
+    if (e > 0 && ix_read(s->src, f, first, (size_t)e, lead) == 0 &&
+        ix_read(s->src, f, last - e, (size_t)e, trail) == 0 &&
+        ix_tally_range(s->src, f, first + e, last - e, &t) == 0) {
+      uint64_t limit = 2 * (uint64_t)t.inner + 64, q, from = first,
                to = last;
       for (q = 0; q < e; q++)
         if (lead[q] != restart && lead[q] > limit) first = from + q + 1;
       for (q = e; q > 0; q--)
         if (trail[q - 1] != restart && trail[q - 1] > limit)
           last = to - e + q - 1;
+      for (q = first - from; q < e; q++) ix_count(f, restart, &t, lead[q]);
+      for (q = 0; q + to - e < last; q++) ix_count(f, restart, &t, trail[q]);
+    } else {
+      memset(t.seen, 0, (size_t)f->vertices / 8 + 1);
+      t.top = 0;
+      t.distinct = 0;
+      ix_tally_range(s->src, f, first, last, &t);
     }
   }
+  free(t.seen);
   if (last <= first) return 0;
-  /* the largest value and the distinct ones, over what is left */
-  seen = calloc((size_t)f->vertices / 8 + 1, 1);
-  if (seen == NULL) return 0;
-  at = first;
-  while (at < last) {
-    size_t want = (size_t)((last - at) * f->size < sizeof buf
-                             ? (last - at) * f->size : sizeof buf);
-    if (src_read(s->src, f->offset + at * f->size, buf, want, NULL) != 0)
-      break;
-    for (k = 0; k + f->size <= want; k += f->size) {
-      uint32_t v = f->size == 2 ? rsx_be16(buf + k) : rsx_be32(buf + k);
-      if (v == restart || v >= f->vertices) continue;
-      if (v > top) top = v;
-      if (!(seen[v / 8] & (1u << (v % 8)))) {
-        seen[v / 8] |= (uint8_t)(1u << (v % 8));
-        distinct++;
-      }
-    }
-    at += want / f->size;
-  }
-  free(seen);
   f->offset += first * f->size;
   f->count = (uint32_t)(last - first);
   f->bytes = (uint64_t)f->count * f->size;
-  f->vertices = top + 1;
+  f->vertices = t.top + 1;
   return (uint64_t)f->vertices <= f->count &&
          f->vertices >= s->opt->min_vertices &&
-         distinct * 2 >= f->vertices;
+         t.distinct * 2 >= f->vertices;
 }
 
 /* The assembly looks candidates up by value: a metadata record by any of
@@ -1296,8 +1519,8 @@ static int key_order(const void *a, const void *b)
   return x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* the first entry of keys (n, sorted) with key k, or n */
-static size_t key_find(const scan_key *keys, size_t n, uint64_t k)
+/* the first entry of keys (n, sorted) with a key k at least, or n */
+static size_t key_find_from(const scan_key *keys, size_t n, uint64_t k)
 {
   size_t lo = 0, hi = n;
   while (lo < hi) {
@@ -1305,6 +1528,13 @@ static size_t key_find(const scan_key *keys, size_t n, uint64_t k)
     if (keys[mid].key < k) lo = mid + 1;
     else hi = mid;
   }
+  return lo;
+}
+
+/* the first entry of keys (n, sorted) with key k, or n */
+static size_t key_find(const scan_key *keys, size_t n, uint64_t k)
+{
+  size_t lo = key_find_from(keys, n, k);
   return lo < n && keys[lo].key == k ? lo : n;
 }
 
@@ -1312,6 +1542,7 @@ static size_t key_find(const scan_key *keys, size_t n, uint64_t k)
 
 typedef struct scan_lookup {
   scan_key *meta, *ix, *mgp;
+  scan_key *mgp_count;         /* MGPs by count, then mask */
   size_t nmeta, nix, nmgp;
   uint32_t *words;             /* META_WORDS per candidate that is meta */
 } scan_lookup;
@@ -1348,8 +1579,10 @@ static int lookup_build(scan_state *s, const unsigned char *drop,
   lk->meta = malloc(n * META_WORDS * sizeof *lk->meta);
   lk->ix = malloc(n * sizeof *lk->ix);
   lk->mgp = malloc(n * sizeof *lk->mgp);
+  lk->mgp_count = malloc(n * sizeof *lk->mgp_count);
   lk->words = calloc(n * META_WORDS, sizeof *lk->words);
-  if (!lk->meta || !lk->ix || !lk->mgp || !lk->words) return -1;
+  if (!lk->meta || !lk->ix || !lk->mgp || !lk->mgp_count || !lk->words)
+    return -1;
   for (i = 0; i < s->ncand; i++) {
     const rsx_scan_found *f = &s->cand[i];
     if (drop[i]) continue;
@@ -1367,6 +1600,8 @@ static int lookup_build(scan_state *s, const unsigned char *drop,
       lk->ix[lk->nix].key = f->vertices;
       lk->ix[lk->nix++].at = i;
     } else if (f->kind == RSX_SCAN_MGP) {
+      lk->mgp_count[lk->nmgp].key = ((uint64_t)f->vertices << 32) | f->mask;
+      lk->mgp_count[lk->nmgp].at = i;
       lk->mgp[lk->nmgp].key = ((uint64_t)f->mask << 32) | f->vertices;
       lk->mgp[lk->nmgp++].at = i;
     }
@@ -1374,6 +1609,7 @@ static int lookup_build(scan_state *s, const unsigned char *drop,
   qsort(lk->meta, lk->nmeta, sizeof *lk->meta, key_order);
   qsort(lk->ix, lk->nix, sizeof *lk->ix, key_order);
   qsort(lk->mgp, lk->nmgp, sizeof *lk->mgp, key_order);
+  qsort(lk->mgp_count, lk->nmgp, sizeof *lk->mgp_count, key_order);
   return 0;
 }
 
@@ -1382,6 +1618,7 @@ static void lookup_free(scan_lookup *lk)
   free(lk->meta);
   free(lk->ix);
   free(lk->mgp);
+  free(lk->mgp_count);
   free(lk->words);
 }
 
@@ -1517,25 +1754,97 @@ static void mgp_trim(scan_state *s, rsx_scan_found *f, uint32_t d)
 ** stays whole. For an MGP run, the records of its mask alone. */
 #define SPLIT_MAX 4096   /* records tried in a row */
 
+/* From record j on, the counts c (those of word w, in dir's order) are
+** added while each is min_vertices at least, SPLIT_MAX at most, until
+** they reach n: a cut when they make n in two pieces or more. sums[k]:
+** the counts before record k, which grow strictly up to stop[j] (the
+** first count too small from j on), so where they reach n is a binary
+** search, not a walk. */
+static int u32_order(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* the values of sorted (n) from lo to hi */
+static size_t u32_between(const uint32_t *sorted, size_t n, uint32_t lo,
+                          uint32_t hi)
+{
+  size_t a = 0, b = n, c, d;
+  while (a < b) {
+    size_t mid = a + (b - a) / 2;
+    if (sorted[mid] < lo) a = mid + 1;
+    else b = mid;
+  }
+  c = a;
+  d = n;
+  while (c < d) {
+    size_t mid = c + (d - c) / 2;
+    if (sorted[mid] <= hi) c = mid + 1;
+    else d = mid;
+  }
+  return c - a;
+}
+
+/* by_word: each word of every record's (nall of them), sorted, a word's
+** after another's: a word that fewer than two records hold as a count
+** that could be a piece of n is passed over at once */
 static int split_run(scan_state *s, size_t at, const uint32_t *words,
-                     const size_t *metas, size_t nmeta)
+                     const size_t *metas, size_t nmeta,
+                     const uint32_t *by_word, size_t nall)
 {
   rsx_scan_found *f = &s->cand[at];
   uint32_t n = f->vertices;
-  size_t w, j, k, dir;
+  size_t w, j, k, dir, pieces;
+  uint64_t *sums = malloc((nmeta + 1) * sizeof *sums);
+  size_t *stop = malloc((nmeta + 1) * sizeof *stop);
+  if (sums == NULL || stop == NULL) {
+    free(sums);
+    free(stop);
+    s->nomem = 1;
+    return 0;
+  }
+  if (n < 2 * (uint64_t)s->opt->min_vertices) {
+    free(sums);
+    free(stop);
+    return 0;
+  }
   for (w = 0; w < META_WORDS; w++)
-    for (dir = 0; dir < 2; dir++)
+    for (dir = 0; dir < 2; dir++) {
+      size_t fits = 0;
+      if (u32_between(by_word + w * nall, nall, s->opt->min_vertices,
+                      n - s->opt->min_vertices) < 2)
+        break;
+      sums[0] = 0;
+      stop[nmeta] = nmeta;
+      for (k = 0; k < nmeta; k++) {
+        size_t m = dir ? metas[nmeta - 1 - k] : metas[k];
+        uint32_t c = words[m * META_WORDS + w];
+        sums[k + 1] = sums[k] + c;
+        fits += c >= s->opt->min_vertices && c <= n - s->opt->min_vertices &&
+                n >= s->opt->min_vertices;
+      }
+      /* two pieces at least, each min_vertices or more: none more than n
+      ** - min_vertices (most words of a record are no counts) */
+      if (fits < 2) continue;
+      for (k = nmeta; k > 0; k--)
+        stop[k - 1] = sums[k] - sums[k - 1] < s->opt->min_vertices
+                        ? k - 1 : stop[k];
       for (j = 0; j < nmeta; j++) {
-        uint64_t sum = 0;
-        size_t pieces = 0;
-        for (k = j; k < nmeta && k < j + SPLIT_MAX && sum < n; k++) {
-          size_t m = dir ? metas[nmeta - 1 - k] : metas[k];
-          uint32_t c = words[m * META_WORDS + w];
-          if (c < s->opt->min_vertices) break;
-          sum += c;
-          pieces++;
+        size_t lo = j + 1, hi = stop[j];
+        if (hi > j + SPLIT_MAX) hi = j + SPLIT_MAX;
+        if (hi < j + 2 || sums[j + 1] - sums[j] >= n) continue;
+        /* the first k in (j, hi] with sums[k] - sums[j] >= n */
+        hi++;
+        while (lo < hi) {
+          size_t mid = lo + (hi - lo) / 2;
+          if (sums[mid] - sums[j] < n) lo = mid + 1;
+          else hi = mid;
         }
-        if (sum != n || pieces < 2) continue;
+        pieces = lo - j;
+        if (lo > stop[j] || lo > j + SPLIT_MAX ||
+            sums[lo] - sums[j] != n || pieces < 2)
+          continue;
         /* cut: the first piece stays in f, the others are added */
         {
           rsx_scan_found whole = *f, piece;
@@ -1557,8 +1866,13 @@ static int split_run(scan_state *s, size_t at, const uint32_t *words,
             off += piece.bytes;
           }
         }
+        free(sums);
+        free(stop);
         return 1;
       }
+    }
+  free(sums);
+  free(stop);
   return 0;
 }
 
@@ -1566,8 +1880,8 @@ static int scan_split(scan_state *s, unsigned char **dropp)
 {
   unsigned char *drop = *dropp;
   size_t i, n = 0, nmeta = 0, ncand;
-  uint32_t *words;
-  size_t *metas;
+  uint32_t *words, *by_word, *ix_counts;
+  size_t *metas, nix = 0, w;
   int changed = 0;
 
   /* the dropped ones go first, so that new ones can follow */
@@ -1593,29 +1907,48 @@ static int scan_split(scan_state *s, unsigned char **dropp)
     metas[nmeta++] = i;
   }
   ncand = n;
+  /* the records' words, word by word, and the index buffers' counts,
+  ** sorted: what holds a run's length is looked up */
+  by_word = malloc((nmeta * META_WORDS + 1) * sizeof *by_word);
+  ix_counts = malloc((ncand + 1) * sizeof *ix_counts);
+  if (by_word == NULL || ix_counts == NULL) {
+    free(by_word);
+    free(ix_counts);
+    free(words);
+    free(metas);
+    return -1;
+  }
+  for (w = 0; w < META_WORDS; w++) {
+    for (i = 0; i < nmeta; i++)
+      by_word[w * nmeta + i] = words[metas[i] * META_WORDS + w];
+    if (nmeta > 1)
+      qsort(by_word + w * nmeta, nmeta, sizeof *by_word, u32_order);
+  }
+  for (i = 0; i < ncand; i++)
+    if (s->cand[i].kind == RSX_SCAN_INDICES)
+      ix_counts[nix++] = s->cand[i].vertices;
+  if (nix > 1) qsort(ix_counts, nix, sizeof *ix_counts, u32_order);
   for (i = 0; i < ncand && nmeta > 1; i++) {
     const rsx_scan_found *f = &s->cand[i];
     size_t k, held = 0, sel = 0;
     size_t *own;
     if (f->kind != RSX_SCAN_MMP && f->kind != RSX_SCAN_MGP) continue;
-    for (k = 0; k < nmeta && !held; k++) {
-      size_t q;
-      for (q = 0; q < META_WORDS; q++)
-        if (words[metas[k] * META_WORDS + q] == f->vertices) held = 1;
-    }
-    for (k = 0; k < ncand && !held; k++)
-      if (s->cand[k].kind == RSX_SCAN_INDICES &&
-          s->cand[k].vertices == f->vertices)
-        held = 1;
+    for (w = 0; w < META_WORDS && !held; w++)
+      held = u32_between(by_word + w * nmeta, nmeta, f->vertices,
+                         f->vertices) > 0;
+    if (!held) held = u32_between(ix_counts, nix, f->vertices,
+                                  f->vertices) > 0;
     if (held) continue;
     own = malloc(nmeta * sizeof *own);
     if (own == NULL) break;
     for (k = 0; k < nmeta; k++)
       if (f->kind == RSX_SCAN_MMP || s->cand[metas[k]].mask == f->mask)
         own[sel++] = metas[k];
-    changed |= split_run(s, i, words, own, sel);
+    changed |= split_run(s, i, words, own, sel, by_word, nmeta);
     free(own);
   }
+  free(by_word);
+  free(ix_counts);
   free(words);
   free(metas);
   if (s->nomem) return -1;
@@ -1985,6 +2318,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
           best = mscore;
           meta = (long)at;
           ix = with_ix;
+          if (best == 4 + 2 + 1) break;   /* none after can do better */
         }
       }
     }
@@ -1999,9 +2333,11 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
       mask = s->cand[meta].mask;
     } else {
       mask = 0x00080005u;
-      for (j = 0; j < lk.nmgp; j++)   /* any mask: a linear look */
-        if ((lk.mgp[j].key & 0xFFFFFFFFu) == n && !used[lk.mgp[j].at]) {
-          mgp = (long)lk.mgp[j].at;
+      /* any mask, the lowest first (as in lk.mgp's order) */
+      for (j = key_find_from(lk.mgp_count, lk.nmgp, (uint64_t)n << 32);
+           j < lk.nmgp && lk.mgp_count[j].key >> 32 == n; j++)
+        if (!used[lk.mgp_count[j].at]) {
+          mgp = (long)lk.mgp_count[j].at;
           mask = s->cand[mgp].mask;
           break;
         }
@@ -2161,20 +2497,14 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
   s.err = err;
   s.layout_count = scan_make_layouts(lays);
   for (i = 0; i < s.layout_count; i++) {
-    unsigned char need[16];
     scan_layout *l = &lays[i];
     unsigned j, c;
-    memset(need, 0, sizeof need);
-    memcpy(need, l->need, sizeof l->need);
-    memcpy(l->need8, need, sizeof need);
     l->term_word[0] = (unsigned char)l->soft;
     l->term_class[0] = CLASS_U;
     l->nterms = 1;
-    s.class_bits |= 1u << CLASS_U;
     for (j = 0; j < l->words; j++)
       for (c = 0; c < CLASS_BITS; c++)
         if ((l->need[j] >> c & 1) && (int)j != l->soft) {
-          s.class_bits |= 1u << c;
           l->term_word[l->nterms] = (unsigned char)j;
           l->term_class[l->nterms++] = (unsigned char)c;
         }

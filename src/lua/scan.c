@@ -10,6 +10,33 @@
 
 #define FNAME "rsxmesh.scan"
 
+/* The scan's arrays while their tables are made: a userdata owns them,
+** so that a memory error among the tables leaves them to the collector
+** (lua-cjson's rule: no C memory across a raise). */
+#define SCAN_RESULT "rsxmesh.scan result"
+
+/* __gc and __close: idempotent (rsx_scan_free empties it) */
+static int result_free(lua_State *L)
+{
+  rsx_scan_free((rsx_scan *)luaL_checkudata(L, 1, SCAN_RESULT));
+  return 0;
+}
+
+static int result_tostring(lua_State *L)
+{
+  const rsx_scan *r = (const rsx_scan *)luaL_checkudata(L, 1, SCAN_RESULT);
+  lua_pushfstring(L, "scan result (%I findings, %I meshes)",
+                  (lua_Integer)r->found_count, (lua_Integer)r->mesh_count);
+  return 1;
+}
+
+static const luaL_Reg result_meta[] = {
+  {"__gc", result_free},
+  {"__close", result_free},
+  {"__tostring", result_tostring},
+  {NULL, NULL}
+};
+
 static void set_int(lua_State *L, const char *key, lua_Integer v)
 {
   lua_pushinteger(L, v);
@@ -125,7 +152,7 @@ static int l_scan(lua_State *L)
   const char *s = rsxlua_checklstring(L, 1, &len, FNAME);
   rsx_scan_options o;
   scan_watch watch;
-  rsx_scan r;
+  rsx_scan *r;
   rsx_error err;
   int from_bytes = 0, rc;
   size_t i;
@@ -155,13 +182,17 @@ static int l_scan(lua_State *L)
   }
   if (!from_bytes && strlen(s) != len)
     return rsxlua_fail(L, FNAME ": the path holds a NUL byte");
+  /* empty before anything is in it, as liolib's newprefile */
+  r = (rsx_scan *)lua_newuserdatauv(L, sizeof *r, 0);
+  memset(r, 0, sizeof *r);
+  luaL_setmetatable(L, SCAN_RESULT);
   scan_watch_init(L, &watch);
   o.stop = scan_interrupted;
   o.stop_ud = &watch;
   if (from_bytes)
-    rc = rsx_scan_memory(s, len, "(string)", &o, &r, &err);
+    rc = rsx_scan_memory(s, len, "(string)", &o, r, &err);
   else
-    rc = rsx_scan_file(s, &o, &r, &err);
+    rc = rsx_scan_file(s, &o, r, &err);
   if (rc == RSX_SCAN_STOPPED) {
     /* the host's hook raises the interrupt as this returns; the message
     ** is one rsxmesh.interrupt.is knows, should anything else stop it */
@@ -176,22 +207,23 @@ static int l_scan(lua_State *L)
     lua_pushvalue(L, 1);
     lua_setfield(L, -2, "path");
   }
-  set_int(L, "size", (lua_Integer)r.size);
-  lua_createtable(L, (int)(r.found_count < 1000000 ? r.found_count : 0), 0);
-  for (i = 0; i < r.found_count; i++) {
-    push_found(L, &r.found[i]);
+  set_int(L, "size", (lua_Integer)r->size);
+  lua_createtable(L, (int)(r->found_count < 1000000 ? r->found_count : 0),
+                  0);
+  for (i = 0; i < r->found_count; i++) {
+    push_found(L, &r->found[i]);
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   lua_setfield(L, -2, "found");
-  lua_createtable(L, (int)(r.mesh_count < 1000000 ? r.mesh_count : 0), 0);
-  for (i = 0; i < r.mesh_count; i++) {
-    push_mesh(L, &r.meshes[i]);
+  lua_createtable(L, (int)(r->mesh_count < 1000000 ? r->mesh_count : 0), 0);
+  for (i = 0; i < r->mesh_count; i++) {
+    push_mesh(L, &r->meshes[i]);
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   lua_setfield(L, -2, "meshes");
-  set_int(L, "dropped", (lua_Integer)r.dropped);
-  set_int(L, "buffer_bytes", (lua_Integer)r.buffer_bytes);
-  rsx_scan_free(&r);
+  set_int(L, "dropped", (lua_Integer)r->dropped);
+  set_int(L, "buffer_bytes", (lua_Integer)r->buffer_bytes);
+  rsx_scan_free(r);
   return 1;
 }
 
@@ -202,5 +234,8 @@ static const luaL_Reg scan_funcs[] = {
 
 void rsxlua_open_scan(lua_State *L)
 {
+  luaL_newmetatable(L, SCAN_RESULT);
+  luaL_setfuncs(L, result_meta, 0);
+  lua_pop(L, 1);
   luaL_setfuncs(L, scan_funcs, 0);
 }
