@@ -6,6 +6,7 @@
 #   stored sets, tangent frames, colours and extras as named attributes,
 #   its materials, its identity as custom properties;
 # - import then export with no edit: the base's very bytes;
+# - an rsxmesh that cannot describe its glTF: the import fails, saying so;
 # - one object moved: only that mesh changes, +1 in x, and it keeps its
 #   UVs, unrouted stored sets, A, B and extras (BRAVO's tree_0001, and
 #   building_0007 moved and applied);
@@ -73,6 +74,24 @@ ok $? "tree_0001: its identity, UV0..UV3, extras, tangent frames, materials"
 grep -q "^object|building_0007|building_0007|14|$tmp/sample/BRAVO.rsxb|UV0,UV1,UV2,UV3|UV_SET_1,UV_SET_2,UV_SET_3,colour,tangent frame A,tangent frame B|" \
   "$tmp/none.rsxb.blender"
 ok $? "building_0007: its unrouted stored sets 1..3, its colour"
+
+# an rsxmesh that cannot describe its glTF (older than the add-on, its
+# rsxmesh.gltf_layout without json()): the import fails, naming it
+mkdir "$tmp/old"
+cat >"$tmp/old/rsxmesh" <<EOF
+#!/bin/sh
+test "\$1" = -e && exec "$rsxmesh_abs" -e 'require "rsxmesh.gltf_layout".json = nil' -e "\$2"
+exec "$rsxmesh_abs" "\$@"
+EOF
+chmod +x "$tmp/old/rsxmesh"
+PATH="$tmp/old:$PATH" blender -b --factory-startup \
+  --python "$top_srcdir/t/blender-addon.py" -- "$top_srcdir/blender" \
+  "$tmp/sample/BRAVO.rsxb" "$tmp/old.rsxb" >"$tmp/old.log" 2>&1
+test ! -e "$tmp/old.rsxb" \
+  && grep -q "$tmp/old/rsxmesh did not describe its glTF (rsxmesh.gltf_layout.json(); an rsxmesh older than the add-on?): .*attempt to call a nil value (field 'json')" \
+    "$tmp/old.log"
+ok $? "an rsxmesh that does not describe its glTF: the import fails, saying so"
+grep 'did not describe' "$tmp/old.log" | sed 's/^/# /'
 
 addon move BRAVO move:tree_0001
 ok $? "tree_0001 moved"
