@@ -26,7 +26,7 @@ import subprocess
 import tempfile
 
 import bpy
-from bpy.props import BoolProperty, StringProperty
+from bpy.props import BoolProperty, EnumProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 from . import gltf, layout
@@ -128,6 +128,15 @@ class ExportRSXB(bpy.types.Operator, ExportHelper):
         name="Write the report",
         description="Write gltf-import's --report beside the bundle"
                     " (NAME.rsxb.txt)", default=False)
+    tangents: EnumProperty(
+        name="Tangents of new vertices",
+        description="gltf-import's --tangents: the tangent vectors A and B"
+                    " of the vertices added in Blender",
+        items=(("base", "Base", "The base vertices' around them (a new"
+                " vertex far from every base vertex: computed)"),
+               ("computed", "Computed", "Computed from the UVs and normals,"
+                " as Blender computes its tangents (MikkTSpace)")),
+        default="base")
 
     def execute(self, context):
         active = context.active_object
@@ -148,7 +157,7 @@ class ExportRSXB(bpy.types.Operator, ExportHelper):
                 gltf.export(context, objects, glb)
                 out, err = run(context, "gltf-import", glb, "--base", base,
                                "-o", os.path.abspath(self.filepath),
-                               "--report")
+                               "--tangents", self.tangents, "--report")
         except (RuntimeError, OSError) as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
