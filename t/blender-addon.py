@@ -3,9 +3,10 @@
 # BUNDLE OUT.rsxb [OP:MESH]...`, rsxmesh on PATH): File > Import > RSXB
 # of BUNDLE, the edits of t/blender_edits.py (move, apply, turn, scale,
 # delete, cut) on the objects of the meshes named, then File >
-# Export > RSXB as OUT.rsxb. Prints "objects N", and a line per object:
-# "object|NAME|MESH|NUMBER|BUNDLE|UV maps|named attributes|materials",
-# for t/blender-addon.sh.
+# Export > RSXB as OUT.rsxb with its report ("tangents:computed" among
+# the edits sets its Tangents of new vertices). Prints "objects N", and a
+# line per object: "object|NAME|MESH|NUMBER|BUNDLE|UV maps|named
+# attributes|materials", for t/blender-addon.sh.
 import os
 import sys
 
@@ -35,12 +36,15 @@ for o in objects:
           ",".join(m.name for m in o.data.materials if m), sep="|")
 
 
+export = {"report_file": True}  # the operator's defaults but these
 for a in args[3:]:
     op, name = a.split(":", 1)
+    if op == "tangents":
+        export["tangents"] = name
+        continue
     blender_edits.edit([o for o in objects if o["rsxmesh_mesh"] == name][0],
                        op)
 
 bpy.context.view_layer.objects.active = objects[0]
-if bpy.ops.export_scene.rsxb(filepath=args[2],
-                             report_file=True) != {"FINISHED"}:
+if bpy.ops.export_scene.rsxb(filepath=args[2], **export) != {"FINISHED"}:
     sys.exit("blender-addon: the export failed")

@@ -6,12 +6,18 @@
 #   stored sets, tangent frames, colours and extras as named attributes,
 #   its materials, its identity as custom properties;
 # - import then export with no edit: the base's very bytes;
+# - an rsxmesh that cannot describe its glTF: the import fails, saying so;
 # - one object moved: only that mesh changes, +1 in x, and it keeps its
 #   UVs, unrouted stored sets, A, B and extras (BRAVO's tree_0001, and
 #   building_0007 moved and applied);
 # - a turned object: A and B turned alike;
 # - a face deleted, a face subdivided: valid meshes, every attribute
-#   filled (what was there kept corner by corner).
+#   filled (what was there kept corner by corner);
+# - Tangents of new vertices (gltf-import's --tangents): by default base,
+#   the subdivision's new vertices' A and B from base vertices beside
+#   them; computed, A and B computed at every vertex gltf-import paired
+#   with none, the report naming them: the vertices where the two exports
+#   differ, and nothing else differs.
 # make check-full; skips without Blender.
 
 : "${top_srcdir:=.}"
@@ -74,6 +80,24 @@ grep -q "^object|building_0007|building_0007|14|$tmp/sample/BRAVO.rsxb|UV0,UV1,U
   "$tmp/none.rsxb.blender"
 ok $? "building_0007: its unrouted stored sets 1..3, its colour"
 
+# an rsxmesh that cannot describe its glTF (older than the add-on, its
+# rsxmesh.gltf_layout without json()): the import fails, naming it
+mkdir "$tmp/old"
+cat >"$tmp/old/rsxmesh" <<EOF
+#!/bin/sh
+test "\$1" = -e && exec "$rsxmesh_abs" -e 'require "rsxmesh.gltf_layout".json = nil' -e "\$2"
+exec "$rsxmesh_abs" "\$@"
+EOF
+chmod +x "$tmp/old/rsxmesh"
+PATH="$tmp/old:$PATH" blender -b --factory-startup \
+  --python "$top_srcdir/t/blender-addon.py" -- "$top_srcdir/blender" \
+  "$tmp/sample/BRAVO.rsxb" "$tmp/old.rsxb" >"$tmp/old.log" 2>&1
+test ! -e "$tmp/old.rsxb" \
+  && grep -q "$tmp/old/rsxmesh did not describe its glTF (rsxmesh.gltf_layout.json(); an rsxmesh older than the add-on?): .*attempt to call a nil value (field 'json')" \
+    "$tmp/old.log"
+ok $? "an rsxmesh that does not describe its glTF: the import fails, saying so"
+grep 'did not describe' "$tmp/old.log" | sed 's/^/# /'
+
 addon move BRAVO move:tree_0001
 ok $? "tree_0001 moved"
 check "$tmp/sample/BRAVO.rsxb" "$tmp/move.rsxb" move 1 tree_0001
@@ -107,5 +131,76 @@ print(bad, m.vertex_count)' "$tmp/cut.rsxb" >"$tmp/check" 2>&1
 read -r bad count <"$tmp/check"
 test "$bad" = 0
 ok $? "... a valid mesh, every attribute of its $count vertices filled"
+
+addon cutc BRAVO cut:tree_0001 tangents:computed
+ok $? "the same, exported with Tangents of new vertices: computed"
+# the vertices at no base vertex's position in the default export; the
+# vertices where the two exports differ, kind by kind, as the report
+# lists vertices ("3-4, 7"); those whose computed A is not a unit vector
+# across the normal (within 0.005: the stored encoding's steps)
+# shellcheck disable=SC2016 # Lua code
+"$RSXMESH" -e '
+local function mesh(file)
+  return assert(assert(rsxmesh.open(file)):mesh("tree_0001"))
+end
+local base, cut, comp = mesh(arg[1]), mesh(arg[2]), mesh(arg[3])
+local function key(acc, v) return table.concat({ acc:get(v) }, " ") end
+local at, new = {}, 0
+for v = 1, base.vertex_count do at[key(base:attribute("position"), v)] = true end
+for v = 1, cut.vertex_count do
+  if not at[key(cut:attribute("position"), v)] then new = new + 1 end
+end
+local differ = {}
+for _, kind in ipairs(cut:attributes()) do
+  local a, b = cut:attribute(kind), comp:attribute(kind)
+  for v = 1, math.min(cut.vertex_count, comp.vertex_count) do
+    if key(a, v) ~= key(b, v) then
+      differ[kind] = differ[kind] or {}
+      table.insert(differ[kind], v)
+    end
+  end
+end
+local function ranges(list)
+  local out, i = {}, 1
+  while i <= #list do
+    local j = i
+    while list[j + 1] == list[j] + 1 do j = j + 1 end
+    out[#out + 1] = j > i and list[i] .. "-" .. list[j] or tostring(list[i])
+    i = j + 1
+  end
+  return table.concat(out, ", ")
+end
+local A, N, off = comp:attribute("tangent_a"), comp:attribute("normal"), 0
+for _, v in ipairs(differ.tangent_a or {}) do
+  local x, y, z = A:get(v)
+  local nx, ny, nz = N:get(v)
+  if math.abs(math.sqrt(x * x + y * y + z * z) - 1) > 0.005
+      or math.abs(x * nx + y * ny + z * nz) > 0.005 then off = off + 1 end
+end
+local others = {}
+for kind in pairs(differ) do
+  if kind ~= "tangent_a" and kind ~= "tangent_b" then others[#others + 1] = kind end
+end
+print(new, cut.vertex_count == comp.vertex_count, #(differ.tangent_a or {}),
+  ranges(differ.tangent_a or {}) == ranges(differ.tangent_b or {}),
+  #others, off)
+print(ranges(differ.tangent_a or {}))' - "$tmp/sample/BRAVO.rsxb" \
+  "$tmp/cut.rsxb" "$tmp/cutc.rsxb" </dev/null >"$tmp/check" 2>&1
+{ read -r new same computed alike others off; read -r list; } <"$tmp/check"
+sed 's/^/# /' "$tmp/check"
+test "${new:-0}" -gt 0 \
+  && grep -q "tree_0001.*tangent A (no _TANGENT_A or TANGENT, and $new new vertices' from the base vertex of a corner beside them), tangent B (no _TANGENT_B or TANGENT, and $new new vertices' from the base vertex of a corner beside them)" \
+  "$tmp/cut.rsxb.txt"
+ok $? "by default (base) the $new new vertices' A and B are from base vertices beside them"
+test "$same" = true && test "${computed:-0}" -ge "${new:-1}" \
+  && test "$alike" = true && test "$others" = 0
+ok $? "computed: the exports differ in A and B at ${computed:-0} vertices, and in nothing else"
+test "$off" = 0
+ok $? "... each computed A a unit vector across its normal"
+grep -q "tree_0001.*tangent A: each vertex's base vertex's, and $computed new vertices' ($list: --tangents computed) computed from TEXCOORD_0, NORMAL and the positions with MikkTSpace's convention" \
+  "$tmp/cutc.rsxb.txt"
+status=$?
+ok $status "... the report names those vertices: $list"
+test $status = 0 || grep tree_0001 "$tmp/cutc.rsxb.txt" | sed 's/^/# /'
 
 done_testing

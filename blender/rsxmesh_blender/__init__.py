@@ -4,7 +4,8 @@
 # a Blender object per mesh from the glTF it writes (gltf.py); File >
 # Export > RSXB exports the objects of one bundle as a .glb with Blender's
 # own exporter and runs `rsxmesh gltf-import` on it against the bundle.
-# Decoding and encoding stay in rsxmesh: this add-on only moves data.
+# Decoding and encoding stay in rsxmesh: this add-on only moves data, and
+# takes the glTF's description from rsxmesh too (layout.py).
 # The rsxmesh program is found on PATH, or set in the add-on's
 # preferences (rsxmesh.exe on Windows).
 
@@ -25,10 +26,10 @@ import subprocess
 import tempfile
 
 import bpy
-from bpy.props import BoolProperty, StringProperty
+from bpy.props import BoolProperty, EnumProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import gltf
+from . import gltf, layout
 
 PACKAGE = __package__ or "rsxmesh_blender"
 
@@ -66,12 +67,25 @@ def program(context):
 def run(context, *args):
     """Run rsxmesh with args: its stdout, or raise with its stderr."""
     done = subprocess.run([program(context)] + list(args),
-                          capture_output=True, text=True)
+                          stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True)
     if done.returncode != 0:
         raise RuntimeError((done.stderr or done.stdout).strip()
                            or "rsxmesh exited with status %d"
                            % done.returncode)
     return done.stdout, done.stderr
+
+
+def describe(context):
+    """The glTF that rsxmesh's gltf-export writes, as rsxmesh describes
+    it (layout.Layout), or raise naming what failed."""
+    rsxmesh = program(context)
+    try:
+        return layout.Layout(run(context, *layout.ARGS)[0])
+    except (RuntimeError, ValueError, KeyError, TypeError) as e:
+        raise RuntimeError("%s did not describe its glTF"
+                           " (rsxmesh.gltf_layout.json(); an rsxmesh older"
+                           " than the add-on?): %s" % (rsxmesh, e))
 
 
 class ImportRSXB(bpy.types.Operator, ImportHelper):
@@ -86,10 +100,11 @@ class ImportRSXB(bpy.types.Operator, ImportHelper):
         bundle = os.path.abspath(self.filepath)
         try:
             with tempfile.TemporaryDirectory(prefix="rsxmesh-") as tmp:
+                described = describe(context)
                 run(context, "gltf-export", bundle, "-o", tmp)
                 name = os.path.splitext(os.path.basename(bundle))[0]
                 objects = gltf.build(context, os.path.join(tmp,
-                                     name + ".gltf"), bundle)
+                                     name + ".gltf"), bundle, described)
         except (RuntimeError, OSError, ValueError) as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
@@ -113,6 +128,15 @@ class ExportRSXB(bpy.types.Operator, ExportHelper):
         name="Write the report",
         description="Write gltf-import's --report beside the bundle"
                     " (NAME.rsxb.txt)", default=False)
+    tangents: EnumProperty(
+        name="Tangents of new vertices",
+        description="gltf-import's --tangents: the tangent vectors A and B"
+                    " of the vertices added in Blender",
+        items=(("base", "Base", "The base vertices' around them (a new"
+                " vertex far from every base vertex: computed)"),
+               ("computed", "Computed", "Computed from the UVs and normals,"
+                " as Blender computes its tangents (MikkTSpace)")),
+        default="base")
 
     def execute(self, context):
         active = context.active_object
@@ -133,7 +157,7 @@ class ExportRSXB(bpy.types.Operator, ExportHelper):
                 gltf.export(context, objects, glb)
                 out, err = run(context, "gltf-import", glb, "--base", base,
                                "-o", os.path.abspath(self.filepath),
-                               "--report")
+                               "--tangents", self.tangents, "--report")
         except (RuntimeError, OSError) as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}

@@ -6,7 +6,8 @@
 # sets that feed no logical UV, the tangent frames, the extras), so the
 # objects are built here from the file, which gltf-export writes plainly:
 # one buffer, tightly packed accessors, a mesh per node, a primitive per
-# submesh sharing the mesh's vertices.
+# submesh sharing the mesh's vertices. Its attributes, their types and
+# component types are those rsxmesh describes (layout.py).
 
 import json
 import os
@@ -18,36 +19,10 @@ if "bool" not in vars(numpy):
 
 import bpy  # noqa: E402
 
-COMPONENTS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
-DTYPES = {5121: numpy.uint8, 5123: numpy.uint16, 5125: numpy.uint32,
-          5126: numpy.float32}
-SCALE = {5121: 255.0, 5123: 65535.0}
-
-# The glTF attributes kept as Blender attributes on the vertices: glTF
-# name -> Blender name and type. Blender's exporter writes every attribute
-# but the render colour as "_" + its name in capitals, so these go back
-# out under their glTF names. The tangent frames' names have spaces: they
-# go out under names gltf-import does not read, and it takes each
-# vertex's from the base instead, turned as the object was. The colour
-# is the render colour, a point colour in floats, which Blender's exporter
-# writes as COLOR_0 as it is (the corner colours of its own importer it
-# scrambles): the meshes' extras (the rsxmesh_ properties) tell
-# gltf-import that the colours are the add-on's, to be taken.
-POINT_ATTRIBUTES = {
-    "_UV_SET_0": ("UV_SET_0", "FLOAT2"), "_UV_SET_1": ("UV_SET_1", "FLOAT2"),
-    "_UV_SET_2": ("UV_SET_2", "FLOAT2"), "_UV_SET_3": ("UV_SET_3", "FLOAT2"),
-    "_EXTRA_A": ("EXTRA_A", "FLOAT_COLOR"),
-    "_EXTRA_B": ("EXTRA_B", "FLOAT_COLOR"),
-    "_S32K2": ("S32K2", "FLOAT2"), "_HALF4": ("HALF4", "FLOAT_COLOR"),
-    "_TANGENT_A": ("tangent frame A", "FLOAT_VECTOR"),
-    "_TANGENT_B": ("tangent frame B", "FLOAT_VECTOR"),
-    "COLOR_0": ("colour", "FLOAT_COLOR"),
-}
-
-
 class Document:
-    def __init__(self, path):
+    def __init__(self, path, layout):
         self.path = path
+        self.layout = layout
         self.dir = os.path.dirname(os.path.abspath(path))
         with open(path, "rb") as f:
             self.json = json.load(f)
@@ -60,8 +35,8 @@ class Document:
         integers as floats."""
         a = self.json["accessors"][i]
         v = self.json["bufferViews"][a["bufferView"]]
-        n, ct = COMPONENTS[a["type"]], a["componentType"]
-        dtype = numpy.dtype(DTYPES[ct]).newbyteorder("<")
+        n = self.layout.components[a["type"]]
+        dtype = numpy.dtype(self.layout.dtypes[a["componentType"]])
         start = v.get("byteOffset", 0) + a.get("byteOffset", 0)
         stride = v.get("byteStride", n * dtype.itemsize)
         raw = numpy.frombuffer(self.bin, dtype=numpy.uint8, offset=start,
@@ -70,8 +45,10 @@ class Document:
         rows = numpy.lib.stride_tricks.as_strided(
             raw, shape=(a["count"], n * dtype.itemsize), strides=(stride, 1))
         out = numpy.ascontiguousarray(rows).view(dtype).reshape(a["count"], n)
-        if a.get("normalized") and ct in SCALE:
-            return out.astype(numpy.float64) / SCALE[ct]
+        if a.get("normalized") and dtype.kind in "iu":
+            # glTF's decoding: c / max, at least -1 when signed
+            out = out.astype(numpy.float64) / numpy.iinfo(dtype).max
+            return numpy.maximum(out, -1.0)
         return out
 
 
@@ -115,7 +92,7 @@ def build_mesh(doc, mi, g, materials):
     attrs0 = prims[0]["attributes"]
     P = doc.accessor(attrs0["POSITION"]).astype(numpy.float64)
     nv = len(P)
-    tris, mats, prim_of = [], [], []
+    tris, prim_of = [], []
     for p, prim in enumerate(prims):
         idx = doc.accessor(prim["indices"]).reshape(-1, 3)
         tris.append(idx)
@@ -148,8 +125,7 @@ def build_mesh(doc, mi, g, materials):
     # its own stored sets (V flipped, as Blender's importer does)
     corner_prim = numpy.repeat(prim_of, 3)
     corner_vertex = tris.ravel()
-    for logical in range(4):
-        name = "TEXCOORD_%d" % logical
+    for logical, name in doc.layout.texcoords:
         if not any(name in prim["attributes"] for prim in prims):
             continue
         uv = numpy.zeros((3 * nt, 2))
@@ -161,7 +137,7 @@ def build_mesh(doc, mi, g, materials):
         uv[:, 1] = 1.0 - uv[:, 1]
         layer = me.uv_layers.new(name="UV%d" % logical)
         layer.data.foreach_set("uv", uv.ravel())
-    for name, (shown, kind) in POINT_ATTRIBUTES.items():
+    for name, (shown, kind) in doc.layout.point_attributes.items():
         if name in attrs0:
             values = doc.accessor(attrs0[name]).astype(numpy.float64)
             attr = me.attributes.new(shown, kind, "POINT")
@@ -187,10 +163,11 @@ def build_mesh(doc, mi, g, materials):
     return me
 
 
-def build(context, path, bundle):
-    """The objects of the glTF at path (gltf-export's of bundle), linked
-    to a new collection named after the bundle; returns them."""
-    doc = Document(path)
+def build(context, path, bundle, layout):
+    """The objects of the glTF at path (gltf-export's of bundle, as layout
+    describes it), linked to a new collection named after the bundle;
+    returns them."""
+    doc = Document(path, layout)
     name = os.path.splitext(os.path.basename(bundle))[0]
     coll = bpy.data.collections.new(name)
     context.scene.collection.children.link(coll)

@@ -8,6 +8,7 @@
 --   layout.NORMAL.name, layout.NORMAL.type   --> "NORMAL", "VEC3"
 --   layout.attribute("TEXCOORD_2")           --> layout.TEXCOORD
 --   layout.uv_set_attribute(2)               --> "_UV_SET_2"
+--   layout.json()          --> the description as JSON, for other programs
 
 local layout = {}
 
@@ -127,6 +128,53 @@ function layout.attribute(name)
   if a then return a end
   local prefix = name:match("^(.-)%d+$")
   return prefix and by_prefix[prefix] or nil
+end
+
+-- The description for programs outside Lua (the Blender add-on, through
+-- `rsxmesh -e 'io.write(require "rsxmesh.gltf_layout".json())'`): a
+-- table of plain values, and its JSON text. attributes: every vertex
+-- attribute gltf-export may write, in the order above, each with its
+-- glTF name, type, componentType, normalized (when true), and kind and
+-- what where the layout has them; TEXCOORD_n has logical = n, _UV_SET_n
+-- set = n. componentTypes: glTF's, by number with name and size;
+-- components: the element types' component counts.
+function layout.description()
+  local attributes = {}
+  local function add(a, name)
+    local entry = { name = name or a.name, kind = a.kind, type = a.type,
+      componentType = a.componentType, normalized = a.normalized,
+      what = a.what }
+    attributes[#attributes + 1] = entry
+    return entry
+  end
+  for _, a in ipairs({ layout.POSITION, layout.NORMAL, layout.TANGENT,
+      layout.COLOR_0 }) do
+    add(a)
+  end
+  for n = 0, #layout.TEXCOORD_N do
+    add(layout.TEXCOORD, layout.TEXCOORD_N[n]).logical = n
+  end
+  for n = 0, #layout.UV_SET_N do
+    add(layout.UV_SET, layout.UV_SET_N[n]).set = n
+  end
+  for _, a in ipairs(layout.RAW) do add(a) end
+  local ctypes = {}
+  for number, c in pairs(layout.CTYPE) do
+    ctypes[#ctypes + 1] = { componentType = number, name = c.name,
+      size = c.size }
+  end
+  table.sort(ctypes, function(a, b)
+    return a.componentType < b.componentType
+  end)
+  local components = {}
+  for t, n in pairs(layout.COMPONENTS) do components[t] = n end
+  return { attributes = attributes, componentTypes = ctypes,
+    components = components }
+end
+
+function layout.json()
+  -- required here: the layout itself needs no more than Lua
+  return require "rsxmesh.json".encode(layout.description()) .. "\n"
 end
 
 -- The material of a primitive without the logical UV0 its material's
