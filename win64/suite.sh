@@ -61,12 +61,15 @@ done
 # - t/host-lua-stock.sh: it checks Debian's lua5.4, the reference
 #   t/host-lua.sh is held to, a Linux program (wine starts it as a Unix
 #   process, and its exit statuses are lost).
+# - t/blender-layout.sh: it runs $RSXMESH from sh and from python3, Linux
+#   programs; what it checks (the add-on's layout.py against the glTF's
+#   description) is the same on every system.
 NOT_RUN="t/bundle.t t/image.t t/api-bundle.lua t/host-args.sh
 t/host-scripts.sh t/api-doc.lua t/api-extras.lua t/api-image.lua
 t/api-render.lua t/lua-helpers.lua t/gltf-export.lua t/gltf-import.lua
 t/scripts-obj.lua t/scripts-selectors.lua t/api-stock.sh
 t/export-interrupt.sh t/gltf-sample.sh t/pool.lua t/pool-random.lua
-t/host-lua-stock.sh"
+t/host-lua-stock.sh t/blender-layout.sh"
 logs=
 for t in $WIN64_SUITE; do
   case " $(echo $NOT_RUN) " in *" $t "*) continue ;; esac
