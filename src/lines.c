@@ -265,27 +265,132 @@ int rsx_face_measure(const uint32_t *tri, size_t n,
   return 0;
 }
 
+/* A decimal counter: a number >= 0 as text that counts up by one, its
+** digits ending at FC_END in buf, with room before them to grow (19
+** digits at most: below 2^63) and FC_COPY bytes readable from the first,
+** so that it is copied as a fixed block. */
+#define FC_END 24
+#define FC_COPY 24
+typedef struct fl_counter {
+  char buf[FC_END + FC_COPY];
+  char *first;
+} fl_counter;
+
+static void fc_start(fl_counter *c, int64_t x)
+{
+  char digits[24];
+  size_t n = (size_t)(fl_int(digits, x) - digits);
+  memset(c->buf, '0', sizeof c->buf);
+  c->first = c->buf + FC_END - n;
+  memcpy(c->first, digits, n);
+}
+
+static void fc_next(fl_counter *c)
+{
+  char *d = c->buf + FC_END - 1;
+  while (*d == '9') *d-- = '0';
+  if (d < c->first) /* 99 + 1: one digit more (the room before is '0') */
+    c->first = d;
+  (*d)++;
+}
+
+/* The corners of vertices plan->low .. plan->low + plan->range - 1 into
+** the slots, each written by counting from the one before, with no
+** division; their lengths into lengths. Only for columns whose numbers
+** are never negative (fl_counter). */
+static void fl_fill_slots(const rsx_face_text *how, const rsx_face_plan *plan,
+                          char *slots, uint16_t *lengths)
+{
+  fl_counter count[RSX_FACE_COLUMNS];
+  char corner[RSX_FACE_COLUMNS * (20 + 1) + FC_COPY];
+  const size_t slot = plan->slot;
+  uint64_t v;
+  int k, nc = how->ncolumns;
+  memset(corner, 0, sizeof corner); /* a slot's bytes past its corner */
+  for (k = 0; k < nc; k++)
+    if (how->columns[k].used)
+      fc_start(&count[k], (int64_t)plan->low + 1 + how->columns[k].offset);
+  for (v = 0; v < plan->range; v++) {
+    char *p = corner, *s = slots + v * slot;
+    size_t w;
+    for (k = 0; k < nc; k++) {
+      if (k > 0) *p++ = '/';
+      if (how->columns[k].used) {
+        fl_counter *c = &count[k];
+        memcpy(p, c->first, FC_COPY); /* a fixed size: no call */
+        p += c->buf + FC_END - c->first;
+        fc_next(c);
+      }
+    }
+    lengths[v] = (uint16_t)(p - corner);
+    if (slot == FL_SLOT)
+      memcpy(s, corner, FL_SLOT);
+    else
+      for (w = 0; w < slot; w += 8) memcpy(s + w, corner + w, 8);
+  }
+}
+
+/* The corners of every vertex of the plan's range into the cache: slots,
+** then their lengths as uint16_t. */
+static uint16_t *fl_fill(const rsx_face_text *how, const rsx_face_plan *plan,
+                         char *slots)
+{
+  uint16_t *lengths = (uint16_t *)(slots + (size_t)plan->range * plan->slot);
+  uint64_t v;
+  int k;
+  for (k = 0; k < how->ncolumns; k++)
+    if (how->columns[k].used &&
+        (int64_t)plan->low + 1 + how->columns[k].offset < 0)
+      break;
+  if (k == how->ncolumns) {
+    fl_fill_slots(how, plan, slots, lengths);
+    return lengths;
+  }
+  for (v = 0; v < plan->range; v++) { /* a negative number: each anew */
+    char *s = slots + v * plan->slot;
+    lengths[v] = (uint16_t)(fl_corner(s, (uint32_t)(plan->low + v), how)
+                            - s);
+  }
+  return lengths;
+}
+
 void rsx_face_lines(const uint32_t *tri, size_t n, const rsx_face_text *how,
                     const rsx_face_plan *plan, void *cache, rsx_sink *sink)
 {
   const size_t plen = how->prefix_len, slot = plan->slot;
+  const uint32_t low = plan->low;
   char pre[LN_SHORT] = {0};
-  char *slots = cache;
-  uint16_t *lengths = NULL;
+  const char *slots = cache;
+  const uint16_t *lengths = NULL;
   size_t line, per, t;
 
   if (n == 0) return;
-  if (cache != NULL) {
-    /* the slots' lengths follow them, as uint16_t; 0: not written yet */
-    lengths = (uint16_t *)(slots + (size_t)plan->range * slot);
-    memset(lengths, 0, (size_t)plan->range * sizeof *lengths);
-  }
+  if (cache != NULL) lengths = fl_fill(how, plan, cache);
   line = fl_line(how, slot);
   per = line < RSX_SINK_ROOM ? RSX_SINK_ROOM / line : 1;
   memcpy(pre, how->prefix, plen < LN_SHORT ? plen : LN_SHORT);
   for (t = 0; t < n; ) {
     size_t end = n - t < per ? n : t + per;
     char *p = sink->room(sink->ctx, (end - t) * line), *start = p;
+    if (lengths != NULL && slot == FL_SLOT && plen > 0 && plen <= LN_SHORT) {
+      /* the common case: "f a b c", each corner a fixed copy */
+      for (; t < end; t++) {
+        const uint32_t *v = tri + 3 * t;
+        size_t a = v[0] - low, b = v[1] - low, c = v[2] - low;
+        memcpy(p, pre, LN_SHORT);
+        p += plen;
+        *p++ = ' ';
+        memcpy(p, slots + a * FL_SLOT, FL_SLOT);
+        p += lengths[a];
+        *p++ = ' ';
+        memcpy(p, slots + b * FL_SLOT, FL_SLOT);
+        p += lengths[b];
+        *p++ = ' ';
+        memcpy(p, slots + c * FL_SLOT, FL_SLOT);
+        p += lengths[c];
+        *p++ = '\n';
+      }
+    }
     for (; t < end; t++) {
       int c;
       if (plen <= LN_SHORT)
@@ -299,10 +404,8 @@ void rsx_face_lines(const uint32_t *tri, size_t n, const rsx_face_text *how,
         if (lengths == NULL) {
           p = fl_corner(p, v, how);
         } else {
-          size_t at = v - plan->low, w;
-          char *s = slots + at * slot;
-          if (lengths[at] == 0) /* (an empty corner is made each time) */
-            lengths[at] = (uint16_t)(fl_corner(s, v, how) - s);
+          size_t at = v - low, w;
+          const char *s = slots + at * slot;
           if (slot == FL_SLOT)
             memcpy(p, s, FL_SLOT); /* a fixed size: no call */
           else
