@@ -12,6 +12,13 @@
 #define VL_CHUNK 256 /* vertices decoded at a time */
 #define VL_MAXC 4    /* components of any kind */
 
+/* The loops' bodies, inlined where they are called with constants. */
+#if defined(__GNUC__)
+#define LN_INLINE __attribute__((always_inline)) inline
+#else
+#define LN_INLINE inline
+#endif
+
 /* A prefix this short is copied as a fixed block (no call), so the room
 ** of a line is never shorter. */
 #define LN_SHORT 8
@@ -36,22 +43,52 @@ void rsx_float_memo_init(rsx_float_memo *memo)
   for (i = 0; i < RSX_FLOAT_MEMO_SIZE; i++) memo->entry[i].len = 0;
 }
 
-/* Writes f at p (room for RSX_FLOAT_CHARS bytes), through memo when it
-** is not NULL; returns its length. */
-static size_t vl_float(float f, char *p, rsx_float_memo *memo)
+/* Writes f at p (room for RSX_FLOAT_CHARS bytes); returns its length. */
+static size_t vl_float(float f, char *p)
+{
+  return rsx_format_float(f, p);
+}
+
+/* Puts f's text, after a space, in memo's entry at. */
+static void vl_remember(float f, uint32_t bits, rsx_float_memo *memo,
+                        unsigned at)
+{
+  memo->entry[at].text[0] = ' ';
+  memo->entry[at].len = (uint8_t)(1 + rsx_format_float(f,
+                                      memo->entry[at].text + 1));
+  memo->entry[at].bits = bits;
+}
+
+/* Writes " " and f at p (room for RSX_FLOAT_CHARS + 1 bytes) through
+** memo, whose texts keep the space before them; returns the length.
+** Inline: it is the loop's body. */
+static LN_INLINE size_t vl_spaced(float f, char *p, rsx_float_memo *memo)
 {
   uint32_t bits;
   unsigned at;
-  if (memo == NULL) return rsx_format_float(f, p);
   memcpy(&bits, &f, sizeof bits);
   at = (unsigned)((bits * 2654435761u) >> 20); /* Fibonacci hashing */
-  if (memo->entry[at].len == 0 || memo->entry[at].bits != bits) {
-    memo->entry[at].len = (uint8_t)rsx_format_float(f,
-                                                    memo->entry[at].text);
-    memo->entry[at].bits = bits;
-  }
+  if (memo->entry[at].bits != bits || memo->entry[at].len == 0)
+    vl_remember(f, bits, memo, at);
   memcpy(p, memo->entry[at].text, RSX_FLOAT_CHARS); /* a fixed size */
   return memo->entry[at].len;
+}
+
+/* The lines of count vertices of total numbers each, from vals, with a
+** short prefix (1..LN_SHORT bytes, in a block of LN_SHORT) and memo; total
+** is a constant where it is called, so that the compiler unrolls. */
+static LN_INLINE char *vl_block(char *p, const float *vals, uint32_t count, int total,
+                      const char *pre, size_t plen, rsx_float_memo *memo)
+{
+  uint32_t j;
+  int k;
+  for (j = 0; j < count; j++, vals += total) {
+    memcpy(p, pre, LN_SHORT); /* a fixed size: no call */
+    p += plen;
+    for (k = 0; k < total; k++) p += vl_spaced(vals[k], p, memo);
+    *p++ = '\n';
+  }
+  return p;
 }
 
 /* The longest line: prefix, each number after a space, newline. */
@@ -73,10 +110,11 @@ int rsx_vertex_lines(const rsx_mesh *m, int kind, uint32_t first,
                      rsx_sink *sink, rsx_error *err)
 {
   float c[VL_CHUNK * VL_MAXC], cw[VL_CHUNK * VL_MAXC];
+  float both[VL_CHUNK * 2 * VL_MAXC]; /* mapped, and with's after them */
   double scale[VL_MAXC], offset[VL_MAXC];
   const size_t plen = how->prefix_len;
   char pre[LN_SHORT] = {0};
-  int n, nw = 0, nc = how->components, ncw = 0, k;
+  int n, nw = 0, nc = how->components, ncw = 0, k, total;
   int mapped = how->scale != NULL || how->offset != NULL;
   rsx_float_memo *memo = how->memo; /* a local: stores of text alias *how */
   size_t line, per;
@@ -101,32 +139,67 @@ int rsx_vertex_lines(const rsx_mesh *m, int kind, uint32_t first,
   line = vl_line(how);
   per = line < RSX_SINK_ROOM ? RSX_SINK_ROOM / line : 1;
   memcpy(pre, how->prefix, plen < LN_SHORT ? plen : LN_SHORT);
+  total = nc + ncw;
   for (v = 0; v < count; v += run) {
+    const float *vals = c; /* the numbers of a vertex, total apart */
     uint32_t i, batch;
     run = count - v < VL_CHUNK ? count - v : VL_CHUNK;
     /* checked above: these cannot fail */
     rsx_mesh_decode(m, kind, first + v, run, c, NULL);
     if (ncw > 0) rsx_mesh_decode(m, how->with, first + v, run, cw, NULL);
+    if (mapped || ncw > 0 || nc != n) {
+      float *out = both;
+      for (i = 0; i < run; i++) {
+        const float *x = c + (size_t)i * n, *y = cw + (size_t)i * nw;
+        for (k = 0; k < nc; k++)
+          *out++ = mapped ? (float)(offset[k] + scale[k] * (double)x[k])
+                          : x[k];
+        for (k = 0; k < ncw; k++) *out++ = y[k];
+      }
+      vals = both;
+    }
     for (i = 0; i < run; i += batch) {
-      uint32_t j;
+      const float *x = vals + (size_t)i * total;
       char *start, *p;
+      uint32_t j;
       batch = run - i < per ? run - i : (uint32_t)per;
       start = p = sink->room(sink->ctx, (size_t)batch * line);
-      for (j = i; j < i + batch; j++) {
-        const float *x = c + (size_t)j * n, *y = cw + (size_t)j * nw;
-        if (plen <= LN_SHORT)
-          memcpy(p, pre, LN_SHORT); /* a fixed size: no call */
+      if (memo != NULL && plen > 0 && plen <= LN_SHORT) {
+        /* the common lines, unrolled for their count of numbers */
+        if (total == 3)
+          p = vl_block(p, x, batch, 3, pre, plen, memo);
+        else if (total == 2)
+          p = vl_block(p, x, batch, 2, pre, plen, memo);
+        else if (total == 6)
+          p = vl_block(p, x, batch, 6, pre, plen, memo);
         else
-          memcpy(p, how->prefix, plen);
-        p += plen;
-        for (k = 0; k < nc + ncw; k++) {
-          float f = k >= nc ? y[k - nc]
-                    : mapped ? (float)(offset[k] + scale[k] * (double)x[k])
-                             : x[k];
-          if (k > 0 || plen > 0) *p++ = ' ';
-          p += vl_float(f, p, memo);
+          p = vl_block(p, x, batch, total, pre, plen, memo);
+      } else {
+        for (j = 0; j < batch; j++, x += total) {
+          if (plen <= LN_SHORT)
+            memcpy(p, pre, LN_SHORT); /* a fixed size: no call */
+          else
+            memcpy(p, how->prefix, plen);
+          p += plen;
+          for (k = 0; k < total; k++) {
+            if (k > 0 || plen > 0) {
+              if (memo != NULL) {
+                p += vl_spaced(x[k], p, memo);
+                continue;
+              }
+              *p++ = ' ';
+              p += vl_float(x[k], p);
+            } else if (memo != NULL) { /* the memo's text without its space */
+              char spaced[RSX_FLOAT_CHARS];
+              size_t len = vl_spaced(x[k], spaced, memo) - 1;
+              memcpy(p, spaced + 1, len);
+              p += len;
+            } else {
+              p += vl_float(x[k], p);
+            }
+          }
+          *p++ = '\n';
         }
-        *p++ = '\n';
       }
       sink->keep(sink->ctx, (size_t)(p - start));
     }
