@@ -338,68 +338,50 @@ int rsx_face_measure(const uint32_t *tri, size_t n,
   return 0;
 }
 
-/* A decimal counter: a number >= 0 as text that counts up by one, its
-** digits ending at FC_END in buf, with room before them to grow (19
-** digits at most: below 2^63) and FC_COPY bytes readable from the first,
-** so that it is copied as a fixed block. */
-#define FC_END 24
-#define FC_COPY 24
-typedef struct fl_counter {
-  char buf[FC_END + FC_COPY];
-  char *first;
-} fl_counter;
-
-static void fc_start(fl_counter *c, int64_t x)
-{
-  char digits[24];
-  size_t n = (size_t)(fl_int(digits, x) - digits);
-  memset(c->buf, '0', sizeof c->buf);
-  c->first = c->buf + FC_END - n;
-  memcpy(c->first, digits, n);
-}
-
-static void fc_next(fl_counter *c)
-{
-  char *d = c->buf + FC_END - 1;
-  while (*d == '9') *d-- = '0';
-  if (d < c->first) /* 99 + 1: one digit more (the room before is '0') */
-    c->first = d;
-  (*d)++;
-}
-
 /* The corners of vertices plan->low .. plan->low + plan->range - 1 into
-** the slots, each written by counting from the one before, with no
-** division; their lengths into lengths. Only for columns whose numbers
-** are never negative (fl_counter). */
+** the slots, their lengths into lengths, for columns whose numbers are
+** never negative: the corner of the first vertex is written, and each
+** next one made from it by adding one to each number's text in place,
+** with no division; a number that gains a digit (9 to 10) has the corner
+** written anew. */
 static void fl_fill_slots(const rsx_face_text *how, const rsx_face_plan *plan,
                           char *slots, uint16_t *lengths)
 {
-  fl_counter count[RSX_FACE_COLUMNS];
-  char corner[RSX_FACE_COLUMNS * (20 + 1) + FC_COPY];
+  char corner[RSX_FACE_COLUMNS * 21 + FL_SLOT]; /* 20 digits, a slash */
+  size_t first[RSX_FACE_COLUMNS], last[RSX_FACE_COLUMNS], len = 0, w;
   const size_t slot = plan->slot;
+  int n = 0, k;
   uint64_t v;
-  int k, nc = how->ncolumns;
   memset(corner, 0, sizeof corner); /* a slot's bytes past its corner */
-  for (k = 0; k < nc; k++)
-    if (how->columns[k].used)
-      fc_start(&count[k], (int64_t)plan->low + 1 + how->columns[k].offset);
   for (v = 0; v < plan->range; v++) {
-    char *p = corner, *s = slots + v * slot;
-    size_t w;
-    for (k = 0; k < nc; k++) {
-      if (k > 0) *p++ = '/';
-      if (how->columns[k].used) {
-        fl_counter *c = &count[k];
-        memcpy(p, c->first, FC_COPY); /* a fixed size: no call */
-        p += c->buf + FC_END - c->first;
-        fc_next(c);
+    char *s = slots + v * slot;
+    if (len == 0) { /* the corner written whole, its numbers found */
+      char *p = corner;
+      n = 0;
+      for (k = 0; k < how->ncolumns; k++) {
+        if (k > 0) *p++ = '/';
+        if (how->columns[k].used) {
+          first[n] = (size_t)(p - corner);
+          p = fl_int(p, (int64_t)(plan->low + v) + 1
+                     + how->columns[k].offset);
+          last[n++] = (size_t)(p - corner) - 1;
+        }
       }
+      len = (size_t)(p - corner);
     }
-    lengths[v] = (uint16_t)(p - corner);
+    lengths[v] = (uint16_t)len;
     if (slot == FL_SLOT)
-      memcpy(s, corner, FL_SLOT);
+      memcpy(s, corner, FL_SLOT); /* a fixed size: no call */
     else
       for (w = 0; w < slot; w += 8) memcpy(s + w, corner + w, 8);
+    for (k = 0; k < n; k++) { /* each number plus one */
+      char *d = corner + last[k], *top = corner + first[k];
+      while (*d == '9' && d > top) *d-- = '0';
+      if (*d == '9') /* a digit more: the next corner is written whole */
+        len = 0;
+      else
+        (*d)++;
+    }
   }
 }
 
