@@ -68,7 +68,7 @@ static LN_INLINE size_t vl_spaced(float f, char *p, rsx_float_memo *memo)
   unsigned at;
   memcpy(&bits, &f, sizeof bits);
   at = (unsigned)((bits * 2654435761u) >> 20); /* Fibonacci hashing */
-  if (memo->entry[at].bits != bits || memo->entry[at].len == 0)
+  if (memo->entry[at].len == 0 || memo->entry[at].bits != bits)
     vl_remember(f, bits, memo, at);
   memcpy(p, memo->entry[at].text, RSX_FLOAT_CHARS); /* a fixed size */
   return memo->entry[at].len;
