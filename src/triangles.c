@@ -66,16 +66,12 @@ int rsx_triangles(const rsx_mesh *m, const rsx_submesh *s, uint32_t first,
   if (m->primitive == RSX_TRIANGLES) {
     /* Indices left over after the last whole triangle form no face, but
     ** are still checked: a whole-buffer call may meet them. */
-    uint32_t corner[3];
-    unsigned k = 0; /* the index's place in its triangle */
     for (i = 0; i < count; i++) {
       v = rsx_mesh_index(m, first + i);
       if (v >= vc) return tri_bad_index(m, s, first + i, v, err);
-      corner[k] = v;
-      if (++k == 3) { /* each index read once */
-        tri_emit(out, &n, corner[0], corner[1], v);
-        k = 0;
-      }
+      if (i % 3 == 2)
+        tri_emit(out, &n, rsx_mesh_index(m, first + i - 2),
+                 rsx_mesh_index(m, first + i - 1), v);
     }
   } else {
     uint32_t restart = m->index_size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
