@@ -12,6 +12,13 @@
 #define VL_CHUNK 256 /* vertices decoded at a time */
 #define VL_MAXC 4    /* components of any kind */
 
+/* The loops' bodies, inlined where they are called with constants. */
+#if defined(__GNUC__)
+#define LN_INLINE __attribute__((always_inline)) inline
+#else
+#define LN_INLINE inline
+#endif
+
 /* A prefix this short is copied as a fixed block (no call), so the room
 ** of a line is never shorter. */
 #define LN_SHORT 8
@@ -36,22 +43,52 @@ void rsx_float_memo_init(rsx_float_memo *memo)
   for (i = 0; i < RSX_FLOAT_MEMO_SIZE; i++) memo->entry[i].len = 0;
 }
 
-/* Writes f at p (room for RSX_FLOAT_CHARS bytes), through memo when it
-** is not NULL; returns its length. */
-static size_t vl_float(float f, char *p, rsx_float_memo *memo)
+/* Writes f at p (room for RSX_FLOAT_CHARS bytes); returns its length. */
+static size_t vl_float(float f, char *p)
+{
+  return rsx_format_float(f, p);
+}
+
+/* Puts f's text, after a space, in memo's entry at. */
+static void vl_remember(float f, uint32_t bits, rsx_float_memo *memo,
+                        unsigned at)
+{
+  memo->entry[at].text[0] = ' ';
+  memo->entry[at].len = (uint8_t)(1 + rsx_format_float(f,
+                                      memo->entry[at].text + 1));
+  memo->entry[at].bits = bits;
+}
+
+/* Writes " " and f at p (room for RSX_FLOAT_CHARS + 1 bytes) through
+** memo, whose texts keep the space before them; returns the length.
+** Inline: it is the loop's body. */
+static LN_INLINE size_t vl_spaced(float f, char *p, rsx_float_memo *memo)
 {
   uint32_t bits;
   unsigned at;
-  if (memo == NULL) return rsx_format_float(f, p);
   memcpy(&bits, &f, sizeof bits);
   at = (unsigned)((bits * 2654435761u) >> 20); /* Fibonacci hashing */
-  if (memo->entry[at].len == 0 || memo->entry[at].bits != bits) {
-    memo->entry[at].len = (uint8_t)rsx_format_float(f,
-                                                    memo->entry[at].text);
-    memo->entry[at].bits = bits;
-  }
+  if (memo->entry[at].len == 0 || memo->entry[at].bits != bits)
+    vl_remember(f, bits, memo, at);
   memcpy(p, memo->entry[at].text, RSX_FLOAT_CHARS); /* a fixed size */
   return memo->entry[at].len;
+}
+
+/* The lines of count vertices of total numbers each, from vals, with a
+** short prefix (1..LN_SHORT bytes, in a block of LN_SHORT) and memo; total
+** is a constant where it is called, so that the compiler unrolls. */
+static LN_INLINE char *vl_block(char *p, const float *vals, uint32_t count, int total,
+                      const char *pre, size_t plen, rsx_float_memo *memo)
+{
+  uint32_t j;
+  int k;
+  for (j = 0; j < count; j++, vals += total) {
+    memcpy(p, pre, LN_SHORT); /* a fixed size: no call */
+    p += plen;
+    for (k = 0; k < total; k++) p += vl_spaced(vals[k], p, memo);
+    *p++ = '\n';
+  }
+  return p;
 }
 
 /* The longest line: prefix, each number after a space, newline. */
@@ -73,10 +110,11 @@ int rsx_vertex_lines(const rsx_mesh *m, int kind, uint32_t first,
                      rsx_sink *sink, rsx_error *err)
 {
   float c[VL_CHUNK * VL_MAXC], cw[VL_CHUNK * VL_MAXC];
+  float both[VL_CHUNK * 2 * VL_MAXC]; /* mapped, and with's after them */
   double scale[VL_MAXC], offset[VL_MAXC];
   const size_t plen = how->prefix_len;
   char pre[LN_SHORT] = {0};
-  int n, nw = 0, nc = how->components, ncw = 0, k;
+  int n, nw = 0, nc = how->components, ncw = 0, k, total;
   int mapped = how->scale != NULL || how->offset != NULL;
   rsx_float_memo *memo = how->memo; /* a local: stores of text alias *how */
   size_t line, per;
@@ -101,32 +139,67 @@ int rsx_vertex_lines(const rsx_mesh *m, int kind, uint32_t first,
   line = vl_line(how);
   per = line < RSX_SINK_ROOM ? RSX_SINK_ROOM / line : 1;
   memcpy(pre, how->prefix, plen < LN_SHORT ? plen : LN_SHORT);
+  total = nc + ncw;
   for (v = 0; v < count; v += run) {
+    const float *vals = c; /* the numbers of a vertex, total apart */
     uint32_t i, batch;
     run = count - v < VL_CHUNK ? count - v : VL_CHUNK;
     /* checked above: these cannot fail */
     rsx_mesh_decode(m, kind, first + v, run, c, NULL);
     if (ncw > 0) rsx_mesh_decode(m, how->with, first + v, run, cw, NULL);
+    if (mapped || ncw > 0 || nc != n) {
+      float *out = both;
+      for (i = 0; i < run; i++) {
+        const float *x = c + (size_t)i * n, *y = cw + (size_t)i * nw;
+        for (k = 0; k < nc; k++)
+          *out++ = mapped ? (float)(offset[k] + scale[k] * (double)x[k])
+                          : x[k];
+        for (k = 0; k < ncw; k++) *out++ = y[k];
+      }
+      vals = both;
+    }
     for (i = 0; i < run; i += batch) {
-      uint32_t j;
+      const float *x = vals + (size_t)i * total;
       char *start, *p;
+      uint32_t j;
       batch = run - i < per ? run - i : (uint32_t)per;
       start = p = sink->room(sink->ctx, (size_t)batch * line);
-      for (j = i; j < i + batch; j++) {
-        const float *x = c + (size_t)j * n, *y = cw + (size_t)j * nw;
-        if (plen <= LN_SHORT)
-          memcpy(p, pre, LN_SHORT); /* a fixed size: no call */
+      if (memo != NULL && plen > 0 && plen <= LN_SHORT) {
+        /* the common lines, unrolled for their count of numbers */
+        if (total == 3)
+          p = vl_block(p, x, batch, 3, pre, plen, memo);
+        else if (total == 2)
+          p = vl_block(p, x, batch, 2, pre, plen, memo);
+        else if (total == 6)
+          p = vl_block(p, x, batch, 6, pre, plen, memo);
         else
-          memcpy(p, how->prefix, plen);
-        p += plen;
-        for (k = 0; k < nc + ncw; k++) {
-          float f = k >= nc ? y[k - nc]
-                    : mapped ? (float)(offset[k] + scale[k] * (double)x[k])
-                             : x[k];
-          if (k > 0 || plen > 0) *p++ = ' ';
-          p += vl_float(f, p, memo);
+          p = vl_block(p, x, batch, total, pre, plen, memo);
+      } else {
+        for (j = 0; j < batch; j++, x += total) {
+          if (plen <= LN_SHORT)
+            memcpy(p, pre, LN_SHORT); /* a fixed size: no call */
+          else
+            memcpy(p, how->prefix, plen);
+          p += plen;
+          for (k = 0; k < total; k++) {
+            if (k > 0 || plen > 0) {
+              if (memo != NULL) {
+                p += vl_spaced(x[k], p, memo);
+                continue;
+              }
+              *p++ = ' ';
+              p += vl_float(x[k], p);
+            } else if (memo != NULL) { /* the memo's text without its space */
+              char spaced[RSX_FLOAT_CHARS];
+              size_t len = vl_spaced(x[k], spaced, memo) - 1;
+              memcpy(p, spaced + 1, len);
+              p += len;
+            } else {
+              p += vl_float(x[k], p);
+            }
+          }
+          *p++ = '\n';
         }
-        *p++ = '\n';
       }
       sink->keep(sink->ctx, (size_t)(p - start));
     }
@@ -265,27 +338,114 @@ int rsx_face_measure(const uint32_t *tri, size_t n,
   return 0;
 }
 
+/* The corners of vertices plan->low .. plan->low + plan->range - 1 into
+** the slots, their lengths into lengths, for columns whose numbers are
+** never negative: the corner of the first vertex is written, and each
+** next one made from it by adding one to each number's text in place,
+** with no division; a number that gains a digit (9 to 10) has the corner
+** written anew. */
+static void fl_fill_slots(const rsx_face_text *how, const rsx_face_plan *plan,
+                          char *slots, uint16_t *lengths)
+{
+  char corner[RSX_FACE_COLUMNS * 21 + FL_SLOT]; /* 20 digits, a slash */
+  size_t first[RSX_FACE_COLUMNS], last[RSX_FACE_COLUMNS], len = 0, w;
+  const size_t slot = plan->slot;
+  int n = 0, k;
+  uint64_t v;
+  memset(corner, 0, sizeof corner); /* a slot's bytes past its corner */
+  for (v = 0; v < plan->range; v++) {
+    char *s = slots + v * slot;
+    if (len == 0) { /* the corner written whole, its numbers found */
+      char *p = corner;
+      n = 0;
+      for (k = 0; k < how->ncolumns; k++) {
+        if (k > 0) *p++ = '/';
+        if (how->columns[k].used) {
+          first[n] = (size_t)(p - corner);
+          p = fl_int(p, (int64_t)(plan->low + v) + 1
+                     + how->columns[k].offset);
+          last[n++] = (size_t)(p - corner) - 1;
+        }
+      }
+      len = (size_t)(p - corner);
+    }
+    lengths[v] = (uint16_t)len;
+    if (slot == FL_SLOT)
+      memcpy(s, corner, FL_SLOT); /* a fixed size: no call */
+    else
+      for (w = 0; w < slot; w += 8) memcpy(s + w, corner + w, 8);
+    for (k = 0; k < n; k++) { /* each number plus one */
+      char *d = corner + last[k], *top = corner + first[k];
+      while (*d == '9' && d > top) *d-- = '0';
+      if (*d == '9') /* a digit more: the next corner is written whole */
+        len = 0;
+      else
+        (*d)++;
+    }
+  }
+}
+
+/* The corners of every vertex of the plan's range into the cache: slots,
+** then their lengths as uint16_t. */
+static uint16_t *fl_fill(const rsx_face_text *how, const rsx_face_plan *plan,
+                         char *slots)
+{
+  uint16_t *lengths = (uint16_t *)(slots + (size_t)plan->range * plan->slot);
+  uint64_t v;
+  int k;
+  for (k = 0; k < how->ncolumns; k++)
+    if (how->columns[k].used &&
+        (int64_t)plan->low + 1 + how->columns[k].offset < 0)
+      break;
+  if (k == how->ncolumns) {
+    fl_fill_slots(how, plan, slots, lengths);
+    return lengths;
+  }
+  for (v = 0; v < plan->range; v++) { /* a negative number: each anew */
+    char *s = slots + v * plan->slot;
+    lengths[v] = (uint16_t)(fl_corner(s, (uint32_t)(plan->low + v), how)
+                            - s);
+  }
+  return lengths;
+}
+
 void rsx_face_lines(const uint32_t *tri, size_t n, const rsx_face_text *how,
                     const rsx_face_plan *plan, void *cache, rsx_sink *sink)
 {
   const size_t plen = how->prefix_len, slot = plan->slot;
+  const uint32_t low = plan->low;
   char pre[LN_SHORT] = {0};
-  char *slots = cache;
-  uint16_t *lengths = NULL;
+  const char *slots = cache;
+  const uint16_t *lengths = NULL;
   size_t line, per, t;
 
   if (n == 0) return;
-  if (cache != NULL) {
-    /* the slots' lengths follow them, as uint16_t; 0: not written yet */
-    lengths = (uint16_t *)(slots + (size_t)plan->range * slot);
-    memset(lengths, 0, (size_t)plan->range * sizeof *lengths);
-  }
+  if (cache != NULL) lengths = fl_fill(how, plan, cache);
   line = fl_line(how, slot);
   per = line < RSX_SINK_ROOM ? RSX_SINK_ROOM / line : 1;
   memcpy(pre, how->prefix, plen < LN_SHORT ? plen : LN_SHORT);
   for (t = 0; t < n; ) {
     size_t end = n - t < per ? n : t + per;
     char *p = sink->room(sink->ctx, (end - t) * line), *start = p;
+    if (lengths != NULL && slot == FL_SLOT && plen > 0 && plen <= LN_SHORT) {
+      /* the common case: "f a b c", each corner a fixed copy */
+      for (; t < end; t++) {
+        const uint32_t *v = tri + 3 * t;
+        size_t a = v[0] - low, b = v[1] - low, c = v[2] - low;
+        memcpy(p, pre, LN_SHORT);
+        p += plen;
+        *p++ = ' ';
+        memcpy(p, slots + a * FL_SLOT, FL_SLOT);
+        p += lengths[a];
+        *p++ = ' ';
+        memcpy(p, slots + b * FL_SLOT, FL_SLOT);
+        p += lengths[b];
+        *p++ = ' ';
+        memcpy(p, slots + c * FL_SLOT, FL_SLOT);
+        p += lengths[c];
+        *p++ = '\n';
+      }
+    }
     for (; t < end; t++) {
       int c;
       if (plen <= LN_SHORT)
@@ -299,10 +459,8 @@ void rsx_face_lines(const uint32_t *tri, size_t n, const rsx_face_text *how,
         if (lengths == NULL) {
           p = fl_corner(p, v, how);
         } else {
-          size_t at = v - plan->low, w;
-          char *s = slots + at * slot;
-          if (lengths[at] == 0) /* (an empty corner is made each time) */
-            lengths[at] = (uint16_t)(fl_corner(s, v, how) - s);
+          size_t at = v - low, w;
+          const char *s = slots + at * slot;
           if (slot == FL_SLOT)
             memcpy(p, s, FL_SLOT); /* a fixed size: no call */
           else

@@ -29,7 +29,8 @@ typedef struct rsx_sink {
 /* The texts of floats written before, by their bits, so that a float met
 ** again skips the float writer (normals and UVs repeat, and so do the
 ** positions of flat faces): a direct-mapped table, a pure cache of
-** rsx_format_float, which its owner may keep from call to call. */
+** rsx_format_float (each text after a space, as the lines have it), which
+** its owner may keep from call to call. */
 #define RSX_FLOAT_MEMO_SIZE 4096
 typedef struct rsx_float_memo {
   struct {

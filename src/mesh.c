@@ -3,6 +3,7 @@
 ** decodes its attributes in bulk.
 */
 #include "rsxmesh.h"
+#include "decode.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -361,17 +362,17 @@ int rsx_mesh_decode(const rsx_mesh *m, int kind, uint32_t first, uint32_t n,
   ** rsx_decode_value; the rare ones go through it. */
   if (info->type == RSX_TYPE_F && info->count == 3) {
     for (v = 0; v < n; v++, p += stride, out += 3) {
-      out[0] = rsx_f32(p);
-      out[1] = rsx_f32(p + 4);
-      out[2] = rsx_f32(p + 8);
+      out[0] = dec_f32(p);
+      out[1] = dec_f32(p + 4);
+      out[2] = dec_f32(p + 8);
     }
   } else if (info->type == RSX_TYPE_CMP) {
     for (v = 0; v < n; v++, p += stride, out += 3)
-      rsx_cmp(rsx_be32(p), out);
+      dec_cmp(rsx_be32(p), out);
   } else if (info->type == RSX_TYPE_SF && info->count == 2) {
     for (v = 0; v < n; v++, p += stride, out += 2) {
-      out[0] = rsx_half(rsx_be16(p));
-      out[1] = rsx_half(rsx_be16(p + 2));
+      out[0] = dec_half(rsx_be16(p));
+      out[1] = dec_half(rsx_be16(p + 2));
     }
   } else {
     int c = info->components;

@@ -477,6 +477,51 @@ static void test_many_faces(void)
      "5,000 faces: through the cache, rooms kept");
 }
 
+/* 100 triangles (k, k + 1, k + 2) whose numbers gain a digit midway
+** (10^15 - 50 + 1 .. 10^15 + 51): the cache's corners, counted from one
+** another, are written anew there; corners of 16 and 17 digits twice
+** and an empty column, past 32 bytes, go in 40-byte slots copied by
+** words. The text is made by snprintf. */
+static void test_counted_faces(void)
+{
+  static uint32_t tri[100 * 3];
+  static char want[100 * 128];
+  static unsigned char cache[102 * (40 + 2)];
+  const long long off = 1000000000000000LL - 50;
+  const rsx_face_column wide[3] = {{1, off}, {0, 0}, {1, off}};
+  const rsx_face_column digits[2] = {{1, 0}, {1, 999 - 50}};
+  rsx_face_text how = ft("f", wide, 3);
+  rsx_face_plan plan;
+  size_t n = 0;
+  rsx_sink s;
+  uint32_t k;
+  for (k = 0; k < 100; k++) {
+    long long a = off + k + 1;
+    tri[3 * k] = k;
+    tri[3 * k + 1] = k + 1;
+    tri[3 * k + 2] = k + 2;
+    n += (size_t)snprintf(want + n, sizeof want - n,
+                          "f %lld//%lld %lld//%lld %lld//%lld\n", a, a,
+                          a + 1, a + 1, a + 2, a + 2);
+  }
+  plan = plan_of(tri, 100, &how, "counted faces");
+  is_int((long long)plan.slot, 40,
+         "counted faces: corners of 34 characters, 40-byte slots");
+  ok(plan.cache_size > 0 && plan.cache_size <= sizeof cache,
+     "counted faces: a cache of %zu bytes", plan.cache_size);
+  s = mem_start();
+  rsx_face_lines(tri, 100, &how, &plan, cache, &s);
+  is_str(mem_text(), want, "counted faces: 10^15 crossed, by the cache");
+  ok(!sink_mem.overrun, "counted faces: nothing past the room");
+  n = 0;
+  for (k = 0; k < 100; k++)
+    n += (size_t)snprintf(want + n, sizeof want - n,
+                          "f %u/%u %u/%u %u/%u\n", k + 1, k + 950, k + 2,
+                          k + 951, k + 3, k + 952);
+  faces_both(tri, 100, ft("f", digits, 2), want,
+             "counted faces: 999 to 1000 and 9 to 10 in one corner");
+}
+
 int main(void)
 {
   test_vertices();
@@ -484,5 +529,6 @@ int main(void)
   test_faces();
   test_face_extremes();
   test_many_faces();
+  test_counted_faces();
   return done_testing();
 }

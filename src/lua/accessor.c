@@ -472,19 +472,28 @@ static const luaL_Reg a_meta[] = {
   {NULL, NULL}
 };
 
+/* The metamethods every accessor's metatable holds, made once
+** (rsxlua_open_accessor) and shared: a_meta's, then __newindex. */
+static const char ac_shared_key = 'm';
+
 /* The per-accessor metatable, with the fields, on top of the stack; the
 ** accessor is at -2 and its mesh at parent. */
 static void ac_fields(lua_State *L, const rl_accessor *a, int parent)
 {
+  int i;
   lua_createtable(L, 0, 12);
-  luaL_getmetatable(L, RSXLUA_ACCESSOR);
-  luaL_setfuncs(L, a_meta, 1);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &ac_shared_key);
+  for (i = 0; a_meta[i].name != NULL; i++) {
+    lua_rawgeti(L, -1, i + 1);
+    lua_setfield(L, -3, a_meta[i].name);
+  }
+  lua_rawgeti(L, -1, i + 1);
+  lua_setfield(L, -3, "__newindex");
+  lua_pop(L, 1);
   lua_pushvalue(L, -1);
   lua_setfield(L, -2, "__index");
   lua_pushliteral(L, RSXLUA_ACCESSOR);
   lua_setfield(L, -2, "__name");
-  rsxlua_push_newindex(L, RSXLUA_ACCESSOR);
-  lua_setfield(L, -2, "__newindex");
   lua_pushstring(L, a->info->name);
   lua_setfield(L, -2, "kind");
   lua_pushvalue(L, parent);
@@ -523,5 +532,14 @@ void rsxlua_open_accessor(lua_State *L)
     lua_setfield(L, -2, a_methods[i].name);
   }
   lua_setfield(L, mt, "__index");
+  lua_newtable(L); /* ac_fields' shared metamethods */
+  for (i = 0; a_meta[i].name != NULL; i++) {
+    lua_pushvalue(L, mt);
+    lua_pushcclosure(L, a_meta[i].func, 1);
+    lua_rawseti(L, -2, i + 1);
+  }
+  rsxlua_push_newindex(L, RSXLUA_ACCESSOR);
+  lua_rawseti(L, -2, i + 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &ac_shared_key);
   lua_pop(L, 1);
 }
