@@ -466,53 +466,71 @@ static const luaL_Reg a_methods[] = {
   {NULL, NULL}
 };
 
-static const luaL_Reg a_meta[] = {
-  {"__len", a_len},
-  {"__tostring", a_tostring},
-  {NULL, NULL}
+/* The keys of an accessor's own metatable, in the order they are set
+** (the order pairs walks them in), made once (rsxlua_open_accessor) and
+** kept, interned, in the registry's shared table under ac_shared_key:
+** its slot k holds key k, slot AC_KEYS + k the value of key k when that
+** is the same for every accessor (__len, __tostring, __newindex,
+** __name), slot AC_SHARED_MT the shared metatable. ac_fields sets each
+** with lua_rawset from there: no C string to intern per key. */
+static const char *const ac_keys[] = {
+  "__len", "__tostring", "__newindex", "__index", "__name", "kind", "mesh",
+  "components", "type", "stream", "offset", "stride", "get", NULL
 };
-
-/* The metamethods every accessor's metatable holds, made once
-** (rsxlua_open_accessor) and shared: a_meta's, then __newindex. */
+enum { AK_LEN = 1, AK_TOSTRING, AK_NEWINDEX, AK_INDEX, AK_NAME, AK_KIND,
+       AK_MESH, AK_COMPONENTS, AK_TYPE, AK_STREAM, AK_OFFSET, AK_STRIDE,
+       AK_GET, AC_KEYS = AK_GET, AC_SHARED_MT = 2 * AC_KEYS + 1 };
 static const char ac_shared_key = 'm';
+
+/* Set the key of slot key of the shared table at shared to the value on
+** top of the stack (popped), in the metatable at mt. */
+static void ac_set(lua_State *L, int mt, int shared, int key)
+{
+  lua_rawgeti(L, shared, key);
+  lua_insert(L, -2);
+  lua_rawset(L, mt);
+}
 
 /* The per-accessor metatable, with the fields, on top of the stack; the
 ** accessor is at -2 and its mesh at parent. */
 static void ac_fields(lua_State *L, const rl_accessor *a, int parent)
 {
-  int i;
-  lua_createtable(L, 0, 12);
+  int mt, shared;
+  lua_createtable(L, 0, AC_KEYS);
+  mt = lua_gettop(L);
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ac_shared_key);
-  for (i = 0; a_meta[i].name != NULL; i++) {
-    lua_rawgeti(L, -1, i + 1);
-    lua_setfield(L, -3, a_meta[i].name);
-  }
-  lua_rawgeti(L, -1, i + 1);
-  lua_setfield(L, -3, "__newindex");
-  lua_pop(L, 1);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, -2, "__index");
-  lua_pushliteral(L, RSXLUA_ACCESSOR);
-  lua_setfield(L, -2, "__name");
+  shared = mt + 1;
+  lua_rawgeti(L, shared, AC_KEYS + AK_LEN);
+  ac_set(L, mt, shared, AK_LEN);
+  lua_rawgeti(L, shared, AC_KEYS + AK_TOSTRING);
+  ac_set(L, mt, shared, AK_TOSTRING);
+  lua_rawgeti(L, shared, AC_KEYS + AK_NEWINDEX);
+  ac_set(L, mt, shared, AK_NEWINDEX);
+  lua_pushvalue(L, mt);
+  ac_set(L, mt, shared, AK_INDEX);
+  lua_rawgeti(L, shared, AC_KEYS + AK_NAME);
+  ac_set(L, mt, shared, AK_NAME);
   lua_pushstring(L, a->info->name);
-  lua_setfield(L, -2, "kind");
+  ac_set(L, mt, shared, AK_KIND);
   lua_pushvalue(L, parent);
-  lua_setfield(L, -2, "mesh");
+  ac_set(L, mt, shared, AK_MESH);
   lua_pushinteger(L, a->info->components);
-  lua_setfield(L, -2, "components");
+  ac_set(L, mt, shared, AK_COMPONENTS);
   lua_pushstring(L, rsxlua_type_name(a->info->type));
-  lua_setfield(L, -2, "type");
+  ac_set(L, mt, shared, AK_TYPE);
   lua_pushstring(L, a->info->stream == RSX_MMP ? "MMP" : "MGP");
-  lua_setfield(L, -2, "stream");
+  ac_set(L, mt, shared, AK_STREAM);
   lua_pushinteger(L, a->m->format.offset[a->kind]);
-  lua_setfield(L, -2, "offset");
+  ac_set(L, mt, shared, AK_OFFSET);
   lua_pushinteger(L, (lua_Integer)a->stride);
-  lua_setfield(L, -2, "stride");
-  luaL_getmetatable(L, RSXLUA_ACCESSOR);
-  lua_pushvalue(L, -3); /* the accessor */
+  ac_set(L, mt, shared, AK_STRIDE);
+  lua_rawgeti(L, shared, AC_SHARED_MT);
+  lua_pushvalue(L, mt - 1); /* the accessor */
   lua_pushcclosure(L, a_get, 2);
-  lua_setfield(L, -2, "get");
-  luaL_setmetatable(L, RSXLUA_ACCESSOR);
+  ac_set(L, mt, shared, AK_GET);
+  lua_rawgeti(L, shared, AC_SHARED_MT);
+  lua_setmetatable(L, mt);
+  lua_pop(L, 1); /* the shared table */
 }
 
 /* Every method but get pins the accessor's bundle for its call (see
@@ -532,14 +550,23 @@ void rsxlua_open_accessor(lua_State *L)
     lua_setfield(L, -2, a_methods[i].name);
   }
   lua_setfield(L, mt, "__index");
-  lua_newtable(L); /* ac_fields' shared metamethods */
-  for (i = 0; a_meta[i].name != NULL; i++) {
-    lua_pushvalue(L, mt);
-    lua_pushcclosure(L, a_meta[i].func, 1);
+  lua_createtable(L, AC_SHARED_MT, 0); /* ac_fields' keys and constants */
+  for (i = 0; ac_keys[i] != NULL; i++) {
+    lua_pushstring(L, ac_keys[i]);
     lua_rawseti(L, -2, i + 1);
   }
+  lua_pushvalue(L, mt);
+  lua_pushcclosure(L, a_len, 1);
+  lua_rawseti(L, -2, AC_KEYS + AK_LEN);
+  lua_pushvalue(L, mt);
+  lua_pushcclosure(L, a_tostring, 1);
+  lua_rawseti(L, -2, AC_KEYS + AK_TOSTRING);
   rsxlua_push_newindex(L, RSXLUA_ACCESSOR);
-  lua_rawseti(L, -2, i + 1);
+  lua_rawseti(L, -2, AC_KEYS + AK_NEWINDEX);
+  lua_pushliteral(L, RSXLUA_ACCESSOR);
+  lua_rawseti(L, -2, AC_KEYS + AK_NAME);
+  lua_pushvalue(L, mt);
+  lua_rawseti(L, -2, AC_SHARED_MT);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &ac_shared_key);
   lua_pop(L, 1);
 }
