@@ -86,9 +86,11 @@ end
 -- that a mesh that fails leaves nothing in the file: its attributes, the
 -- UV accessor of each stored set its submeshes feed (in submesh order,
 -- as they are written) and, when an index lies past the vertices, each
--- submesh's triangles. A table, or nil and the first message.
+-- submesh's triangles. A table, or nil and the first message. Its
+-- submeshes and their stored sets are kept for mesh_obj (each of those
+-- is a call into the module, a few microseconds a mesh).
 local function mesh_parts(mesh)
-  local parts = { uv = {} }
+  local parts = { uv = {}, submeshes = {}, sets = {} }
   local err
   parts.position, err = mesh:attribute("position")
   if not parts.position then return nil, err end
@@ -104,12 +106,13 @@ local function mesh_parts(mesh)
   for _, f in ipairs(mesh.findings) do
     if f.code == "index-range" then bad_index = true end
   end
-  for _, s in mesh:submeshes() do
+  for i, s in mesh:submeshes() do
     if bad_index then
       local count, why = s:triangle_count() -- its message, no bytes
       if not count then return nil, why end
     end
     local set = s:uv_set(opts.uv)
+    parts.submeshes[i], parts.sets[i] = s, set or false
     if set and parts.uv[set] == nil then
       parts.uv[set], err = s:uv(opts.uv)
       if not parts.uv[set] then return nil, err end
@@ -120,9 +123,9 @@ end
 
 -- Write the OBJ text of one mesh to f, numbered after the counts in base
 -- ({v =, vt =, vn =}), which it advances; the long blocks (v, vn, vt, f)
--- go from the module straight to the file. Returns the bytes and the
--- triangles written; nil and a message when something the mesh needs
--- cannot be decoded, and then nothing is written.
+-- go from the module straight to the file. Returns the bytes, the
+-- triangles and the vertices written; nil and a message when something
+-- the mesh needs cannot be decoded, and then nothing is written.
 local function mesh_obj(f, mesh, base, names, used)
   local parts, err = mesh_parts(mesh)
   if not parts then return nil, err end
@@ -156,9 +159,9 @@ local function mesh_obj(f, mesh, base, names, used)
   end
   local vt_base = {} -- stored UV set -> vt count before its block
   local vt_count, triangles = base.vt, 0
-  for i, s in mesh:submeshes() do
+  for i, s in ipairs(parts.submeshes) do
     -- a set first met here gets its vt block next, at vt_count
-    local set = s:uv_set(opts.uv)
+    local set = parts.sets[i] or nil
     local columns = face_columns(base.v,
       set and (vt_base[set] or vt_count), normal and base.vn)
     if set and not vt_base[set] then
@@ -169,7 +172,8 @@ local function mesh_obj(f, mesh, base, names, used)
       end
       vt_count = vt_count + n
     end
-    local mat = s.material and names[s.material.index] or names.none
+    local material = s.material
+    local mat = material and names[material.index] or names.none
     used[mat] = true
     put("g " .. name .. "." .. i .. "\nusemtl " .. mat .. "\n")
     local written, count = s:face_lines("f", columns, f)
@@ -179,7 +183,7 @@ local function mesh_obj(f, mesh, base, names, used)
   base.v = base.v + n
   base.vn = base.vn + (normal and n or 0)
   base.vt = vt_count
-  return bytes, triangles
+  return bytes, triangles, n
 end
 
 -- The path an MTL in folder `to` gives texture tex of a bundle in folder
@@ -252,11 +256,12 @@ local function export(bundle, input, list, file, names, all_materials)
     local base = { v = 0, vt = 0, vn = 0 }
     for k, mesh in ipairs(list) do
       run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
-      local bytes, triangles = mesh_obj(f, mesh, base, names, used)
+      local bytes, triangles, vertices = mesh_obj(f, mesh, base, names,
+        used)
       if bytes then
         done.bytes = done.bytes + bytes
         done.meshes = done.meshes + 1
-        done.vertices = done.vertices + mesh.vertex_count
+        done.vertices = done.vertices + vertices
         done.triangles = done.triangles + triangles
       else
         run:fail(input.path, triangles)
