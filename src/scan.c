@@ -753,6 +753,18 @@ static int scan_ctz64(uint64_t b)
 #endif
 }
 
+/* the bits set of b */
+static int scan_popcount(unsigned b)
+{
+#if defined(__GNUC__)
+  return __builtin_popcount(b);
+#else
+  int n = 0;
+  for (; b; b &= b - 1) n++;
+  return n;
+#endif
+}
+
 /* 64 bits of the bitmap from bit i on */
 static uint64_t bits_at(const uint64_t *bits, size_t i)
 {
@@ -1045,6 +1057,50 @@ static void ix_feed(scan_state *s, scan_ixrun *x, const void *values,
   x->fed_end = to;
 }
 
+/* A block of a dense buffer at once: where each of its values links (n,
+** the block's count, is IX_BLOCK) and the run is under way, its last
+** value linked, ix_value would count every value a link, end nothing and
+** raise maxc to the block's largest: only the steps are counted one by
+** one. The values that need ix_value's care rule this out: restarts and
+** large values (the sentinels of the ring, the 16-bit vectors' wrap) in
+** the block or the IX_WINDOW before it. 0 where ix_feed has to do it. */
+static int ix_dense(scan_ixrun *x, const void *block, uint64_t o)
+{
+  uint32_t v[IX_WINDOW + IX_BLOCK], top = 0, steps = 0;
+  uint64_t k = x->k;
+  int i;
+  if (!x->active || x->first_linked < 0 || x->fed_end != o ||
+      k < IX_WINDOW || x->last_linked != (int64_t)k - 1 ||
+      x->recent_links * 3 < IX_RECENT)
+    return 0;
+  for (i = 0; i < IX_WINDOW + IX_BLOCK; i++) {
+    v[i] = x->size == 2 ? ((const uint16_t *)block)[i - IX_WINDOW]
+                        : ((const uint32_t *)block)[i - IX_WINDOW];
+    top |= v[i];
+  }
+  /* below 0x8000 as 16 bits, below IX_U32_LIMIT as 32 */
+  if (top >= (x->size == 2 ? 0x8000u : IX_U32_LIMIT)) return 0;
+  for (i = IX_WINDOW; i < IX_WINDOW + IX_BLOCK; i++) {
+    uint32_t t = v[i] - v[i - 2] + 2;
+    steps += t <= 4 && t != 2;
+    if (v[i] > x->maxc) x->maxc = v[i];
+    x->ring[(k + (uint64_t)(i - IX_WINDOW)) % IX_RING] = v[i];
+  }
+  /* every value linked: the bits leaving recent were its older half */
+  x->recent_links += IX_BLOCK - scan_popcount(x->recent >> IX_BLOCK);
+  x->recent = (x->recent << IX_BLOCK | ((1u << IX_BLOCK) - 1)) &
+              ((1u << IX_RECENT) - 1);
+  x->links += IX_BLOCK;
+  x->steps += steps;
+  x->k = k + IX_BLOCK;
+  x->last_linked = (int64_t)x->k - 1;
+  x->links1 = x->links;
+  x->restarts1 = x->restarts;
+  x->steps1 = x->steps;
+  x->fed_end = o + IX_BLOCK * (uint64_t)x->size;
+  return 1;
+}
+
 /* The blocks of x that are whole in the buffer (all, and the values short
 ** of a block, at the file's end). */
 static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
@@ -1066,7 +1122,9 @@ static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
       x->sparse = 0;
       ix_feed(s, x, values, base, from, o + block);
     } else {
-      ix_feed(s, x, values, base, o, o + block);
+      if (n < IX_BLOCK ||
+          !ix_dense(x, (const uint8_t *)values + (size_t)(o - base), o))
+        ix_feed(s, x, values, base, o, o + block);
       x->sparse = n <= IX_SLEEP ? x->sparse + 1 : 0;
       /* two such blocks: fewer than a third of the last IX_RECENT values
       ** link, and ix_value would have ended a run there as well */
