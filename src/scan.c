@@ -753,16 +753,12 @@ static int scan_ctz64(uint64_t b)
 #endif
 }
 
-/* the bits set of b */
-static int scan_popcount(unsigned b)
+/* the bits set of b, below 256, by multiplications (a popcount
+** instruction is not in the baseline x86-64) */
+static int scan_bits8(unsigned b)
 {
-#if defined(__GNUC__)
-  return __builtin_popcount(b);
-#else
-  int n = 0;
-  for (; b; b &= b - 1) n++;
-  return n;
-#endif
+  return (int)((uint32_t)(((b * 0x08040201u) >> 3 & 0x11111111u) *
+                          0x11111111u) >> 28);
 }
 
 /* 64 bits of the bitmap from bit i on */
@@ -940,7 +936,8 @@ static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
 }
 
 /* Index buffers: the links of a block of IX_BLOCK values, each to the
-** IX_WINDOW before it, counted at once (vectors of the compiler where it
+** IX_WINDOW before it, found at once, a bit per value, the first value's
+** the highest (vectors of the compiler where it
 ** has them); a detector sleeps through blocks with few links (most of a
 ** file) and wakes at a block with IX_WAKE, fed from IX_BACKUP values
 ** before it, so that a buffer's start is in what ix_value sees. The
@@ -949,13 +946,18 @@ static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
 typedef uint16_t scan_u16x8 __attribute__((vector_size(16)));
 typedef uint32_t scan_u32x4 __attribute__((vector_size(16)));
 
+/* the sum of the 16-bit lanes, below 65536 */
+static unsigned lane_sum16(scan_u16x8 m)
+{
+  uint64_t t = ((scan_u64x2)m)[0] + ((scan_u64x2)m)[1];
+  t += t >> 32;
+  return (unsigned)((t + (t >> 16)) & 0xFFFFu);
+}
+
 /* the lanes of a mask (all ones or zero) that are set, in 16-bit lanes */
 static unsigned lanes16(scan_u16x8 m)
 {
-  scan_u64x2 h = (scan_u64x2)m & 0x0001000100010001u;
-  uint64_t t = h[0] + h[1];
-  t += t >> 32;
-  return (unsigned)((t + (t >> 16)) & 0xFFFFu);
+  return lane_sum16(m & 1);
 }
 
 /* v: IX_BLOCK values of the chunk's values of x's size, in the host's
@@ -967,6 +969,16 @@ static scan_u16x8 near16(scan_u16x8 a2, const uint16_t *q)
   memcpy(&b, q, sizeof b);
   return (scan_u16x8)(a2 - b <= 2 * IX_NEAR);
 }
+
+/* a bit per lane, the first value's the highest, and 1 << 8 to count
+** them (ix_block_links) */
+#define IX_LANE(b) (256 + (b))
+static const scan_u16x8 ix_lane_bits16 = {
+  IX_LANE(128), IX_LANE(64), IX_LANE(32), IX_LANE(16),
+  IX_LANE(8), IX_LANE(4), IX_LANE(2), IX_LANE(1) };
+static const scan_u32x4 ix_lane_bits32[2] = {
+  { IX_LANE(128), IX_LANE(64), IX_LANE(32), IX_LANE(16) },
+  { IX_LANE(8), IX_LANE(4), IX_LANE(2), IX_LANE(1) } };
 
 static unsigned ix_block_links(const void *v, int size)
 {
@@ -983,7 +995,7 @@ static unsigned ix_block_links(const void *v, int size)
            near16(a2, p - 4) | near16(a2, p - 5) | near16(a2, p - 6);
     /* a value equal to the one before links to none */
     memcpy(&b, p - 1, sizeof b);
-    return lanes16(link & (scan_u16x8)(a != b));
+    return lane_sum16(link & (scan_u16x8)(a != b) & ix_lane_bits16);
   }
   {
     /* a link needs a value below IX_U32_LIMIT: floats and most other
@@ -1009,8 +1021,9 @@ static unsigned ix_block_links(const void *v, int size)
     }
     memcpy(&b, p - 1, sizeof b);
     /* values at IX_U32_LIMIT and above end a run in ix_value */
-    n += lanes16((scan_u16x8)(link & (scan_u32x4)(a != b) &
-                              (scan_u32x4)(a < IX_U32_LIMIT) & 1u));
+    n += lane_sum16((scan_u16x8)(link & (scan_u32x4)(a != b) &
+                              (scan_u32x4)(a < IX_U32_LIMIT) &
+                              ix_lane_bits32[half]));
   }
   return n;
 }
@@ -1029,7 +1042,8 @@ static unsigned ix_block_links(const void *v, int size)
     }
     b = size == 2 ? ((const uint16_t *)v)[i - 1]
                   : ((const uint32_t *)v)[i - 1];
-    n += link && a != b && (size == 2 || a < IX_U32_LIMIT);
+    if (link && a != b && (size == 2 || a < IX_U32_LIMIT))
+      n += 256 + (1u << (IX_BLOCK - 1 - i));
   }
   return n;
 }
@@ -1057,46 +1071,119 @@ static void ix_feed(scan_state *s, scan_ixrun *x, const void *values,
   x->fed_end = to;
 }
 
-/* A block of a dense buffer at once: where each of its values links (n,
-** the block's count, is IX_BLOCK) and the run is under way, its last
-** value linked, ix_value would count every value a link, end nothing and
-** raise maxc to the block's largest: only the steps are counted one by
-** one. The values that need ix_value's care rule this out: restarts and
-** large values (the sentinels of the ring, the 16-bit vectors' wrap) in
-** the block or the IX_WINDOW before it. 0 where ix_feed has to do it. */
-static int ix_dense(scan_ixrun *x, const void *block, uint64_t o)
+/* What ix_dense needs of a block's values, v its IX_BLOCK values with the
+** IX_WINDOW before them at v[0]: 0 where one of them is a restart or
+** large (0x8000 or above of 16 bits, IX_U32_LIMIT of 32); else 1, with
+** *steps the values that step (a bit each, as ix_block_links's links,
+** with their count above) and *top the largest of v[from..last]. */
+static int ix_block_values(int size, const void *block, int from, int last,
+                           unsigned *steps, uint32_t *top)
 {
-  uint32_t v[IX_WINDOW + IX_BLOCK], top = 0, steps = 0;
-  uint64_t k = x->k;
+  uint32_t v[IX_WINDOW + IX_BLOCK], any = 0, t;
   int i;
-  if (!x->active || x->first_linked < 0 || x->fed_end != o ||
-      k < IX_WINDOW || x->last_linked != (int64_t)k - 1 ||
-      x->recent_links * 3 < IX_RECENT)
-    return 0;
-  for (i = 0; i < IX_WINDOW + IX_BLOCK; i++) {
-    v[i] = x->size == 2 ? ((const uint16_t *)block)[i - IX_WINDOW]
-                        : ((const uint32_t *)block)[i - IX_WINDOW];
-    top |= v[i];
+  if (size == 2) {
+    const uint16_t *p = (const uint16_t *)block - IX_WINDOW;
+    for (i = 0; i < IX_WINDOW + IX_BLOCK; i++) any |= v[i] = p[i];
+    if (any >= 0x8000u) return 0;
+  } else {
+    const uint32_t *p = (const uint32_t *)block - IX_WINDOW;
+    for (i = 0; i < IX_WINDOW + IX_BLOCK; i++) any |= v[i] = p[i];
+    if (any >= IX_U32_LIMIT) return 0;
   }
-  /* below 0x8000 as 16 bits, below IX_U32_LIMIT as 32 */
-  if (top >= (x->size == 2 ? 0x8000u : IX_U32_LIMIT)) return 0;
+  *steps = 0;
   for (i = IX_WINDOW; i < IX_WINDOW + IX_BLOCK; i++) {
-    uint32_t t = v[i] - v[i - 2] + 2;
-    steps += t <= 4 && t != 2;
-    if (v[i] > x->maxc) x->maxc = v[i];
-    x->ring[(k + (uint64_t)(i - IX_WINDOW)) % IX_RING] = v[i];
+    t = v[i] - v[i - 2] + 2;
+    if (t <= 4 && t != 2)
+      *steps += 256 + (1u << (IX_WINDOW + IX_BLOCK - 1 - i));
   }
-  /* every value linked: the bits leaving recent were its older half */
-  x->recent_links += IX_BLOCK - scan_popcount(x->recent >> IX_BLOCK);
-  x->recent = (x->recent << IX_BLOCK | ((1u << IX_BLOCK) - 1)) &
-              ((1u << IX_RECENT) - 1);
-  x->links += IX_BLOCK;
-  x->steps += steps;
+  *top = 0;
+  for (i = from; i <= last; i++)
+    if (v[i] > *top) *top = v[i];
+  return 1;
+}
+
+#ifdef SCAN_VECTORS
+typedef int16_t scan_i16x8 __attribute__((vector_size(16)));
+
+/* ix_block_values of 16-bit values in vectors */
+static int ix_block_values16(const uint16_t *p, int from, int last,
+                             unsigned *steps, uint32_t *top)
+{
+  static const scan_i16x8 lane_w = { 0, 1, 2, 3, 4, 5, 6, 7 },
+                          lane_a = { 6, 7, 8, 9, 10, 11, 12, 13 };
+  scan_u16x8 a, w, b, t;
+  scan_i16x8 m, h;
+  scan_u64x2 any;
+  memcpy(&a, p, sizeof a);
+  memcpy(&w, p - IX_WINDOW, sizeof w);
+  any = (scan_u64x2)(a | w);
+  if ((any[0] | any[1]) & 0x8000800080008000u) return 0;
+  memcpy(&b, p - 2, sizeof b);
+  t = a - b + 2;
+  *steps = lane_sum16((scan_u16x8)((t <= 4) & (t != 2)) & ix_lane_bits16);
+  /* below 0x8000: signed lanes; those outside [from, last] zero */
+  m = (scan_i16x8)a & (lane_a >= (int16_t)from) & (lane_a <= (int16_t)last);
+  h = (scan_i16x8)w & (lane_w >= (int16_t)from) & (lane_w <= (int16_t)last);
+  m = (m & (m > h)) | (h & ~(m > h));
+  h = __builtin_shuffle(m, (scan_i16x8){ 4, 5, 6, 7, 0, 1, 2, 3 });
+  m = (m & (m > h)) | (h & ~(m > h));
+  h = __builtin_shuffle(m, (scan_i16x8){ 2, 3, 0, 1, 2, 3, 0, 1 });
+  m = (m & (m > h)) | (h & ~(m > h));
+  *top = (uint32_t)(m[0] > m[1] ? m[0] : m[1]);
+  return 1;
+}
+#endif
+
+/* A block of a dense buffer at once: where the run is under way with a
+** link among the IX_WINDOW values before the block and one in it, ix_value
+** would end nothing in the block (no gap of IX_GAP, and with enough of
+** the recent values linked, no ix_again), so the links (the bits of
+** links, as ix_block_links finds them) are counted at once, and maxc
+** raised to the largest value up to the last link. The values that need
+** ix_value's care rule this out: restarts and large values (the ring's
+** sentinels, the 16-bit vectors' wrap) in the block or the IX_WINDOW
+** before it. 0 where ix_feed has to do it. */
+static int ix_dense(scan_ixrun *x, const void *block, uint64_t o,
+                    unsigned links, int n)
+{
+  uint64_t k = x->k;
+  unsigned steps, after;
+  uint32_t top;
+  int i, last, from, ok;
+  if (links == 0 || !x->active || x->first_linked < 0 ||
+      x->fed_end != o || k < IX_WINDOW ||
+      x->last_linked < (int64_t)k - IX_WINDOW ||
+      (x->recent_links - (IX_BLOCK - n)) * 3 < IX_RECENT)
+    return 0;
+  /* the last value linked, the lanes after it, and the first value not
+  ** yet in maxc (IX_WINDOW: the block's first) */
+  after = (1u << scan_ctz64(links)) - 1;
+  last = IX_WINDOW + IX_BLOCK - 1 - scan_ctz64(links);
+  from = IX_WINDOW + (int)(x->last_linked + 1 - (int64_t)k);
+#ifdef SCAN_VECTORS
+  ok = x->size == 2
+         ? ix_block_values16(block, from, last, &steps, &top)
+         : ix_block_values(x->size, block, from, last, &steps, &top);
+#else
+  ok = ix_block_values(x->size, block, from, last, &steps, &top);
+#endif
+  if (!ok) return 0;
+  if (x->size == 2)
+    for (i = 0; i < IX_BLOCK; i++)
+      x->ring[(k + (uint64_t)i) % IX_RING] = ((const uint16_t *)block)[i];
+  else
+    for (i = 0; i < IX_BLOCK; i++)
+      x->ring[(k + (uint64_t)i) % IX_RING] = ((const uint32_t *)block)[i];
+  if (top > x->maxc) x->maxc = top;
+  x->steps1 = x->steps + (steps >> 8) - (unsigned)scan_bits8(steps & after);
+  x->steps += steps >> 8;
+  x->recent_links += n - scan_bits8(x->recent >> IX_BLOCK);
+  x->recent = (x->recent << IX_BLOCK | links) & ((1u << IX_RECENT) - 1);
+  x->links += (unsigned)n;
+  x->last_linked = (int64_t)k + (last - IX_WINDOW);
   x->k = k + IX_BLOCK;
-  x->last_linked = (int64_t)x->k - 1;
   x->links1 = x->links;
   x->restarts1 = x->restarts;
-  x->steps1 = x->steps;
   x->fed_end = o + IX_BLOCK * (uint64_t)x->size;
   return 1;
 }
@@ -1108,10 +1195,12 @@ static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
 {
   uint64_t block = IX_BLOCK * (uint64_t)x->size, end = base + have, o;
   for (o = x->next; o + block <= end; o += block) {
-    unsigned n = o < IX_WINDOW * (uint64_t)x->size
-                   ? IX_WAKE   /* the file's start: nothing to look back at */
-                   : ix_block_links((const uint8_t *)values +
-                                      (size_t)(o - base), x->size);
+    /* the file's start: nothing to look back at */
+    unsigned links = o < IX_WINDOW * (uint64_t)x->size
+                       ? IX_WAKE << 8
+                       : ix_block_links((const uint8_t *)values +
+                                          (size_t)(o - base), x->size);
+    int n = (int)(links >> 8);
     if (!x->awake) {
       uint64_t from;
       if (n < IX_WAKE) continue;
@@ -1122,8 +1211,8 @@ static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
       x->sparse = 0;
       ix_feed(s, x, values, base, from, o + block);
     } else {
-      if (n < IX_BLOCK ||
-          !ix_dense(x, (const uint8_t *)values + (size_t)(o - base), o))
+      if (!ix_dense(x, (const uint8_t *)values + (size_t)(o - base), o,
+                    links & 0xFF, n))
         ix_feed(s, x, values, base, o, o + block);
       x->sparse = n <= IX_SLEEP ? x->sparse + 1 : 0;
       /* two such blocks: fewer than a third of the last IX_RECENT values
