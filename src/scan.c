@@ -962,6 +962,24 @@ static unsigned lanes16(scan_u16x8 m)
 
 /* v: IX_BLOCK values of the chunk's values of x's size, in the host's
 ** order, with IX_WINDOW before them */
+#ifdef __SSE2__
+/* the lanes of the 8 values at p near one of the IX_WINDOW (6) before
+** them: a - b + IX_NEAR <= 2 * IX_NEAR of 16 bits, 0x8000 higher, is a
+** signed comparison, made once on the least of the six (pminsw) */
+static scan_u16x8 near6_16(const uint16_t *p)
+{
+  __m128i a = _mm_add_epi16(_mm_loadu_si128((const __m128i *)p),
+                            _mm_set1_epi16((short)(0x8000 + IX_NEAR)));
+#define IX_BACK(d) _mm_sub_epi16(a, _mm_loadu_si128((const __m128i *)(p - d)))
+  __m128i m = _mm_min_epi16(
+    _mm_min_epi16(_mm_min_epi16(IX_BACK(1), IX_BACK(2)),
+                  _mm_min_epi16(IX_BACK(3), IX_BACK(4))),
+    _mm_min_epi16(IX_BACK(5), IX_BACK(6)));
+#undef IX_BACK
+  return (scan_u16x8)_mm_cmplt_epi16(
+    m, _mm_set1_epi16((short)(0x8000 + 2 * IX_NEAR + 1)));
+}
+#else
 /* the lanes of the 8 values at q that a + IX_NEAR (a2) lies near */
 static scan_u16x8 near16(scan_u16x8 a2, const uint16_t *q)
 {
@@ -969,6 +987,16 @@ static scan_u16x8 near16(scan_u16x8 a2, const uint16_t *q)
   memcpy(&b, q, sizeof b);
   return (scan_u16x8)(a2 - b <= 2 * IX_NEAR);
 }
+
+static scan_u16x8 near6_16(const uint16_t *p)
+{
+  scan_u16x8 a2;
+  memcpy(&a2, p, sizeof a2);
+  a2 += IX_NEAR;
+  return near16(a2, p - 1) | near16(a2, p - 2) | near16(a2, p - 3) |
+         near16(a2, p - 4) | near16(a2, p - 5) | near16(a2, p - 6);
+}
+#endif
 
 /* a bit per lane, the first value's the highest, and 1 << 8 to count
 ** them (ix_block_links) */
@@ -988,11 +1016,8 @@ static unsigned ix_block_links(const void *v, int size)
     /* the IX_WINDOW (6) values before each, written out: the loop's
     ** counting was a quarter of the work */
     const uint16_t *p = v;
-    scan_u16x8 a, a2, b, link;
+    scan_u16x8 a, b, link = near6_16(p);
     memcpy(&a, p, sizeof a);
-    a2 = a + IX_NEAR;
-    link = near16(a2, p - 1) | near16(a2, p - 2) | near16(a2, p - 3) |
-           near16(a2, p - 4) | near16(a2, p - 5) | near16(a2, p - 6);
     /* a value equal to the one before links to none */
     memcpy(&b, p - 1, sizeof b);
     return lane_sum16(link & (scan_u16x8)(a != b) & ix_lane_bits16);
