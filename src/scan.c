@@ -1691,6 +1691,47 @@ static int key_order(const void *a, const void *b)
   return x->at < y->at ? -1 : x->at > y->at;
 }
 
+/* Sort keys (n, in order of at) as key_order does: a stable radix sort of
+** the key, a byte at a time, the bytes that every key shares passed by;
+** qsort where its buffer cannot be had. */
+static void key_sort(scan_key *keys, size_t n)
+{
+  size_t count[8][256], i, c;
+  scan_key *tmp, *from = keys, *to;
+  uint64_t any = 0, every = ~(uint64_t)0;
+  int b;
+  if (n < 2) return;
+  tmp = malloc(n * sizeof *tmp);
+  if (tmp == NULL) {
+    qsort(keys, n, sizeof *keys, key_order);
+    return;
+  }
+  memset(count, 0, sizeof count);
+  for (i = 0; i < n; i++) {
+    uint64_t k = keys[i].key;
+    for (b = 0; b < 8; b++) count[b][k >> 8 * b & 255]++;
+    any |= k;
+    every &= k;
+  }
+  to = tmp;
+  for (b = 0; b < 8; b++) {
+    size_t sum = 0;
+    scan_key *t;
+    if (((any ^ every) >> 8 * b & 255) == 0) continue;
+    for (c = 0; c < 256; c++) {
+      size_t here = count[b][c];
+      count[b][c] = sum;
+      sum += here;
+    }
+    for (i = 0; i < n; i++) to[count[b][from[i].key >> 8 * b & 255]++] = from[i];
+    t = from;
+    from = to;
+    to = t;
+  }
+  if (from != keys) memcpy(keys, from, n * sizeof *keys);
+  free(tmp);
+}
+
 /* the first entry of keys (n, sorted) with a key k at least, or n */
 static size_t key_find_from(const scan_key *keys, size_t n, uint64_t k)
 {
@@ -1778,10 +1819,11 @@ static int lookup_build(scan_state *s, const unsigned char *drop,
       lk->mgp[lk->nmgp++].at = i;
     }
   }
-  qsort(lk->meta, lk->nmeta, sizeof *lk->meta, key_order);
-  qsort(lk->ix, lk->nix, sizeof *lk->ix, key_order);
-  qsort(lk->mgp, lk->nmgp, sizeof *lk->mgp, key_order);
-  qsort(lk->mgp_count, lk->nmgp, sizeof *lk->mgp_count, key_order);
+  /* in order of at: sorted by key, then at */
+  key_sort(lk->meta, lk->nmeta);
+  key_sort(lk->ix, lk->nix);
+  key_sort(lk->mgp, lk->nmgp);
+  key_sort(lk->mgp_count, lk->nmgp);
   return 0;
 }
 
