@@ -551,8 +551,9 @@ static void scan_record(scan_state *s, scan_detector *d, unsigned phase,
     d->active++;
     d->active_phases |= 1u << phase;
     r->start = off;
-    r->hard = r->soft_in = 0;
+    r->hard = r->soft_in = r->soft_pending = 0;
     bounds_reset(r->lo, r->hi);
+    bounds_reset(r->plo, r->phi);
   } else if (r->soft_pending) {
     int i;
     r->soft_in += r->soft_pending;
@@ -560,9 +561,10 @@ static void scan_record(scan_state *s, scan_detector *d, unsigned phase,
       if (r->plo[i] < r->lo[i]) r->lo[i] = r->plo[i];
       if (r->phi[i] > r->hi[i]) r->hi[i] = r->phi[i];
     }
+    r->soft_pending = 0;
+    /* the pending bounds are reset only where they were used */
+    bounds_reset(r->plo, r->phi);
   }
-  r->soft_pending = 0;
-  bounds_reset(r->plo, r->phi);
   r->hard++;
   r->end = off + l->words * 4;
   if (l->kind == RSX_SCAN_MMP) bounds_add(r->lo, r->hi, p);
