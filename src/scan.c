@@ -1567,17 +1567,29 @@ typedef struct ix_tally {
   uint8_t *seen;              /* a bit per value below the count */
 } ix_tally;
 
+/* the values v[0..n) tallied (in locals: the bitmap's bytes may alias
+** anything) */
 static void ix_count(const rsx_scan_found *f, uint32_t restart, ix_tally *t,
-                     uint32_t v)
+                     const uint32_t *v, size_t n)
 {
-  if (v == restart) return;
-  if (v > t->inner) t->inner = v;
-  if (v >= f->vertices) return;
-  if (v > t->top) t->top = v;
-  if (!(t->seen[v / 8] & (1u << (v % 8)))) {
-    t->seen[v / 8] |= (uint8_t)(1u << (v % 8));
-    t->distinct++;
+  uint32_t inner = t->inner, top = t->top, count = f->vertices;
+  uint64_t distinct = t->distinct;
+  uint8_t *seen = t->seen;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    uint32_t u = v[i];
+    if (u == restart) continue;
+    if (u > inner) inner = u;
+    if (u >= count) continue;
+    if (u > top) top = u;
+    if (!(seen[u / 8] & (1u << (u % 8)))) {
+      seen[u / 8] |= (uint8_t)(1u << (u % 8));
+      distinct++;
+    }
   }
+  t->inner = inner;
+  t->top = top;
+  t->distinct = distinct;
 }
 
 /* ix_count over values from..to-1 of run f. */
@@ -1586,14 +1598,17 @@ static int ix_tally_range(scan_source *src, const rsx_scan_found *f,
 {
   uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
   uint8_t buf[4096];
+  uint32_t v[4096 / 2];
   while (from < to) {
     size_t want = (size_t)((to - from) * f->size < sizeof buf
-                             ? (to - from) * f->size : sizeof buf), k;
+                             ? (to - from) * f->size : sizeof buf), k, n = 0;
     if (src_read(src, f->offset + from * f->size, buf, want, NULL) != 0)
       return -1;
-    for (k = 0; k + f->size <= want; k += f->size)
-      ix_count(f, restart, t,
-               f->size == 2 ? rsx_be16(buf + k) : rsx_be32(buf + k));
+    if (f->size == 2)
+      for (k = 0; k + 2 <= want; k += 2) v[n++] = rsx_be16(buf + k);
+    else
+      for (k = 0; k + 4 <= want; k += 4) v[n++] = rsx_be32(buf + k);
+    ix_count(f, restart, t, v, n);
     from += want / f->size;
   }
   return 0;
@@ -1658,8 +1673,9 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
       for (q = e; q > 0; q--)
         if (trail[q - 1] != restart && trail[q - 1] > limit)
           last = to - e + q - 1;
-      for (q = first - from; q < e; q++) ix_count(f, restart, &t, lead[q]);
-      for (q = 0; q + to - e < last; q++) ix_count(f, restart, &t, trail[q]);
+      ix_count(f, restart, &t, lead + (first - from),
+               (size_t)(e - (first - from)));
+      ix_count(f, restart, &t, trail, (size_t)(last - (to - e)));
     } else {
       memset(t.seen, 0, (size_t)f->vertices / 8 + 1);
       t.top = 0;
