@@ -1998,6 +1998,26 @@ static int u32_order(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* Sort v (n) ascending: by key_sort, qsort where its keys cannot be had */
+static void u32_sort(uint32_t *v, size_t n)
+{
+  scan_key *keys;
+  size_t i;
+  if (n < 2) return;
+  keys = malloc(n * sizeof *keys);
+  if (keys == NULL) {
+    qsort(v, n, sizeof *v, u32_order);
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    keys[i].key = v[i];
+    keys[i].at = i;
+  }
+  key_sort(keys, n);
+  for (i = 0; i < n; i++) v[i] = (uint32_t)keys[i].key;
+  free(keys);
+}
+
 /* the values of sorted (n) from lo to hi */
 static size_t u32_between(const uint32_t *sorted, size_t n, uint32_t lo,
                           uint32_t hi)
@@ -2153,13 +2173,12 @@ static int scan_split(scan_state *s, unsigned char **dropp)
   for (w = 0; w < META_WORDS; w++) {
     for (i = 0; i < nmeta; i++)
       by_word[w * nmeta + i] = words[metas[i] * META_WORDS + w];
-    if (nmeta > 1)
-      qsort(by_word + w * nmeta, nmeta, sizeof *by_word, u32_order);
+    u32_sort(by_word + w * nmeta, nmeta);
   }
   for (i = 0; i < ncand; i++)
     if (s->cand[i].kind == RSX_SCAN_INDICES)
       ix_counts[nix++] = s->cand[i].vertices;
-  if (nix > 1) qsort(ix_counts, nix, sizeof *ix_counts, u32_order);
+  u32_sort(ix_counts, nix);
   for (i = 0; i < ncand && nmeta > 1; i++) {
     const rsx_scan_found *f = &s->cand[i];
     size_t k, held = 0, sel = 0;
