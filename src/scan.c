@@ -1140,7 +1140,8 @@ static int ix_block_values16(const uint16_t *p, int from, int last,
                           lane_a = { 6, 7, 8, 9, 10, 11, 12, 13 };
   scan_u16x8 a, w, b, t;
   scan_i16x8 m, h;
-  scan_u64x2 any;
+  scan_u64x2 any, q;
+  scan_u32x4 r;
   memcpy(&a, p, sizeof a);
   memcpy(&w, p - IX_WINDOW, sizeof w);
   any = (scan_u64x2)(a | w);
@@ -1152,9 +1153,13 @@ static int ix_block_values16(const uint16_t *p, int from, int last,
   m = (scan_i16x8)a & (lane_a >= (int16_t)from) & (lane_a <= (int16_t)last);
   h = (scan_i16x8)w & (lane_w >= (int16_t)from) & (lane_w <= (int16_t)last);
   m = (m & (m > h)) | (h & ~(m > h));
-  h = __builtin_shuffle(m, (scan_i16x8){ 4, 5, 6, 7, 0, 1, 2, 3 });
+  /* the halves, then the quarters, swapped (no shuffle that gcc and
+  ** clang share) */
+  q = (scan_u64x2)m;
+  h = (scan_i16x8)(scan_u64x2){ q[1], q[0] };
   m = (m & (m > h)) | (h & ~(m > h));
-  h = __builtin_shuffle(m, (scan_i16x8){ 2, 3, 0, 1, 2, 3, 0, 1 });
+  r = (scan_u32x4)m;
+  h = (scan_i16x8)(scan_u32x4){ r[1], r[0], r[1], r[0] };
   m = (m & (m > h)) | (h & ~(m > h));
   *top = (uint32_t)(m[0] > m[1] ? m[0] : m[1]);
   return 1;
