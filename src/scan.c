@@ -956,11 +956,6 @@ static unsigned lane_sum16(scan_u16x8 m)
   return (unsigned)((t + (t >> 16)) & 0xFFFFu);
 }
 
-/* the lanes of a mask (all ones or zero) that are set, in 16-bit lanes */
-static unsigned lanes16(scan_u16x8 m)
-{
-  return lane_sum16(m & 1);
-}
 
 /* v: IX_BLOCK values of the chunk's values of x's size, in the host's
 ** order, with IX_WINDOW before them */
@@ -1031,9 +1026,9 @@ static unsigned ix_block_links(const void *v, int size)
     scan_u32x4 a0, a1;
     memcpy(&a0, v, sizeof a0);
     memcpy(&a1, (const uint32_t *)v + 4, sizeof a1);
-    if (lanes16((scan_u16x8)((scan_u32x4)(a0 < IX_U32_LIMIT) & 1u)) +
-        lanes16((scan_u16x8)((scan_u32x4)(a1 < IX_U32_LIMIT) & 1u)) <=
-        IX_SLEEP)
+    /* each lane 0, 1 or 2 of 32 bits: its low 16 bits are the sum */
+    if (lane_sum16((scan_u16x8)(0u - (scan_u32x4)(a0 < IX_U32_LIMIT) -
+                                (scan_u32x4)(a1 < IX_U32_LIMIT))) <= IX_SLEEP)
       return 0;
   }
   for (half = 0; half < 2; half++) {
