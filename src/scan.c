@@ -551,8 +551,9 @@ static void scan_record(scan_state *s, scan_detector *d, unsigned phase,
     d->active++;
     d->active_phases |= 1u << phase;
     r->start = off;
-    r->hard = r->soft_in = 0;
+    r->hard = r->soft_in = r->soft_pending = 0;
     bounds_reset(r->lo, r->hi);
+    bounds_reset(r->plo, r->phi);
   } else if (r->soft_pending) {
     int i;
     r->soft_in += r->soft_pending;
@@ -560,9 +561,10 @@ static void scan_record(scan_state *s, scan_detector *d, unsigned phase,
       if (r->plo[i] < r->lo[i]) r->lo[i] = r->plo[i];
       if (r->phi[i] > r->hi[i]) r->hi[i] = r->phi[i];
     }
+    r->soft_pending = 0;
+    /* the pending bounds are reset only where they were used */
+    bounds_reset(r->plo, r->phi);
   }
-  r->soft_pending = 0;
-  bounds_reset(r->plo, r->phi);
   r->hard++;
   r->end = off + l->words * 4;
   if (l->kind == RSX_SCAN_MMP) bounds_add(r->lo, r->hi, p);
@@ -753,6 +755,14 @@ static int scan_ctz64(uint64_t b)
 #endif
 }
 
+/* the bits set of b, below 256, by multiplications (a popcount
+** instruction is not in the baseline x86-64) */
+static int scan_bits8(unsigned b)
+{
+  return (int)((uint32_t)(((b * 0x08040201u) >> 3 & 0x11111111u) *
+                          0x11111111u) >> 28);
+}
+
 /* 64 bits of the bitmap from bit i on */
 static uint64_t bits_at(const uint64_t *bits, size_t i)
 {
@@ -928,7 +938,8 @@ static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
 }
 
 /* Index buffers: the links of a block of IX_BLOCK values, each to the
-** IX_WINDOW before it, counted at once (vectors of the compiler where it
+** IX_WINDOW before it, found at once, a bit per value, the first value's
+** the highest (vectors of the compiler where it
 ** has them); a detector sleeps through blocks with few links (most of a
 ** file) and wakes at a block with IX_WAKE, fed from IX_BACKUP values
 ** before it, so that a buffer's start is in what ix_value sees. The
@@ -937,17 +948,35 @@ static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
 typedef uint16_t scan_u16x8 __attribute__((vector_size(16)));
 typedef uint32_t scan_u32x4 __attribute__((vector_size(16)));
 
-/* the lanes of a mask (all ones or zero) that are set, in 16-bit lanes */
-static unsigned lanes16(scan_u16x8 m)
+/* the sum of the 16-bit lanes, below 65536 */
+static unsigned lane_sum16(scan_u16x8 m)
 {
-  scan_u64x2 h = (scan_u64x2)m & 0x0001000100010001u;
-  uint64_t t = h[0] + h[1];
+  uint64_t t = ((scan_u64x2)m)[0] + ((scan_u64x2)m)[1];
   t += t >> 32;
   return (unsigned)((t + (t >> 16)) & 0xFFFFu);
 }
 
+
 /* v: IX_BLOCK values of the chunk's values of x's size, in the host's
 ** order, with IX_WINDOW before them */
+#ifdef __SSE2__
+/* the lanes of the 8 values at p near one of the IX_WINDOW (6) before
+** them: a - b + IX_NEAR <= 2 * IX_NEAR of 16 bits, 0x8000 higher, is a
+** signed comparison, made once on the least of the six (pminsw) */
+static scan_u16x8 near6_16(const uint16_t *p)
+{
+  __m128i a = _mm_add_epi16(_mm_loadu_si128((const __m128i *)p),
+                            _mm_set1_epi16((short)(0x8000 + IX_NEAR)));
+#define IX_BACK(d) _mm_sub_epi16(a, _mm_loadu_si128((const __m128i *)(p - d)))
+  __m128i m = _mm_min_epi16(
+    _mm_min_epi16(_mm_min_epi16(IX_BACK(1), IX_BACK(2)),
+                  _mm_min_epi16(IX_BACK(3), IX_BACK(4))),
+    _mm_min_epi16(IX_BACK(5), IX_BACK(6)));
+#undef IX_BACK
+  return (scan_u16x8)_mm_cmplt_epi16(
+    m, _mm_set1_epi16((short)(0x8000 + 2 * IX_NEAR + 1)));
+}
+#else
 /* the lanes of the 8 values at q that a + IX_NEAR (a2) lies near */
 static scan_u16x8 near16(scan_u16x8 a2, const uint16_t *q)
 {
@@ -955,6 +984,26 @@ static scan_u16x8 near16(scan_u16x8 a2, const uint16_t *q)
   memcpy(&b, q, sizeof b);
   return (scan_u16x8)(a2 - b <= 2 * IX_NEAR);
 }
+
+static scan_u16x8 near6_16(const uint16_t *p)
+{
+  scan_u16x8 a2;
+  memcpy(&a2, p, sizeof a2);
+  a2 += IX_NEAR;
+  return near16(a2, p - 1) | near16(a2, p - 2) | near16(a2, p - 3) |
+         near16(a2, p - 4) | near16(a2, p - 5) | near16(a2, p - 6);
+}
+#endif
+
+/* a bit per lane, the first value's the highest, and 1 << 8 to count
+** them (ix_block_links) */
+#define IX_LANE(b) (256 + (b))
+static const scan_u16x8 ix_lane_bits16 = {
+  IX_LANE(128), IX_LANE(64), IX_LANE(32), IX_LANE(16),
+  IX_LANE(8), IX_LANE(4), IX_LANE(2), IX_LANE(1) };
+static const scan_u32x4 ix_lane_bits32[2] = {
+  { IX_LANE(128), IX_LANE(64), IX_LANE(32), IX_LANE(16) },
+  { IX_LANE(8), IX_LANE(4), IX_LANE(2), IX_LANE(1) } };
 
 static unsigned ix_block_links(const void *v, int size)
 {
@@ -964,14 +1013,11 @@ static unsigned ix_block_links(const void *v, int size)
     /* the IX_WINDOW (6) values before each, written out: the loop's
     ** counting was a quarter of the work */
     const uint16_t *p = v;
-    scan_u16x8 a, a2, b, link;
+    scan_u16x8 a, b, link = near6_16(p);
     memcpy(&a, p, sizeof a);
-    a2 = a + IX_NEAR;
-    link = near16(a2, p - 1) | near16(a2, p - 2) | near16(a2, p - 3) |
-           near16(a2, p - 4) | near16(a2, p - 5) | near16(a2, p - 6);
     /* a value equal to the one before links to none */
     memcpy(&b, p - 1, sizeof b);
-    return lanes16(link & (scan_u16x8)(a != b));
+    return lane_sum16(link & (scan_u16x8)(a != b) & ix_lane_bits16);
   }
   {
     /* a link needs a value below IX_U32_LIMIT: floats and most other
@@ -980,9 +1026,9 @@ static unsigned ix_block_links(const void *v, int size)
     scan_u32x4 a0, a1;
     memcpy(&a0, v, sizeof a0);
     memcpy(&a1, (const uint32_t *)v + 4, sizeof a1);
-    if (lanes16((scan_u16x8)((scan_u32x4)(a0 < IX_U32_LIMIT) & 1u)) +
-        lanes16((scan_u16x8)((scan_u32x4)(a1 < IX_U32_LIMIT) & 1u)) <=
-        IX_SLEEP)
+    /* each lane 0, 1 or 2 of 32 bits: its low 16 bits are the sum */
+    if (lane_sum16((scan_u16x8)(0u - (scan_u32x4)(a0 < IX_U32_LIMIT) -
+                                (scan_u32x4)(a1 < IX_U32_LIMIT))) <= IX_SLEEP)
       return 0;
   }
   for (half = 0; half < 2; half++) {
@@ -997,8 +1043,9 @@ static unsigned ix_block_links(const void *v, int size)
     }
     memcpy(&b, p - 1, sizeof b);
     /* values at IX_U32_LIMIT and above end a run in ix_value */
-    n += lanes16((scan_u16x8)(link & (scan_u32x4)(a != b) &
-                              (scan_u32x4)(a < IX_U32_LIMIT) & 1u));
+    n += lane_sum16((scan_u16x8)(link & (scan_u32x4)(a != b) &
+                              (scan_u32x4)(a < IX_U32_LIMIT) &
+                              ix_lane_bits32[half]));
   }
   return n;
 }
@@ -1017,7 +1064,8 @@ static unsigned ix_block_links(const void *v, int size)
     }
     b = size == 2 ? ((const uint16_t *)v)[i - 1]
                   : ((const uint32_t *)v)[i - 1];
-    n += link && a != b && (size == 2 || a < IX_U32_LIMIT);
+    if (link && a != b && (size == 2 || a < IX_U32_LIMIT))
+      n += 256 + (1u << (IX_BLOCK - 1 - i));
   }
   return n;
 }
@@ -1045,6 +1093,128 @@ static void ix_feed(scan_state *s, scan_ixrun *x, const void *values,
   x->fed_end = to;
 }
 
+/* What ix_dense needs of a block's values, v its IX_BLOCK values with the
+** IX_WINDOW before them at v[0]: 0 where one of them is a restart or
+** large (0x8000 or above of 16 bits, IX_U32_LIMIT of 32); else 1, with
+** *steps the values that step (a bit each, as ix_block_links's links,
+** with their count above) and *top the largest of v[from..last]. */
+static int ix_block_values(int size, const void *block, int from, int last,
+                           unsigned *steps, uint32_t *top)
+{
+  uint32_t v[IX_WINDOW + IX_BLOCK], any = 0, t;
+  int i;
+  if (size == 2) {
+    const uint16_t *p = (const uint16_t *)block - IX_WINDOW;
+    for (i = 0; i < IX_WINDOW + IX_BLOCK; i++) any |= v[i] = p[i];
+    if (any >= 0x8000u) return 0;
+  } else {
+    const uint32_t *p = (const uint32_t *)block - IX_WINDOW;
+    for (i = 0; i < IX_WINDOW + IX_BLOCK; i++) any |= v[i] = p[i];
+    if (any >= IX_U32_LIMIT) return 0;
+  }
+  *steps = 0;
+  for (i = IX_WINDOW; i < IX_WINDOW + IX_BLOCK; i++) {
+    t = v[i] - v[i - 2] + 2;
+    if (t <= 4 && t != 2)
+      *steps += 256 + (1u << (IX_WINDOW + IX_BLOCK - 1 - i));
+  }
+  *top = 0;
+  for (i = from; i <= last; i++)
+    if (v[i] > *top) *top = v[i];
+  return 1;
+}
+
+#ifdef SCAN_VECTORS
+typedef int16_t scan_i16x8 __attribute__((vector_size(16)));
+
+/* ix_block_values of 16-bit values in vectors */
+static int ix_block_values16(const uint16_t *p, int from, int last,
+                             unsigned *steps, uint32_t *top)
+{
+  static const scan_i16x8 lane_w = { 0, 1, 2, 3, 4, 5, 6, 7 },
+                          lane_a = { 6, 7, 8, 9, 10, 11, 12, 13 };
+  scan_u16x8 a, w, b, t;
+  scan_i16x8 m, h;
+  scan_u64x2 any, q;
+  scan_u32x4 r;
+  memcpy(&a, p, sizeof a);
+  memcpy(&w, p - IX_WINDOW, sizeof w);
+  any = (scan_u64x2)(a | w);
+  if ((any[0] | any[1]) & 0x8000800080008000u) return 0;
+  memcpy(&b, p - 2, sizeof b);
+  t = a - b + 2;
+  *steps = lane_sum16((scan_u16x8)((t <= 4) & (t != 2)) & ix_lane_bits16);
+  /* below 0x8000: signed lanes; those outside [from, last] zero */
+  m = (scan_i16x8)a & (lane_a >= (int16_t)from) & (lane_a <= (int16_t)last);
+  h = (scan_i16x8)w & (lane_w >= (int16_t)from) & (lane_w <= (int16_t)last);
+  m = (m & (m > h)) | (h & ~(m > h));
+  /* the halves, then the quarters, swapped (no shuffle that gcc and
+  ** clang share) */
+  q = (scan_u64x2)m;
+  h = (scan_i16x8)(scan_u64x2){ q[1], q[0] };
+  m = (m & (m > h)) | (h & ~(m > h));
+  r = (scan_u32x4)m;
+  h = (scan_i16x8)(scan_u32x4){ r[1], r[0], r[1], r[0] };
+  m = (m & (m > h)) | (h & ~(m > h));
+  *top = (uint32_t)(m[0] > m[1] ? m[0] : m[1]);
+  return 1;
+}
+#endif
+
+/* A block of a dense buffer at once: where the run is under way with a
+** link among the IX_WINDOW values before the block and one in it, ix_value
+** would end nothing in the block (no gap of IX_GAP, and with enough of
+** the recent values linked, no ix_again), so the links (the bits of
+** links, as ix_block_links finds them) are counted at once, and maxc
+** raised to the largest value up to the last link. The values that need
+** ix_value's care rule this out: restarts and large values (the ring's
+** sentinels, the 16-bit vectors' wrap) in the block or the IX_WINDOW
+** before it. 0 where ix_feed has to do it. */
+static int ix_dense(scan_ixrun *x, const void *block, uint64_t o,
+                    unsigned links, int n)
+{
+  uint64_t k = x->k;
+  unsigned steps, after;
+  uint32_t top;
+  int i, last, from, ok;
+  if (links == 0 || !x->active || x->first_linked < 0 ||
+      x->fed_end != o || k < IX_WINDOW ||
+      x->last_linked < (int64_t)k - IX_WINDOW ||
+      (x->recent_links - (IX_BLOCK - n)) * 3 < IX_RECENT)
+    return 0;
+  /* the last value linked, the lanes after it, and the first value not
+  ** yet in maxc (IX_WINDOW: the block's first) */
+  after = (1u << scan_ctz64(links)) - 1;
+  last = IX_WINDOW + IX_BLOCK - 1 - scan_ctz64(links);
+  from = IX_WINDOW + (int)(x->last_linked + 1 - (int64_t)k);
+#ifdef SCAN_VECTORS
+  ok = x->size == 2
+         ? ix_block_values16(block, from, last, &steps, &top)
+         : ix_block_values(x->size, block, from, last, &steps, &top);
+#else
+  ok = ix_block_values(x->size, block, from, last, &steps, &top);
+#endif
+  if (!ok) return 0;
+  if (x->size == 2)
+    for (i = 0; i < IX_BLOCK; i++)
+      x->ring[(k + (uint64_t)i) % IX_RING] = ((const uint16_t *)block)[i];
+  else
+    for (i = 0; i < IX_BLOCK; i++)
+      x->ring[(k + (uint64_t)i) % IX_RING] = ((const uint32_t *)block)[i];
+  if (top > x->maxc) x->maxc = top;
+  x->steps1 = x->steps + (steps >> 8) - (unsigned)scan_bits8(steps & after);
+  x->steps += steps >> 8;
+  x->recent_links += n - scan_bits8(x->recent >> IX_BLOCK);
+  x->recent = (x->recent << IX_BLOCK | links) & ((1u << IX_RECENT) - 1);
+  x->links += (unsigned)n;
+  x->last_linked = (int64_t)k + (last - IX_WINDOW);
+  x->k = k + IX_BLOCK;
+  x->links1 = x->links;
+  x->restarts1 = x->restarts;
+  x->fed_end = o + IX_BLOCK * (uint64_t)x->size;
+  return 1;
+}
+
 /* The blocks of x that are whole in the buffer (all, and the values short
 ** of a block, at the file's end). */
 static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
@@ -1052,10 +1222,12 @@ static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
 {
   uint64_t block = IX_BLOCK * (uint64_t)x->size, end = base + have, o;
   for (o = x->next; o + block <= end; o += block) {
-    unsigned n = o < IX_WINDOW * (uint64_t)x->size
-                   ? IX_WAKE   /* the file's start: nothing to look back at */
-                   : ix_block_links((const uint8_t *)values +
-                                      (size_t)(o - base), x->size);
+    /* the file's start: nothing to look back at */
+    unsigned links = o < IX_WINDOW * (uint64_t)x->size
+                       ? IX_WAKE << 8
+                       : ix_block_links((const uint8_t *)values +
+                                          (size_t)(o - base), x->size);
+    int n = (int)(links >> 8);
     if (!x->awake) {
       uint64_t from;
       if (n < IX_WAKE) continue;
@@ -1066,7 +1238,9 @@ static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
       x->sparse = 0;
       ix_feed(s, x, values, base, from, o + block);
     } else {
-      ix_feed(s, x, values, base, o, o + block);
+      if (!ix_dense(x, (const uint8_t *)values + (size_t)(o - base), o,
+                    links & 0xFF, n))
+        ix_feed(s, x, values, base, o, o + block);
       x->sparse = n <= IX_SLEEP ? x->sparse + 1 : 0;
       /* two such blocks: fewer than a third of the last IX_RECENT values
       ** link, and ix_value would have ended a run there as well */
@@ -1393,17 +1567,29 @@ typedef struct ix_tally {
   uint8_t *seen;              /* a bit per value below the count */
 } ix_tally;
 
+/* the values v[0..n) tallied (in locals: the bitmap's bytes may alias
+** anything) */
 static void ix_count(const rsx_scan_found *f, uint32_t restart, ix_tally *t,
-                     uint32_t v)
+                     const uint32_t *v, size_t n)
 {
-  if (v == restart) return;
-  if (v > t->inner) t->inner = v;
-  if (v >= f->vertices) return;
-  if (v > t->top) t->top = v;
-  if (!(t->seen[v / 8] & (1u << (v % 8)))) {
-    t->seen[v / 8] |= (uint8_t)(1u << (v % 8));
-    t->distinct++;
+  uint32_t inner = t->inner, top = t->top, count = f->vertices;
+  uint64_t distinct = t->distinct;
+  uint8_t *seen = t->seen;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    uint32_t u = v[i];
+    if (u == restart) continue;
+    if (u > inner) inner = u;
+    if (u >= count) continue;
+    if (u > top) top = u;
+    if (!(seen[u / 8] & (1u << (u % 8)))) {
+      seen[u / 8] |= (uint8_t)(1u << (u % 8));
+      distinct++;
+    }
   }
+  t->inner = inner;
+  t->top = top;
+  t->distinct = distinct;
 }
 
 /* ix_count over values from..to-1 of run f. */
@@ -1412,14 +1598,17 @@ static int ix_tally_range(scan_source *src, const rsx_scan_found *f,
 {
   uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
   uint8_t buf[4096];
+  uint32_t v[4096 / 2];
   while (from < to) {
     size_t want = (size_t)((to - from) * f->size < sizeof buf
-                             ? (to - from) * f->size : sizeof buf), k;
+                             ? (to - from) * f->size : sizeof buf), k, n = 0;
     if (src_read(src, f->offset + from * f->size, buf, want, NULL) != 0)
       return -1;
-    for (k = 0; k + f->size <= want; k += f->size)
-      ix_count(f, restart, t,
-               f->size == 2 ? rsx_be16(buf + k) : rsx_be32(buf + k));
+    if (f->size == 2)
+      for (k = 0; k + 2 <= want; k += 2) v[n++] = rsx_be16(buf + k);
+    else
+      for (k = 0; k + 4 <= want; k += 4) v[n++] = rsx_be32(buf + k);
+    ix_count(f, restart, t, v, n);
     from += want / f->size;
   }
   return 0;
@@ -1484,8 +1673,9 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
       for (q = e; q > 0; q--)
         if (trail[q - 1] != restart && trail[q - 1] > limit)
           last = to - e + q - 1;
-      for (q = first - from; q < e; q++) ix_count(f, restart, &t, lead[q]);
-      for (q = 0; q + to - e < last; q++) ix_count(f, restart, &t, trail[q]);
+      ix_count(f, restart, &t, lead + (first - from),
+               (size_t)(e - (first - from)));
+      ix_count(f, restart, &t, trail, (size_t)(last - (to - e)));
     } else {
       memset(t.seen, 0, (size_t)f->vertices / 8 + 1);
       t.top = 0;
@@ -1517,6 +1707,47 @@ static int key_order(const void *a, const void *b)
   const scan_key *x = a, *y = b;
   if (x->key != y->key) return x->key < y->key ? -1 : 1;
   return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Sort keys (n, in order of at) as key_order does: a stable radix sort of
+** the key, a byte at a time, the bytes that every key shares passed by;
+** qsort where its buffer cannot be had. */
+static void key_sort(scan_key *keys, size_t n)
+{
+  size_t count[8][256], i, c;
+  scan_key *tmp, *from = keys, *to;
+  uint64_t any = 0, every = ~(uint64_t)0;
+  int b;
+  if (n < 2) return;
+  tmp = malloc(n * sizeof *tmp);
+  if (tmp == NULL) {
+    qsort(keys, n, sizeof *keys, key_order);
+    return;
+  }
+  memset(count, 0, sizeof count);
+  for (i = 0; i < n; i++) {
+    uint64_t k = keys[i].key;
+    for (b = 0; b < 8; b++) count[b][k >> 8 * b & 255]++;
+    any |= k;
+    every &= k;
+  }
+  to = tmp;
+  for (b = 0; b < 8; b++) {
+    size_t sum = 0;
+    scan_key *t;
+    if (((any ^ every) >> 8 * b & 255) == 0) continue;
+    for (c = 0; c < 256; c++) {
+      size_t here = count[b][c];
+      count[b][c] = sum;
+      sum += here;
+    }
+    for (i = 0; i < n; i++) to[count[b][from[i].key >> 8 * b & 255]++] = from[i];
+    t = from;
+    from = to;
+    to = t;
+  }
+  if (from != keys) memcpy(keys, from, n * sizeof *keys);
+  free(tmp);
 }
 
 /* the first entry of keys (n, sorted) with a key k at least, or n */
@@ -1606,10 +1837,11 @@ static int lookup_build(scan_state *s, const unsigned char *drop,
       lk->mgp[lk->nmgp++].at = i;
     }
   }
-  qsort(lk->meta, lk->nmeta, sizeof *lk->meta, key_order);
-  qsort(lk->ix, lk->nix, sizeof *lk->ix, key_order);
-  qsort(lk->mgp, lk->nmgp, sizeof *lk->mgp, key_order);
-  qsort(lk->mgp_count, lk->nmgp, sizeof *lk->mgp_count, key_order);
+  /* in order of at: sorted by key, then at */
+  key_sort(lk->meta, lk->nmeta);
+  key_sort(lk->ix, lk->nix);
+  key_sort(lk->mgp, lk->nmgp);
+  key_sort(lk->mgp_count, lk->nmgp);
   return 0;
 }
 
@@ -1764,6 +1996,26 @@ static int u32_order(const void *a, const void *b)
 {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
   return (x > y) - (x < y);
+}
+
+/* Sort v (n) ascending: by key_sort, qsort where its keys cannot be had */
+static void u32_sort(uint32_t *v, size_t n)
+{
+  scan_key *keys;
+  size_t i;
+  if (n < 2) return;
+  keys = malloc(n * sizeof *keys);
+  if (keys == NULL) {
+    qsort(v, n, sizeof *v, u32_order);
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    keys[i].key = v[i];
+    keys[i].at = i;
+  }
+  key_sort(keys, n);
+  for (i = 0; i < n; i++) v[i] = (uint32_t)keys[i].key;
+  free(keys);
 }
 
 /* the values of sorted (n) from lo to hi */
@@ -1921,13 +2173,12 @@ static int scan_split(scan_state *s, unsigned char **dropp)
   for (w = 0; w < META_WORDS; w++) {
     for (i = 0; i < nmeta; i++)
       by_word[w * nmeta + i] = words[metas[i] * META_WORDS + w];
-    if (nmeta > 1)
-      qsort(by_word + w * nmeta, nmeta, sizeof *by_word, u32_order);
+    u32_sort(by_word + w * nmeta, nmeta);
   }
   for (i = 0; i < ncand; i++)
     if (s->cand[i].kind == RSX_SCAN_INDICES)
       ix_counts[nix++] = s->cand[i].vertices;
-  if (nix > 1) qsort(ix_counts, nix, sizeof *ix_counts, u32_order);
+  u32_sort(ix_counts, nix);
   for (i = 0; i < ncand && nmeta > 1; i++) {
     const rsx_scan_found *f = &s->cand[i];
     size_t k, held = 0, sel = 0;
