@@ -152,11 +152,13 @@ end
 t.like(select(2, lib.rsxmesh(dir, "info", "--help")), "%-j, %-%-jobs N",
   "--help shows -j")
 -- a help text too long for one line goes on below, in its column, and
--- every line stays within 79 columns
+-- every line stays within 79 columns (with the program's name as a user
+-- types it: the usage line says the path it was run by, here the tests')
 do
   local _, help = lib.rsxmesh(dir, "gltf-export", "--help")
   local long = {}
   for _, line in ipairs(lib.lines(help)) do
+    line = line:gsub(lib.progname_pattern, "rsxmesh")
     if #line > 79 then long[#long + 1] = line end
   end
   t.is_deeply(long, {}, "gltf-export --help: every line within 79 columns")
