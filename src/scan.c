@@ -454,19 +454,35 @@ typedef struct scan_state {
   size_t uv_budget;          /* starts uv_search may still try */
 } scan_state;
 
+/* array (of *cap items of elem bytes, n of them used) with room for one
+** more: itself, or grown to twice the items; NULL, with the scan's
+** dropped or nomem counted and array as it was, past
+** SCAN_CANDIDATES_MAX items or out of memory. */
+static void *scan_room(scan_state *s, void *array, size_t *cap, size_t n,
+                       size_t elem)
+{
+  size_t grown;
+  if (n >= SCAN_CANDIDATES_MAX) {
+    s->dropped++;
+    return NULL;
+  }
+  if (n < *cap) return array;
+  grown = *cap ? *cap * 2 : 64;
+  array = realloc(array, grown * elem);
+  if (array == NULL) {
+    s->nomem = 1;
+    return NULL;
+  }
+  *cap = grown;
+  return array;
+}
+
 static void scan_add(scan_state *s, const rsx_scan_found *f)
 {
-  if (s->ncand >= SCAN_CANDIDATES_MAX) {
-    s->dropped++;
-    return;
-  }
-  if (s->ncand == s->capcand) {
-    size_t cap = s->capcand ? s->capcand * 2 : 64;
-    rsx_scan_found *c = realloc(s->cand, cap * sizeof *c);
-    if (c == NULL) { s->nomem = 1; return; }
-    s->cand = c;
-    s->capcand = cap;
-  }
+  rsx_scan_found *cand = scan_room(s, s->cand, &s->capcand, s->ncand,
+                                   sizeof *cand);
+  if (cand == NULL) return;
+  s->cand = cand;
   s->cand[s->ncand] = *f;
   s->cand[s->ncand].in_mesh = -1;
   s->ncand++;
@@ -1259,22 +1275,12 @@ static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
 
 static void tile_close(scan_state *s, uint64_t end)
 {
+  scan_span *tiles;
   s->in_tile = 0;
   if (end - s->tile_start < 4 * (uint64_t)s->opt->min_vertices) return;
-  if (s->ntiles >= SCAN_CANDIDATES_MAX) {
-    s->dropped++;
-    return;
-  }
-  if (s->ntiles == s->captiles) {
-    size_t cap = s->captiles ? s->captiles * 2 : 64;
-    scan_span *t = realloc(s->tiles, cap * sizeof *t);
-    if (t == NULL) {
-      s->nomem = 1;
-      return;
-    }
-    s->tiles = t;
-    s->captiles = cap;
-  }
+  tiles = scan_room(s, s->tiles, &s->captiles, s->ntiles, sizeof *tiles);
+  if (tiles == NULL) return;
+  s->tiles = tiles;
   s->tiles[s->ntiles].start = s->tile_start;
   s->tiles[s->ntiles++].end = end;
 }
