@@ -12,7 +12,7 @@
 bl_info = {
     "name": "RSXB bundles (rsxmesh)",
     "author": "the rsxmesh project",
-    "version": (1, 0, 0),
+    "version": (1, 1, 0),
     "blender": (3, 4, 0),
     "location": "File > Import > RSXB, File > Export > RSXB",
     "description": "Import and export the meshes of RSXB bundles through"
