@@ -1346,15 +1346,9 @@ static int scan_pass(scan_state *s)
   starts = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *starts);
   if (buf == NULL || units == NULL || v16 == NULL || v32 == NULL ||
       pass == NULL || ahead == NULL || starts == NULL) {
-    free(buf);
-    free(ahead);
-    free(units);
-    free(v16);
-    free(v32);
-    free(pass);
-    free(starts);
-    return rsx_fail(s->err, "%s: out of memory for the read buffer",
-                    s->src->name);
+    rc = rsx_fail(s->err, "%s: out of memory for the read buffer",
+                  s->src->name);
+    goto release;
   }
   while (pos < size) {
     size_t n = chunk;
@@ -1404,6 +1398,7 @@ static int scan_pass(scan_state *s)
       base += drop;
     }
   }
+release:
   free(buf);
   free(ahead);
   free(units);
