@@ -41,8 +41,6 @@ local opts, args = cli.parse(arg, {
     .. "Each file is written under a temporary name and renamed when whole.",
 })
 
--- v' = 1 - v, computed in float32 by acc:lines
-local FLIP_V = { scale = { 1, -1 }, offset = { 0, 1 } }
 local NO_MATERIAL = "(none)"
 
 local run = Run.new(opts)
@@ -72,118 +70,20 @@ local function material_names(bundle)
   return names
 end
 
--- The columns of s:face_lines for a corner "v/vt/vn": each the offset
--- of the v, vt and vn already in the file; false for an absent vt (v//vn),
--- left out when nothing follows (v/vt, v).
-local function face_columns(v, vt, vn)
-  if vn then return { { offset = v }, vt and { offset = vt } or false,
-    { offset = vn } } end
-  if vt then return { { offset = v }, { offset = vt } } end
-  return { { offset = v } }
-end
-
--- What one mesh's text needs, checked before any of it is written, so
--- that a mesh that fails leaves nothing in the file: its attributes, the
--- UV accessor of each stored set its submeshes feed (in submesh order,
--- as they are written) and, when an index lies past the vertices, each
--- submesh's triangles. A table, or nil and the first message. Its
--- submeshes and their stored sets are kept for mesh_obj (each of those
--- is a call into the module, a few microseconds a mesh).
-local function mesh_parts(mesh)
-  local parts = { uv = {}, submeshes = {}, sets = {} }
-  local err
-  parts.position, err = mesh:attribute("position")
-  if not parts.position then return nil, err end
-  if mesh:has("normal") then
-    parts.normal, err = mesh:attribute("normal")
-    if not parts.normal then return nil, err end
-  end
-  if opts.colours and mesh:has("colour") then
-    parts.colour, err = mesh:attribute("colour")
-    if not parts.colour then return nil, err end
-  end
-  local bad_index = false
-  for _, f in ipairs(mesh.findings) do
-    if f.code == "index-range" then bad_index = true end
-  end
-  for i, s in mesh:submeshes() do
-    if bad_index then
-      local count, why = s:triangle_count() -- its message, no bytes
-      if not count then return nil, why end
-    end
-    local set = s:uv_set(opts.uv)
-    parts.submeshes[i], parts.sets[i] = s, set or false
-    if set and parts.uv[set] == nil then
-      parts.uv[set], err = s:uv(opts.uv)
-      if not parts.uv[set] then return nil, err end
-    end
-  end
-  return parts
-end
-
--- Write the OBJ text of one mesh to f, numbered after the counts in base
--- ({v =, vt =, vn =}), which it advances; the long blocks (v, vn, vt, f)
--- go from the module straight to the file. Returns the bytes, the
--- triangles and the vertices written; nil and a message when something
--- the mesh needs cannot be decoded, and then nothing is written.
+-- Write the OBJ text of one mesh to f (mesh:obj_lines: an o object, its
+-- v, vn and vt lines, a g group with its usemtl and f lines per
+-- submesh), numbered after the counts in base ({v =, vt =, vn =}), which
+-- it advances; the materials it uses are marked in used. Returns the
+-- bytes, the triangles and the vertices written; nil and a message when
+-- something the mesh needs cannot be decoded, and then nothing is
+-- written. A failed write raises the system's reason alone (no
+-- position): the caller names the file.
 local function mesh_obj(f, mesh, base, names, used)
-  local parts, err = mesh_parts(mesh)
-  if not parts then return nil, err end
-  local n = mesh.vertex_count
-  local position, normal, colour = parts.position, parts.normal,
-    parts.colour
-  local bytes = 0
-  -- a failed write raises the system's reason alone (no position): the
-  -- caller names the file
-  local function put(s)
-    local ok, why = f:write(s)
-    if not ok then error(why, 0) end
-    bytes = bytes + #s
-  end
-  local function block(written, why)
-    if not written then error(why, 0) end
-    bytes = bytes + written
-  end
-
-  local name = token(mesh.name)
-  put("o " .. name .. "\n")
-  if n > 0 and colour then
-    -- "v x y z r g b": the colour's alpha has no place in the extension
-    block(position:lines("v", 1, n,
-      { with = colour, with_components = 3, file = f }))
-  elseif n > 0 then
-    block(position:lines("v", 1, n, { file = f }))
-  end
-  if n > 0 and normal then
-    block(normal:lines("vn", 1, n, { file = f }))
-  end
-  local vt_base = {} -- stored UV set -> vt count before its block
-  local vt_count, triangles = base.vt, 0
-  for i, s in ipairs(parts.submeshes) do
-    -- a set first met here gets its vt block next, at vt_count
-    local set = parts.sets[i] or nil
-    local columns = face_columns(base.v,
-      set and (vt_base[set] or vt_count), normal and base.vn)
-    if set and not vt_base[set] then
-      vt_base[set] = vt_count
-      if n > 0 then
-        block(parts.uv[set]:lines("vt", 1, n,
-          { scale = FLIP_V.scale, offset = FLIP_V.offset, file = f }))
-      end
-      vt_count = vt_count + n
-    end
-    local material = s.material
-    local mat = material and names[material.index] or names.none
-    used[mat] = true
-    put("g " .. name .. "." .. i .. "\nusemtl " .. mat .. "\n")
-    local written, count = s:face_lines("f", columns, f)
-    block(written, count)
-    triangles = triangles + count
-  end
-  base.v = base.v + n
-  base.vn = base.vn + (normal and n or 0)
-  base.vt = vt_count
-  return bytes, triangles, n
+  local bytes, triangles, vertices = mesh:obj_lines({ name =
+    token(mesh.name), uv = opts.uv, colours = opts.colours, counts = base,
+    materials = names, none = names.none, used = used, file = f })
+  if not bytes and vertices then error(triangles, 0) end
+  return bytes, triangles, vertices
 end
 
 -- The path an MTL in folder `to` gives texture tex of a bundle in folder

@@ -386,6 +386,24 @@ GEN["mesh:with"] = function()
   return { opts(t) }
 end
 
+GEN["mesh:obj_lines"] = function()
+  local t = {}
+  if chance(0.3) then t.name = pick{ "o", "", HUGE, 1 } end
+  if chance(0.5) then t.uv = pick{ 0, 1, 2, 3, 4, -1, 1.5, "0" } end
+  if chance(0.3) then t.colours = pick{ true, false, 1 } end
+  if chance(0.5) then t.counts = opts{ v = pick{ nil, 0, 7, -1, 2^53,
+    2^53 + 1, math.maxinteger, "1" }, vt = pick{ nil, 0, 3 },
+    vn = pick{ nil, 0, 5 } } end
+  if chance(0.4) then t.materials = opts{ "brick", pick{ "glass", 42, HUGE,
+    false } } end
+  if chance(0.2) then t.none = pick{ "(none)", "", 0 } end
+  if chance(0.3) then t.used = opts{} end
+  if chance(0.5) then t.file = file_or_nil() end
+  if chance(0.1) then t[HUGE] = 1 end
+  if chance(0.1) then return {} end
+  return { opts(t) }
+end
+
 -- submesh
 GEN["submesh:selector"] = function() return { random(-1, 4) } end
 GEN["submesh:uv_set"] = function() return { random(-1, 4) } end

@@ -342,6 +342,16 @@ function mesh:index_bytes(file) end
 ---@return string? message
 function mesh:with(t) end
 
+---The mesh as obj-export writes it: an o line, its v, vn and vt lines, and
+---a g group with its usemtl and f lines per submesh; the text (or the
+---bytes written to opts.file), the triangles and the vertices; nil and a
+---message when something it needs cannot be decoded (nothing written).
+---@param opts? {name?: string, uv?: integer, colours?: boolean, counts?: {v?: integer, vt?: integer, vn?: integer}, materials?: table<integer, string>, none?: string, used?: table<string, boolean>, file?: file*}
+---@return string|integer|nil text
+---@return integer|string triangles
+---@return integer? vertices
+function mesh:obj_lines(opts) end
+
 -- --------------------------------------------------------------- submesh
 
 ---@class rsxmesh.submesh

@@ -226,25 +226,6 @@ static void ac_check_options(lua_State *L, int idx)
   rsxlua_check_keys(L, idx, known, NULL, NULL, "accessor:lines", "option");
 }
 
-/* The texts of the floats acc:lines wrote, kept in the registry for the
-** life of the state: a pure cache (lines.h), so any call may use it. */
-static const char ac_memo_key = 0;
-
-static rsx_float_memo *ac_memo(lua_State *L)
-{
-  rsx_float_memo *memo;
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ac_memo_key) == LUA_TUSERDATA) {
-    memo = lua_touserdata(L, -1);
-    lua_pop(L, 1);
-    return memo;
-  }
-  lua_pop(L, 1);
-  memo = lua_newuserdatauv(L, sizeof *memo, 0);
-  rsx_float_memo_init(memo);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &ac_memo_key);
-  return memo;
-}
-
 static int a_lines(lua_State *L)
 {
   rl_accessor *a = ac_check(L, 1, "accessor:lines");
@@ -260,7 +241,7 @@ static int a_lines(lua_State *L)
   how.components = n;
   how.with = -1;
   how.with_components = 0;
-  how.memo = ac_memo(L);
+  how.memo = rsxlua_float_memo(L);
   /* acc:lines(prefix, opts) and acc:lines(prefix, i, opts): the options
   ** table is the last argument, whatever the range before it leaves out */
   if ((top == 3 || top == 4) && lua_type(L, top) == LUA_TTABLE) {

@@ -782,6 +782,27 @@ float *rsxlua_floats(lua_State *L, int idx, size_t n, const char *fname,
   return out;
 }
 
+/* ----------------------------------------------------------- float memo */
+
+/* Kept in the registry for the life of the state: a pure cache (lines.h),
+** so any call may use it. */
+static const char float_memo_key = 0;
+
+rsx_float_memo *rsxlua_float_memo(lua_State *L)
+{
+  rsx_float_memo *memo;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &float_memo_key) == LUA_TUSERDATA) {
+    memo = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return memo;
+  }
+  lua_pop(L, 1);
+  memo = lua_newuserdatauv(L, sizeof *memo, 0);
+  rsx_float_memo_init(memo);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &float_memo_key);
+  return memo;
+}
+
 /* ------------------------------------------------------------ text sink */
 
 void rsxlua_text_init(lua_State *L, rl_text *t, int arg, size_t hint,

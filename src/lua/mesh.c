@@ -333,6 +333,306 @@ static int mp_findings(lua_State *L)
   return 1;
 }
 
+/* ----------------------------------------------------------- OBJ lines */
+
+#define OL_FN "mesh:obj_lines"
+/* the numbers already in the file: v, vt and vn counted from 0, so that
+** each stays far below RSX_FACE_OFFSET_MAX after a mesh's vertices */
+#define OL_COUNT_MAX ((lua_Integer)1 << 53)
+
+/* The stack of m:obj_lines: the slots its options are read into, and the
+** holder, a table that keeps what the text refers to (each submesh's
+** material name at its number; the scratch spaces at 0 and -1) below
+** the text, whose string buffer needs the stack balanced between its
+** calls. */
+enum { OL_OPTS = 2, OL_NAME, OL_NONE, OL_COUNTS, OL_MATERIALS, OL_USED,
+       OL_FILE, OL_HOLDER };
+
+/* opts.counts[key], 0 when counts or the field is nil. */
+static int64_t ol_count(lua_State *L, const char *key)
+{
+  lua_Integer v = 0;
+  int isint = 1;
+  if (lua_isnil(L, OL_COUNTS)) return 0;
+  if (lua_getfield(L, OL_COUNTS, key) != LUA_TNIL)
+    v = lua_tointegerx(L, -1, &isint);
+  if (!isint || v < 0 || v > OL_COUNT_MAX)
+    luaL_error(L, OL_FN ": opts.counts.%s must be an integer 0..2^53, got "
+               "%s", key, lua_isnumber(L, -1) ? luaL_tolstring(L, -1, NULL)
+               : luaL_typename(L, -1));
+  lua_pop(L, 1);
+  return v;
+}
+
+/* The optional field key of the options into slot: a value of type t
+** (a file when t is LUA_TUSERDATA), or nil. */
+static void ol_field(lua_State *L, const char *key, int t, int slot)
+{
+  int got = LUA_TNIL;
+  if (lua_isnil(L, OL_OPTS))
+    lua_pushnil(L);
+  else
+    got = lua_getfield(L, OL_OPTS, key);
+  if (got != LUA_TNIL && (got != t || (t == LUA_TUSERDATA &&
+      luaL_testudata(L, -1, LUA_FILEHANDLE) == NULL)))
+    luaL_error(L, OL_FN ": opts.%s must be a %s, got %s", key,
+               t == LUA_TUSERDATA ? "file" : lua_typename(L, t),
+               luaL_typename(L, -1));
+  lua_replace(L, slot);
+}
+
+/* Room of at least size bytes kept by the holder at slot (0: the
+** triangles, -1: the corner cache), reused from submesh to submesh. */
+static void *ol_scratch(lua_State *L, int slot, size_t size, void *have,
+                        size_t *cap)
+{
+  void *p;
+  if (have != NULL && size <= *cap) return have;
+  p = lua_newuserdatauv(L, size, 0);
+  lua_rawseti(L, OL_HOLDER, slot); /* balanced: the text may be a buffer */
+  *cap = size;
+  return p;
+}
+
+static uint32_t *ol_triangles(lua_State *L, const rsx_mesh *m,
+                              const rsx_submesh *s, uint32_t **tri,
+                              size_t *cap, size_t *n, rsx_error *err)
+{
+  size_t count = rsx_triangle_capacity(s->index_count);
+  if (count > (SIZE_MAX - 1) / (3 * sizeof(uint32_t)))
+    luaL_error(L, OL_FN ": %I triangles are too many", (lua_Integer)count);
+  *tri = ol_scratch(L, 0, count * 3 * sizeof(uint32_t) + 1, *tri, cap);
+  *n = 0;
+  return rsx_triangles(m, s, s->first_index, s->index_count, *tri, n, err)
+         == 0 ? *tri : NULL;
+}
+
+/* len bytes of p into the text, in pieces a block holds. */
+static void ol_put(rl_text *t, const char *p, size_t len)
+{
+  while (len > 0) {
+    size_t run = len < 4096 ? len : 4096;
+    memcpy(rsxlua_text_room(t, run), p, run);
+    rsxlua_text_add(t, run);
+    p += run;
+    len -= run;
+  }
+}
+
+/* The lines of kind for every vertex, as acc:lines writes them. */
+static void ol_vertices(lua_State *L, const rsx_mesh *m, int kind,
+                        rsx_vertex_text *how, rsx_sink *sink)
+{
+  rsx_error err;
+  how->components = m->format.attr[kind]->components;
+  /* checked decodable before the first line: a failure is a broken
+  ** invariant, raised all the same */
+  if (rsx_vertex_lines(m, kind, 0, m->vertex_count, how, sink, &err) != 0)
+    luaL_error(L, "%s", err.text);
+}
+
+/* m:obj_lines([opts]): the mesh as obj-export writes it (doc/lua-api.md):
+** an o line, its v (and colours), vn, a vt block per stored UV set its
+** submeshes read, and for each submesh a g group, its usemtl and its f
+** lines; numbered after opts.counts, which it advances. The text (or the
+** bytes written to opts.file), the triangles and the vertices; nil and a
+** message when the mesh cannot be decoded, before anything is written. */
+static int m_obj_lines(lua_State *L)
+{
+  static const char *const known[] = {"name", "uv", "colours", "counts",
+    "materials", "none", "used", "file", NULL};
+  static const double flip_scale[4] = {1, -1, 1, 1};
+  static const double flip_offset[4] = {0, 1, 0, 0};
+  rl_mesh *me = me_check(L, 1, OL_FN);
+  const rsx_mesh *m = me->m;
+  uint32_t n = m->vertex_count, i;
+  int logical = 0, colours = 0, normal, k;
+  int64_t v_base, vt_count, vn_base, vt_base[4] = {-1, -1, -1, -1};
+  size_t name_len, tri_cap = 0, cache_cap = 0, nt;
+  const char *name;
+  uint32_t *tri = NULL;
+  void *cache = NULL;
+  lua_Integer triangles = 0;
+  rsx_vertex_text how;
+  rsx_error err;
+  rsx_sink sink;
+  rl_text t;
+
+  lua_settop(L, OL_HOLDER);
+  if (!lua_isnil(L, OL_OPTS)) {
+    rsxlua_checktype(L, OL_OPTS, LUA_TTABLE, OL_FN);
+    rsxlua_check_keys(L, OL_OPTS, known, NULL, NULL, OL_FN, "option");
+    if (lua_getfield(L, OL_OPTS, "uv") != LUA_TNIL) {
+      int isint;
+      lua_Integer uv = lua_tointegerx(L, -1, &isint);
+      if (!isint || uv < 0 || uv > 3)
+        luaL_error(L, OL_FN ": opts.uv must be an integer 0..3, got %s",
+                   lua_isnumber(L, -1) ? luaL_tolstring(L, -1, NULL)
+                   : luaL_typename(L, -1));
+      logical = (int)uv;
+    }
+    lua_getfield(L, OL_OPTS, "colours");
+    colours = lua_toboolean(L, -1);
+    lua_pop(L, 2);
+  }
+  ol_field(L, "name", LUA_TSTRING, OL_NAME);
+  if (lua_isnil(L, OL_NAME)) lua_pushstring(L, m->name);
+  else lua_pushvalue(L, OL_NAME);
+  lua_replace(L, OL_NAME);
+  name = lua_tolstring(L, OL_NAME, &name_len);
+  ol_field(L, "none", LUA_TSTRING, OL_NONE);
+  if (lua_isnil(L, OL_NONE)) {
+    lua_pushliteral(L, "(none)");
+    lua_replace(L, OL_NONE);
+  }
+  ol_field(L, "counts", LUA_TTABLE, OL_COUNTS);
+  ol_field(L, "materials", LUA_TTABLE, OL_MATERIALS);
+  ol_field(L, "used", LUA_TTABLE, OL_USED);
+  ol_field(L, "file", LUA_TUSERDATA, OL_FILE);
+  v_base = ol_count(L, "v");
+  vt_count = ol_count(L, "vt");
+  vn_base = ol_count(L, "vn");
+  lua_createtable(L, (int)(m->submesh_count < 1024 ? m->submesh_count : 0),
+                  2);
+  lua_replace(L, OL_HOLDER);
+
+  /* what the text needs, checked before any of it is written (the order
+  ** of m:attribute, s:triangle_count and s:uv, for the same message) */
+  normal = m->format.attr[RSX_NORMAL] != NULL;
+  colours = colours && m->format.attr[RSX_COLOUR] != NULL;
+  if (rsx_mesh_can_decode(m, RSX_POSITION, &err) != 0 ||
+      (normal && rsx_mesh_can_decode(m, RSX_NORMAL, &err) != 0) ||
+      (colours && rsx_mesh_can_decode(m, RSX_COLOUR, &err) != 0))
+    return rsxlua_fail(L, err.text);
+  for (i = 0; i < m->submesh_count; i++) {
+    const rsx_submesh *s = &m->submeshes[i];
+    int set = rsx_submesh_uv_set(s, logical);
+    if ((m->findings & RSX_FIND_INDEX_RANGE) &&
+        ol_triangles(L, m, s, &tri, &tri_cap, &nt, &err) == NULL)
+      return rsxlua_fail(L, err.text);
+    if (set >= 0 && vt_base[set] == -1) {
+      if (rsx_mesh_can_decode(m, RSX_UV0 + set, &err) != 0)
+        return rsxlua_fail(L, err.text);
+      vt_base[set] = -2; /* checked */
+    }
+  }
+  /* each submesh's material name, kept by the holder, and marked used */
+  for (i = 0; i < m->submesh_count; i++) {
+    const rsx_submesh *s = &m->submeshes[i];
+    int got = LUA_TNIL;
+    if (me->materials != NULL && s->material != RSX_NONE) {
+      rsxlua_checkopen(L, me->materials, OL_FN);
+      if (!lua_isnil(L, OL_MATERIALS))
+        got = lua_geti(L, OL_MATERIALS, (lua_Integer)s->material + 1);
+      else
+        lua_pushnil(L);
+      if (got != LUA_TNIL && got != LUA_TSTRING)
+        luaL_error(L, OL_FN ": opts.materials[%I] must be a string, got %s",
+                   (lua_Integer)s->material + 1, luaL_typename(L, -1));
+      if (got == LUA_TNIL) lua_pop(L, 1);
+    }
+    if (got == LUA_TNIL) lua_pushvalue(L, OL_NONE);
+    if (!lua_isnil(L, OL_USED)) {
+      lua_pushvalue(L, -1);
+      lua_pushboolean(L, 1);
+      lua_settable(L, OL_USED);
+    }
+    lua_rawseti(L, OL_HOLDER, (lua_Integer)i + 1);
+  }
+
+  how.memo = rsxlua_float_memo(L);
+  how.scale = how.offset = NULL;
+  how.with = -1;
+  how.with_components = 0;
+  rsxlua_text_init(L, &t, OL_FILE, 0, OL_FN);
+  sink = rsxlua_text_sink(&t);
+  ol_put(&t, "o ", 2);
+  ol_put(&t, name, name_len);
+  ol_put(&t, "\n", 1);
+  if (n > 0) {
+    how.prefix = "v";
+    how.prefix_len = 1;
+    if (colours) {
+      how.with = RSX_COLOUR;
+      how.with_components = 3; /* "v x y z r g b": no alpha */
+    }
+    ol_vertices(L, m, RSX_POSITION, &how, &sink);
+    how.with = -1;
+    how.with_components = 0;
+    if (normal) {
+      how.prefix = "vn";
+      how.prefix_len = 2;
+      ol_vertices(L, m, RSX_NORMAL, &how, &sink);
+    }
+  }
+  for (k = 0; k < 4; k++) vt_base[k] = -1;
+  for (i = 0; i < m->submesh_count; i++) {
+    const rsx_submesh *s = &m->submeshes[i];
+    int set = rsx_submesh_uv_set(s, logical);
+    rsx_face_column columns[3];
+    rsx_face_text face;
+    rsx_face_plan plan;
+    const char *mat;
+    size_t mat_len;
+    char number[32];
+
+    /* "v/vt/vn", "v//vn", "v/vt" or "v": a set first met here gets its
+    ** vt block next, at vt_count */
+    columns[0].used = 1;
+    columns[0].offset = v_base;
+    columns[1].used = set >= 0;
+    columns[1].offset = set < 0 ? 0 : vt_base[set] >= 0 ? vt_base[set]
+                                                         : vt_count;
+    columns[2].used = 1;
+    columns[2].offset = vn_base;
+    face.columns = columns;
+    face.ncolumns = normal ? 3 : set >= 0 ? 2 : 1;
+    face.prefix = "f";
+    face.prefix_len = 1;
+    if (set >= 0 && vt_base[set] < 0) {
+      vt_base[set] = vt_count;
+      if (n > 0) {
+        how.prefix = "vt";
+        how.prefix_len = 2;
+        how.scale = flip_scale; /* v' = 1 - v: OBJ's V is bottom-origin */
+        how.offset = flip_offset;
+        ol_vertices(L, m, RSX_UV0 + set, &how, &sink);
+        how.scale = how.offset = NULL;
+      }
+      vt_count += n;
+    }
+    lua_rawgeti(L, OL_HOLDER, (lua_Integer)i + 1);
+    mat = lua_tolstring(L, -1, &mat_len); /* the holder keeps it */
+    lua_pop(L, 1);
+    ol_put(&t, "g ", 2);
+    ol_put(&t, name, name_len);
+    ol_put(&t, number, (size_t)snprintf(number, sizeof number, ".%lu\n"
+           "usemtl ", (unsigned long)i + 1));
+    ol_put(&t, mat, mat_len);
+    ol_put(&t, "\n", 1);
+    if (ol_triangles(L, m, s, &tri, &tri_cap, &nt, &err) == NULL)
+      return luaL_error(L, "%s", err.text); /* checked above */
+    if (rsx_face_measure(tri, nt, &face, &plan, &err) != 0)
+      return luaL_error(L, OL_FN ": %s", err.text);
+    cache = plan.cache_size > 0 && plan.cache_size != SIZE_MAX
+            ? ol_scratch(L, -1, plan.cache_size, cache, &cache_cap) : NULL;
+    rsx_face_lines(tri, nt, &face, &plan, cache, &sink);
+    triangles += (lua_Integer)nt;
+  }
+  if (rsxlua_text_push(&t) != 1) return 3; /* nil, message, errno */
+  if (!lua_isnil(L, OL_COUNTS)) {
+    lua_pushinteger(L, v_base + n);
+    lua_setfield(L, OL_COUNTS, "v");
+    lua_pushinteger(L, vt_count);
+    lua_setfield(L, OL_COUNTS, "vt");
+    lua_pushinteger(L, vn_base + (normal ? n : 0));
+    lua_setfield(L, OL_COUNTS, "vn");
+  }
+  lua_pushinteger(L, triangles);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 3;
+}
+
 /* rsxmesh.mesh{...} */
 static int me_new(lua_State *L)
 {
@@ -360,6 +660,7 @@ static const luaL_Reg m_methods[] = {
   {"stream", m_stream},
   {"index_bytes", m_index_bytes},
   {"with", rsxlua_mesh_with},
+  {"obj_lines", m_obj_lines},
   {NULL, NULL}
 };
 

@@ -225,6 +225,10 @@ void rsxlua_push_findings(lua_State *L, const rsx_mesh *m,
 ** returns its length. */
 #define rsxlua_fmt(x, buf) ((int)rsx_format_float((x), (buf)))
 
+/* The texts of the floats the line writers wrote (acc:lines,
+** m:obj_lines), kept for the life of the state. */
+rsx_float_memo *rsxlua_float_memo(lua_State *L);
+
 /* The 1-based range [i, j] of args i and j (defaults 1 and n), checked
 ** against 1..n; an empty range has j = i - 1. Raises naming fname. */
 void rsxlua_range(lua_State *L, int arg, uint32_t n, const char *fname,
