@@ -155,7 +155,7 @@ local function export(bundle, input, list, file, names, all_materials)
       .. "mtllib " .. (mtl:match("([^/]+)$")) .. "\n")
     local base = { v = 0, vt = 0, vn = 0 }
     for k, mesh in ipairs(list) do
-      run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
+      run:progress("%s: mesh %d of %d", run.label, k, #list)
       local bytes, triangles, vertices = mesh_obj(f, mesh, base, names,
         used)
       if bytes then

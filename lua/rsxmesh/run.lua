@@ -100,12 +100,15 @@ function Run:fail(file, message)
   self.failed = self.failed + 1
 end
 
--- A progress line, shown (at most ten times a second) only on a terminal.
-function Run:progress(line)
+-- A progress line, shown (at most ten times a second) only on a terminal;
+-- with more arguments, line is string.format's format, made into text
+-- only when shown (a script's loop calls this once a mesh).
+function Run:progress(line, ...)
   if not self.tty then return end
   local now = rsxmesh.clock()
   if now - self.last < 0.1 then return end
   self.last = now
+  if select("#", ...) > 0 then line = line:format(...) end
   io.stderr:write("\r\27[K", line)
   self.shown = true
 end
