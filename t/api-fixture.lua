@@ -130,4 +130,18 @@ function M.f32(x)
   return (string.unpack("<f", string.pack("<f", x)))
 end
 
+-- the byte writers above, for tests that spell out bundles of their own
+M.u32, M.u16, M.u8 = u32, u16, u8
+
+-- The text a file (a temporary one) receives from fn(file), then what fn
+-- returned.
+function M.into_file(fn)
+  local f = assert(io.tmpfile())
+  local a, b, c = fn(f)
+  f:seek("set")
+  local text = f:read("a")
+  f:close()
+  return text, a, b, c
+end
+
 return M

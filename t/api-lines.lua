@@ -21,15 +21,7 @@ local function built(name, positions, indices)
       first_index = 0, index_count = #indices } } })
 end
 
--- The text a file receives from fn(file).
-local function into_file(fn)
-  local f = assert(io.tmpfile())
-  local a, b, c = fn(f)
-  f:seek("set")
-  local text = f:read("a")
-  f:close()
-  return text, a, b, c
-end
+local into_file = fx.into_file
 
 -- acc:lines -----------------------------------------------------------------
 

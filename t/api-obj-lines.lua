@@ -6,15 +6,8 @@ local t = require "tap"
 local rsxmesh = require "rsxmesh"
 local fx = require "api-fixture"
 
-local function u32(...)
-  return string.pack(">" .. ("I4"):rep(select("#", ...)), ...)
-end
-local function u16(...)
-  return string.pack(">" .. ("I2"):rep(select("#", ...)), ...)
-end
-local function u8(...)
-  return string.pack(("B"):rep(select("#", ...)), ...)
-end
+local u32, u16, u8 = fx.u32, fx.u16, fx.u8
+local into_file = fx.into_file
 
 -- box: crate's layout (mask 0x000800ff; MMP: position, CMP normal 0; MGP:
 -- colour, tangents A and B, UV0, UV1, UV2 as binary16), three vertices:
@@ -52,16 +45,6 @@ assert(w:mesh(assert(rsxmesh.mesh{ name = "box", meta = fx.meta(0x000800ff),
 local b = assert(rsxmesh.load(w:bytes(), "box.rsxb"))
 local box = b:mesh("box")
 local NAMES = { "brick", "glass" }
-
--- The text a file receives from fn(file).
-local function into_file(fn)
-  local f = assert(io.tmpfile())
-  local a, b2, c = fn(f)
-  f:seek("set")
-  local text = f:read("a")
-  f:close()
-  return text, a, b2, c
-end
 
 -- the whole mesh ------------------------------------------------------------
 
