@@ -92,8 +92,9 @@ t.is(probe(), "the copy\n", "a copy made from the text as it is: loaded")
 
 write(copy, header(text) .. string.dump(load('error("from the copy")',
   "@" .. me)))
-t.like(probe(), "^[^\n]*" .. me:gsub("%p", "%%%0")
-  .. ":1: from the copy\n", "... its messages name the text's file")
+-- (Lua shortens a long name from the left: its end is the file's)
+t.like(probe(), "t/host%-luac%.lua:1: from the copy\n",
+  "... its messages name the text's file")
 
 write(copy, header(text .. " ") .. string.dump(load('print("the copy")',
   "@" .. me)))
