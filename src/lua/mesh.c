@@ -394,6 +394,9 @@ static void *ol_scratch(lua_State *L, int slot, size_t size, void *have,
   return p;
 }
 
+/* The triangles of submesh s (rsx_triangles, as s:triangles gives them)
+** into the holder's scratch, their count in n; NULL with the message in
+** err on an index out of range. */
 static uint32_t *ol_triangles(lua_State *L, const rsx_mesh *m,
                               const rsx_submesh *s, uint32_t **tri,
                               size_t *cap, size_t *n, rsx_error *err)
