@@ -317,38 +317,57 @@ static int luac_digest(const char *file, unsigned long long *size,
   return got == 0;
 }
 
-/* The compiled copy of file into copy, when there is one made from the
-** file as it is now. */
-static int luac_copy(const char *file, char *copy, size_t size)
+/* The compiled copy of file, open past its first line, when there is one
+** made from the file as it is now; else NULL. */
+static FILE *luac_open(const char *file)
 {
-  char line[80];
+  char copy[PATH_MAX], line[80];
   unsigned long long n, digest, want_n, want;
   int len = -1;
   FILE *f;
 #ifdef RSXMESH_SRCDIR
   const char *rest;
   if (host_tree && (rest = host_under(file, RSXMESH_SRCDIR)) != NULL)
-    len = snprintf(copy, size, "%s/luac/%sc", RSXMESH_BUILDDIR, rest);
+    len = snprintf(copy, sizeof copy, "%s/luac/%sc", RSXMESH_BUILDDIR,
+                   rest);
 #endif
   if (!host_tree && (host_under(file, RSXMESH_LUADIR) != NULL ||
                      host_under(file, RSXMESH_SCRIPTDIR) != NULL))
-    len = snprintf(copy, size, "%sc", file);
-  if (len < 0 || (size_t)len >= size || (f = fopen(copy, "rb")) == NULL)
-    return 0;
-  len = fgets(line, sizeof line, f) != NULL &&
-        sscanf(line, LUAC_TAG "%llu %llx", &want_n, &want) == 2;
+    len = snprintf(copy, sizeof copy, "%sc", file);
+  if (len < 0 || (size_t)len >= sizeof copy ||
+      (f = fopen(copy, "rb")) == NULL)
+    return NULL;
+  if (fgets(line, sizeof line, f) != NULL &&
+      sscanf(line, LUAC_TAG "%llu %llx", &want_n, &want) == 2 &&
+      luac_digest(file, &n, &digest) && n == want_n && digest == want)
+    return f;
   fclose(f);
-  return len && luac_digest(file, &n, &digest) && n == want_n &&
-         digest == want;
+  return NULL;
+}
+
+/* lua_load's reader of an open copy. */
+typedef struct luac_reader {
+  FILE *f;
+  char buf[BUFSIZ];
+} luac_reader;
+
+static const char *luac_read(lua_State *L, void *ud, size_t *size)
+{
+  luac_reader *r = ud;
+  (void)L;
+  *size = fread(r->buf, 1, sizeof r->buf, r->f);
+  return *size > 0 ? r->buf : NULL;
 }
 
 /* luaL_loadfile of one of the project's Lua files (or any file: only
 ** the project's have copies), from its compiled copy when it has one. */
 static int host_loadfile(lua_State *L, const char *file)
 {
-  char copy[PATH_MAX];
-  if (file != NULL && luac_copy(file, copy, sizeof copy)) {
-    if (luaL_loadfilex(L, copy, "b") == LUA_OK)
+  luac_reader r;
+  if (file != NULL && (r.f = luac_open(file)) != NULL) {
+    int status = lua_load(L, luac_read, &r, file, "b");
+    fclose(r.f);
+    if (status == LUA_OK)
       return LUA_OK;
     lua_pop(L, 1); /* a damaged copy, another Lua's format: the text */
   }
