@@ -1,0 +1,144 @@
+-- api-sink.lua - the text of acc:lines and s:face_lines on its way into a
+-- file (src/lua/base.c's sink; issue 22's fifth round): written in place
+-- in the buffer of a file of rsxmesh.create, through a block elsewhere,
+-- in the order of the file's own writes; a full device reported; the disk
+-- room reserved ahead of a long file given back at its close. Every file
+-- must hold what the same calls return as strings.
+local t = require "tap"
+local lfs = require "lfs"
+local rsxmesh = require "rsxmesh"
+local fx = require "api-fixture"
+
+-- A mesh of n vertices with distinct positions, in a triangle list that
+-- walks them (triangle i: i, i + 1, i + 2).
+local function built(n)
+  local mmp, idx = {}, {}
+  for i = 1, n do
+    mmp[i] = string.pack(">fffI4", i * 0.37, -i, i / 3, 0)
+  end
+  for i = 1, n - 2 do
+    idx[#idx + 1], idx[#idx + 2], idx[#idx + 3] = i, i + 1, i + 2
+  end
+  return assert(rsxmesh.mesh{ name = "walk", meta = fx.meta(0x00080001),
+    vertex_count = n, mmp = table.concat(mmp), mmp_stride = 16,
+    indices = rsxmesh.indices(2, idx), index_size = 2,
+    submeshes = { { record = fx.record(0xFF, 0xFF, 0xFF, 0xFF),
+      first_index = 0, index_count = #idx } } })
+end
+
+local mesh = built(4000)
+local pos, sub = mesh:attribute("position"), mesh:submesh(1)
+local COLUMNS = { { offset = 0 }, { offset = 7 } }
+local v_text = pos:lines("v")
+local f_text = sub:face_lines("f", COLUMNS)
+t.ok(#v_text > 80000 and #f_text > 80000,
+  "the texts are long: a few fill a 256 KiB buffer")
+
+-- rounds of a line by f:write, the vertex lines, a line by f:write, the
+-- face lines: what the file must hold, and the calls that write it
+local ROUNDS = 6
+local want = {}
+for i = 1, ROUNDS do
+  want[#want + 1] = "o part" .. i .. "\n" .. v_text .. "g\n" .. f_text
+end
+want = table.concat(want)
+
+local function write_rounds(f)
+  for i = 1, ROUNDS do
+    assert(f:write("o part", i, "\n"))
+    local n = assert(pos:lines("v", { file = f }))
+    t.is(n, #v_text, "round " .. i .. ": the vertex lines' bytes")
+    assert(f:write("g\n"))
+    local m, count = sub:face_lines("f", COLUMNS, f)
+    t.is(m, #f_text, "round " .. i .. ": the face lines' bytes")
+    t.is(count, 3998, "round " .. i .. ": the triangles")
+  end
+end
+
+local function read_all(name)
+  local g = assert(io.open(name, "rb"))
+  local s = g:read("a")
+  g:close()
+  return s
+end
+
+local name = os.tmpname()
+
+-- rsxmesh.create's file: the lines in place in its buffer
+do
+  local f = assert(rsxmesh.create(name))
+  write_rounds(f)
+  t.is(f:seek("cur"), #want, "created file: seek counts every byte")
+  t.ok(f:close(), "created file closes")
+  local got = read_all(name)
+  t.is(#got, #want, "created file: its size")
+  t.ok(got == want, "created file: the same bytes as the strings, in order")
+  -- the room reserved ahead (4 MiB past 1 MiB on ext4) is given back
+  local blocks = lfs.attributes(name, "blocks")
+  if blocks then
+    t.ok(blocks * 512 < #want + (1 << 20),
+      "created file: no room reserved past its end once closed ("
+      .. blocks * 512 .. " bytes on the disk for " .. #want .. ")")
+  else
+    t.skip(1, "no st_blocks here")
+  end
+end
+
+-- io.open's files, buffered every way: the lines through the block
+for _, mode in ipairs({ { "full" }, { "full", 100 }, { "line" }, { "no" } }) do
+  local f = assert(io.open(name, "wb"))
+  f:setvbuf(mode[1], mode[2])
+  write_rounds(f)
+  t.ok(f:close(), "io.open, setvbuf " .. table.concat(mode, " ")
+    .. ": closes")
+  t.ok(read_all(name) == want, "io.open, setvbuf " .. table.concat(mode,
+    " ") .. ": the same bytes as the strings, in order")
+end
+
+-- a file read, then written: C asks for a seek between the two
+do
+  local f = assert(io.open(name, "w+b"))
+  assert(f:write("head\n"))
+  assert(f:seek("set", 0))
+  t.is(f:read(4), "head", "w+b: read back")
+  assert(f:seek("end"))
+  t.is(pos:lines("v", { file = f }), #v_text, "w+b: the lines after a read")
+  t.ok(f:close(), "w+b: closes")
+  t.ok(read_all(name) == "head\n" .. v_text, "w+b: the lines after the head")
+end
+os.remove(name)
+
+-- a full device: the failure comes back from the call that met it, or
+-- from the close when the text still fit in the buffer
+local full = io.open("/dev/full", "wb")
+if full then
+  full:close()
+  local f = assert(rsxmesh.create("/dev/full"))
+  local r, msg, code = pos:lines("v", { file = f })
+  if r == nil then -- the first buffer's write failed within the call
+    t.is(msg, "No space left on device", "/dev/full: the reason")
+    t.is(math.type(code), "integer", "/dev/full: the errno")
+  else
+    t.is(r, #v_text, "/dev/full: the text fit in the buffer")
+  end
+  for _ = 1, 3 do
+    r, msg = pos:lines("v", { file = f })
+    if r == nil then break end
+  end
+  t.is(r, nil, "/dev/full: a long text fails")
+  t.is(msg, "No space left on device", "/dev/full: the reason, again")
+  f:close() -- glibc drops a buffer it failed to write: nothing more to say
+
+
+  local short = sub:face_lines("f", { { offset = 0 } })
+  f = assert(rsxmesh.create("/dev/full"))
+  t.is(sub:face_lines("f", { { offset = 0 } }, f), #short,
+    "/dev/full: a short text fits in the buffer")
+  local ok, cmsg = f:close()
+  t.is(ok, nil, "/dev/full: a short text fails at the close")
+  t.like(cmsg, "No space left on device", "/dev/full: the close's reason")
+else
+  t.skip(7, "no /dev/full here")
+end
+
+t.done_testing()
