@@ -37,10 +37,21 @@ static int vl_check(const rsx_mesh *m, int kind, int components,
   return 0;
 }
 
+/* The slot of a float's bits (Fibonacci hashing). */
+static LN_INLINE unsigned vl_slot(uint32_t bits)
+{
+  return (unsigned)((bits * 2654435761u) >> 20);
+}
+
 void rsx_float_memo_init(rsx_float_memo *memo)
 {
-  size_t i;
-  for (i = 0; i < RSX_FLOAT_MEMO_SIZE; i++) memo->entry[i].len = 0;
+  unsigned i;
+  /* 0.0's bits belong to slot 0 (so do 1's): every slot but 0 is empty
+  ** with 0, and slot 0 with 1, which hashes elsewhere */
+  for (i = 0; i < RSX_FLOAT_MEMO_SIZE; i++) {
+    memo->bits[i] = i == vl_slot(0) ? 1u : 0u;
+    memo->len[i] = 0;
+  }
 }
 
 /* Writes f at p (room for RSX_FLOAT_CHARS bytes); returns its length. */
@@ -49,14 +60,13 @@ static size_t vl_float(float f, char *p)
   return rsx_format_float(f, p);
 }
 
-/* Puts f's text, after a space, in memo's entry at. */
+/* Puts f's text, after a space, in memo's slot at. */
 static void vl_remember(float f, uint32_t bits, rsx_float_memo *memo,
                         unsigned at)
 {
-  memo->entry[at].text[0] = ' ';
-  memo->entry[at].len = (uint8_t)(1 + rsx_format_float(f,
-                                      memo->entry[at].text + 1));
-  memo->entry[at].bits = bits;
+  memo->text[at][0] = ' ';
+  memo->len[at] = (uint8_t)(1 + rsx_format_float(f, memo->text[at] + 1));
+  memo->bits[at] = bits;
 }
 
 /* Writes " " and f at p (room for RSX_FLOAT_CHARS + 1 bytes) through
@@ -67,11 +77,10 @@ static LN_INLINE size_t vl_spaced(float f, char *p, rsx_float_memo *memo)
   uint32_t bits;
   unsigned at;
   memcpy(&bits, &f, sizeof bits);
-  at = (unsigned)((bits * 2654435761u) >> 20); /* Fibonacci hashing */
-  if (memo->entry[at].len == 0 || memo->entry[at].bits != bits)
-    vl_remember(f, bits, memo, at);
-  memcpy(p, memo->entry[at].text, RSX_FLOAT_CHARS); /* a fixed size */
-  return memo->entry[at].len;
+  at = vl_slot(bits);
+  if (memo->bits[at] != bits) vl_remember(f, bits, memo, at);
+  memcpy(p, memo->text[at], RSX_FLOAT_CHARS); /* a fixed size */
+  return memo->len[at];
 }
 
 /* The lines of count vertices of total numbers each, from vals, with a

@@ -522,9 +522,33 @@ static void test_counted_faces(void)
              "counted faces: 999 to 1000 and 9 to 10 in one corner");
 }
 
+/* A fresh memo's empty slots hold bits of another slot (0, and 1 in slot
+** 0, which 0.0 takes): the floats of those bits, met first, are written,
+** not taken for the empty slots' texts. 1e-45 is the smallest subnormal
+** (bits 1), -0 has bits 0x80000000. */
+static void test_memo_empty(void)
+{
+  static rsx_float_memo memo;
+  const rsx_mesh *m;
+  rsx_vertex_text how;
+  float tiny;
+  uint32_t one = 1;
+  memcpy(&tiny, &one, sizeof tiny);
+  memset(&mesh_fx, 0, sizeof mesh_fx);
+  fx_vertex(0, 0.0f, tiny, -0.0f, 0, 0, 1, 0, 0);
+  fx_vertex(1, tiny, 0.0f, tiny, 0, 0, 1, 0, 0);
+  m = fx_mesh(2);
+  how = vt_plain("v", 3);
+  rsx_float_memo_init(&memo);
+  how.memo = &memo;
+  vertices_are(m, RSX_POSITION, 0, 2, &how, "v 0 1e-45 -0\nv 1e-45 0 1e-45\n",
+               "memo: 0, the smallest subnormal and -0 in a fresh memo");
+}
+
 int main(void)
 {
   test_vertices();
+  test_memo_empty();
   test_many_vertices();
   test_faces();
   test_face_extremes();
