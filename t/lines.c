@@ -522,6 +522,26 @@ static void test_counted_faces(void)
              "counted faces: 999 to 1000 and 9 to 10 in one corner");
 }
 
+/* The plan's bounds, found four numbers at a time and then one by one:
+** the lowest and the highest at every place of 5 triangles (15 numbers:
+** three groups of four, three after them). */
+static void test_face_bounds(void)
+{
+  const rsx_face_column one[1] = {{1, 0}};
+  rsx_face_text how = ft("f", one, 1);
+  uint32_t tri[15];
+  int at, k, right = 0;
+  for (at = 0; at < 15; at++) {
+    rsx_face_plan plan;
+    for (k = 0; k < 15; k++) tri[k] = 100;
+    tri[at] = 7;
+    tri[(at + 5) % 15] = 900;
+    plan = plan_of(tri, 5, &how, "bounds");
+    right += plan.low == 7 && plan.range == 894;
+  }
+  is_int(right, 15, "bounds: the lowest and highest at each of 15 places");
+}
+
 /* Corners made a run at a time up to the next carry (fl_run), columns
 ** carrying at different vertices (offsets 0, 3 and 7, an empty column
 ** between): 1,200 triangles (k + 5, k + 6, k + 7), their numbers across
@@ -590,5 +610,6 @@ int main(void)
   test_many_faces();
   test_counted_faces();
   test_carried_runs();
+  test_face_bounds();
   return done_testing();
 }
