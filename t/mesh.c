@@ -809,6 +809,33 @@ static void test_triangles(void)
     is_int(rsx_triangles(&x.m, NULL, 0, 3, out, NULL, &e), 0,
            "ntriangles may be NULL");
   }
+  {
+    /* a u16 list a triangle at a time: each kind of degenerate dropped
+    ** (a = b, b = c, a = c), and a bad index at each place named */
+    static const uint32_t mixed[15] = {0, 1, 2, 3, 3, 1, 1, 2, 2,
+                                       2, 0, 2, 3, 2, 1};
+    static const uint32_t wantm[6] = {0, 1, 2, 3, 2, 1};
+    uint32_t list[12], out[64 * 3];
+    size_t n;
+    rsx_error e;
+    char want[96];
+    int at, k, named = 0;
+    x.m.primitive = RSX_TRIANGLES;
+    x.m.vertex_count = 4;
+    fx_idx(&x, 2, mixed, 15);
+    tri_expect(&x, NULL, 0, 15, wantm, 2, "u16 list: three kinds of "
+               "degenerate dropped");
+    for (at = 0; at < 12; at++) {
+      for (k = 0; k < 12; k++) list[k] = (uint32_t)k % 4;
+      list[at] = 4;
+      fx_idx(&x, 2, list, 12);
+      snprintf(want, sizeof want, "mesh 8 (crate): index at position %d "
+               "is 4, not below the vertex count 4", at + 1);
+      named += rsx_triangles(&x.m, NULL, 0, 12, out, &n, &e) == -1 &&
+               strcmp(e.text, want) == 0;
+    }
+    is_int(named, 12, "u16 list: a bad index named at each of 12 places");
+  }
 }
 
 static void mesh_tri_expect(fx *x, const uint32_t *want, size_t nwant,
