@@ -5,12 +5,6 @@
 ** UNIT_TOLERANCE.
 */
 #define _POSIX_C_SOURCE 200809L /* fileno, clock_gettime */
-#ifdef __linux__
-#define _GNU_SOURCE /* fallocate */
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <sys/vfs.h>
-#endif
 
 #include <errno.h>
 #include <stdio.h>
@@ -96,63 +90,6 @@ static int mod_isatty(lua_State *L)
 ** file handle of a library's own: luaL_Stream). */
 #define RL_FILE_BUFFER (1 << 18)
 
-/* The text sink reserves disk room ahead of a long text on ext4 (Linux's
-** fallocate, the file's size kept): its delayed allocation otherwise
-** reserves each 4 KiB page as the write reaches it, and 23 MB of an OBJ
-** took 1.5 ms more of system time so (doc/performance.md, issue 22's
-** fifth round). From RL_RESERVE_FROM bytes on, as much again as the file
-** holds, at least RL_RESERVE_MIN and at most RL_RESERVE_MAX, whenever less
-** than half of RL_RESERVE_MIN is left. Elsewhere it would not pay: tmpfs
-** fills reserved pages with zeros (6 ms more for the same OBJ). */
-#define RL_EXT4_MAGIC 0xEF53
-#define RL_RESERVE_FROM ((off_t)1 << 20)
-#define RL_RESERVE_MIN ((off_t)4 << 20)
-#define RL_RESERVE_MAX ((off_t)32 << 20)
-
-void rsxlua_created_reserve(rl_created *c, FILE *f)
-{
-#if defined(__linux__) && defined(FALLOC_FL_KEEP_SIZE)
-  struct stat st;
-  off_t ahead;
-  int fd = fileno(f);
-  if (!c->reserve || fd < 0 || fstat(fd, &st) != 0 ||
-      st.st_size < RL_RESERVE_FROM ||
-      (off_t)st.st_blocks * 512 >= st.st_size + RL_RESERVE_MIN / 2)
-    return;
-  ahead = st.st_size < RL_RESERVE_MIN ? RL_RESERVE_MIN
-          : st.st_size > RL_RESERVE_MAX ? RL_RESERVE_MAX : st.st_size;
-  if (fallocate(fd, FALLOC_FL_KEEP_SIZE, st.st_size, ahead) == 0)
-    c->reserved = 1;
-  else /* no room, no support: the writes say what they meet */
-    c->reserve = 0;
-#else
-  (void)c;
-  (void)f;
-#endif
-}
-
-int rsxlua_created_close(lua_State *L)
-{
-  luaL_Stream *p = (luaL_Stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
-  rl_created *c;
-  lua_getiuservalue(L, 1, 1);
-  c = (rl_created *)lua_touserdata(L, -1);
-  lua_pop(L, 1);
-#ifdef __linux__
-  if (c != NULL && c->reserved && fflush(p->f) == 0) {
-    /* the room reserved past the end given back (ext4 truncates at the
-    ** size it has); a failure here loses no byte, and is not reported */
-    struct stat st;
-    if (fstat(fileno(p->f), &st) == 0)
-      (void)ftruncate(fileno(p->f), st.st_size);
-  }
-#else
-  (void)c;
-#endif
-  errno = 0;
-  return luaL_fileresult(L, fclose(p->f) == 0, NULL);
-}
-
 static int mod_create(lua_State *L)
 {
   const char *path = rsxlua_checklstring(L, 1, NULL, "rsxmesh.create");
@@ -166,18 +103,12 @@ static int mod_create(lua_State *L)
   p->closef = NULL; /* closed until open, as liolib's newprefile */
   luaL_setmetatable(L, LUA_FILEHANDLE);
   c = (rl_created *)lua_newuserdatauv(L, sizeof *c + RL_FILE_BUFFER, 0);
-  c->reserve = c->reserved = 0;
+  c->reserve = c->reserved = 0; /* until the file is open */
   lua_setiuservalue(L, -2, 1);
   p->f = fopen(path, "wb");
   if (p->f == NULL) return luaL_fileresult(L, 0, path);
   p->closef = rsxlua_created_close;
-#ifdef __linux__
-  {
-    struct statfs fs;
-    c->reserve = fstatfs(fileno(p->f), &fs) == 0 &&
-                 fs.f_type == RL_EXT4_MAGIC;
-  }
-#endif
+  rsxlua_created_init(c, p->f);
   /* refused, the library's own buffer stays: the file works as io.open's */
   (void)setvbuf(p->f, (char *)(c + 1), _IOFBF, RL_FILE_BUFFER);
   return 1;

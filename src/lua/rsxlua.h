@@ -263,14 +263,16 @@ float *rsxlua_floats(lua_State *L, int idx, size_t n, const char *fname,
 
 /* A file of rsxmesh.create (functions.c): the handle's user value begins
 ** with this, its buffer after it (a multiple of 16 bytes, for the
-** buffer's alignment). rsxlua_created_reserve reserves disk room ahead of
-** f's end where that pays; its close, rsxlua_created_close, gives back
-** what was not written. */
+** buffer's alignment). rsxlua_created_init sets it for the file f just
+** opened; rsxlua_created_reserve (the text sink's) reserves disk room
+** ahead of f's end where that pays; the handle's close,
+** rsxlua_created_close, gives back what was not written. */
 typedef struct rl_created {
   int reserve;  /* 1: the file system gains from room reserved ahead */
   int reserved; /* some was */
   int pad[2];
 } rl_created;
+void rsxlua_created_init(rl_created *c, FILE *f);
 void rsxlua_created_reserve(rl_created *c, FILE *f);
 int rsxlua_created_close(lua_State *L);
 
