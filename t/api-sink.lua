@@ -84,15 +84,23 @@ do
   end
 end
 
--- io.open's files, buffered every way: the lines through the block
-for _, mode in ipairs({ { "full" }, { "full", 100 }, { "line" }, { "no" } }) do
-  local f = assert(io.open(name, "wb"))
-  f:setvbuf(mode[1], mode[2])
-  write_rounds(f)
-  t.ok(f:close(), "io.open, setvbuf " .. table.concat(mode, " ")
-    .. ": closes")
-  t.ok(read_all(name) == want, "io.open, setvbuf " .. table.concat(mode,
-    " ") .. ": the same bytes as the strings, in order")
+-- io.open's files (the lines through the block) and created ones (in
+-- place where the buffer has room), buffered every way
+local openers = {
+  ["io.open"] = function() return io.open(name, "wb") end,
+  ["rsxmesh.create"] = function() return rsxmesh.create(name) end,
+}
+for _, how in ipairs({ "io.open", "rsxmesh.create" }) do
+  for _, mode in ipairs({ { "full" }, { "full", 100 }, { "line" },
+      { "no" } }) do
+    local f = assert(openers[how]())
+    local what = how .. ", setvbuf " .. table.concat(mode, " ")
+    f:setvbuf(mode[1], mode[2])
+    write_rounds(f)
+    t.ok(f:close(), what .. ": closes")
+    t.ok(read_all(name) == want, what .. ": the same bytes as the strings, "
+      .. "in order")
+  end
 end
 
 -- a file read, then written: C asks for a seek between the two

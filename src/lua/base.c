@@ -916,14 +916,16 @@ static void text_flush(rl_text *t)
 ** fills the buffer to its end before the system call, so that the file is
 ** written in whole buffers (a write that ends within a page cost the
 ** kernel more: 23 MB in writes of 240,000 bytes took 1.2 ms more than in
-** writes of 256 KiB). A stream with no room (unbuffered, line buffered,
-** reading, never written yet) takes the block, as does any text once the
-** block holds some, so that the order stays. */
+** writes of 256 KiB). Only a file of rsxmesh.create, which this Lua state
+** alone writes (no other thread's fwrite holds its lock); io.open's files
+** take the block as ever. A stream with no room (unbuffered, line
+** buffered, reading, never written yet) takes the block, as does any text
+** once the block holds some, so that the order stays. */
 static char *text_file_room(rl_text *t, size_t size)
 {
 #if defined(__GLIBC__) && !defined(RSXLUA_TEXT_COPY)
   FILE *f = t->f;
-  if (t->n > 0 || t->err != 0) return NULL;
+  if (t->created == NULL || t->n > 0 || t->err != 0) return NULL;
   if (f->_IO_write_end - f->_IO_write_ptr < (ptrdiff_t)size) {
     t->spill = 1;
     return NULL;
