@@ -846,24 +846,34 @@ int rsxlua_created_close(lua_State *L)
 {
   luaL_Stream *p = (luaL_Stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
   rl_created *c;
+  int flushed = 1, err = 0, closed;
   lua_getiuservalue(L, 1, 1);
   c = (rl_created *)lua_touserdata(L, -1);
   lua_pop(L, 1);
 #ifdef __linux__
-  if (c != NULL && c->reserved && fflush(p->f) == 0) {
-    /* the room reserved past the end given back (ext4 truncates at the
-    ** size it has); a failure here loses no byte, and is not reported */
-    struct stat st;
-    if (fstat(fileno(p->f), &st) == 0)
-      (void)ftruncate(fileno(p->f), st.st_size);
+  if (c != NULL && c->reserved) {
+    /* the last bytes written first, so that the size is the file's; a
+    ** failure is the close's (glibc drops a buffer it failed to write,
+    ** and fclose would then say nothing) */
+    if (fflush(p->f) != 0) {
+      flushed = 0;
+      err = errno ? errno : EIO;
+    } else {
+      /* the room reserved past the end given back (ext4 truncates at the
+      ** size it has); a failure here loses no byte, and is not reported */
+      struct stat st;
+      if (fstat(fileno(p->f), &st) == 0)
+        (void)ftruncate(fileno(p->f), st.st_size);
+    }
   }
 #else
   (void)c;
 #endif
   errno = 0;
-  return luaL_fileresult(L, fclose(p->f) == 0, NULL);
+  closed = fclose(p->f) == 0;
+  if (!flushed) errno = err;
+  return luaL_fileresult(L, closed && flushed, NULL);
 }
-
 
 void rsxlua_text_init(lua_State *L, rl_text *t, int arg, size_t hint,
                       const char *fname)
@@ -963,8 +973,7 @@ void rsxlua_text_add(rl_text *t, size_t len)
 #if defined(__GLIBC__) && !defined(RSXLUA_TEXT_COPY)
   if (t->direct) {
     t->f->_IO_write_ptr += len;
-    t->direct = t->spill = 0;
-  t->created = NULL;
+    t->direct = 0;
     return;
   }
 #endif
