@@ -205,6 +205,37 @@ static void sel_derive(rsx_submesh *s, uint32_t mask)
   }
 }
 
+/* 1 when none of the n big-endian u16 at p is vc or more but restart (vc
+** 1 to 0xFFFF; restart 0x10000 for none), else 0: the caller counts them.
+** Eight at a time where the compiler has vectors (GCC and clang;
+** RSX_MESH_PLAIN for the plain loop), the rest one by one. */
+static int idx_clean16(const uint8_t *p, uint32_t n, uint32_t vc,
+                       uint32_t restart)
+{
+  uint32_t i = 0;
+#if defined(__GNUC__) && !defined(RSX_MESH_PLAIN)
+  typedef uint16_t u16x8 __attribute__((vector_size(16)));
+  /* above top and not skip; with no restart, skip 0, which is never
+  ** above top */
+  const uint16_t top = (uint16_t)(vc - 1);
+  const uint16_t skip = restart <= 0xFFFFu ? (uint16_t)restart : 0;
+  u16x8 any = {0, 0, 0, 0, 0, 0, 0, 0}, x;
+  int k;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&x, p + (size_t)i * 2, sizeof x);
+    x = (u16x8)((x << 8) | (x >> 8)); /* big-endian: the bytes swapped */
+    any |= (u16x8)(x > top) & (u16x8)(x != skip);
+  }
+  for (k = 0; k < 8; k++)
+    if (any[k]) return 0;
+#endif
+  for (; i < n; i++) {
+    uint32_t v = rsx_be16(p + (size_t)i * 2);
+    if (v >= vc && v != restart) return 0;
+  }
+  return 1;
+}
+
 /* Counts the indices not below the vertex count (a strip's restart value
 ** excepted) and finds the first. A branch-free count first, since almost
 ** every buffer is clean; the position is sought only when one is bad. */
@@ -215,6 +246,11 @@ static void idx_scan(rsx_mesh *m)
   int strip = m->primitive == RSX_STRIP;
   if (m->index_size == 2) {
     uint32_t restart = strip ? 0xFFFFu : 0x10000u; /* never a u16 value */
+    if (vc > 0xFFFFu || (vc > 0 && idx_clean16(p, n, vc, restart))) {
+      m->bad_index_count = 0; /* no u16 value reaches the count */
+      m->first_bad_index = 0;
+      return;
+    }
     for (i = 0; i < n; i++) {
       uint32_t v = rsx_be16(p + (size_t)i * 2);
       bad += (uint32_t)(v >= vc && v != restart);

@@ -64,9 +64,26 @@ int rsx_triangles(const rsx_mesh *m, const rsx_submesh *s, uint32_t first,
                     (unsigned long)m->index_count);
   }
   if (m->primitive == RSX_TRIANGLES) {
+    i = 0;
+    if (m->index_size == 2) {
+      /* the common buffer, a triangle at a time: each index read once,
+      ** a degenerate triangle written and not counted (no branch); at a
+      ** bad index the loop below takes over, to name the first */
+      const uint8_t *p = m->indices + (size_t)first * 2;
+      uint32_t whole = count - count % 3;
+      for (; i < whole; i += 3, p += 6) {
+        uint32_t a = rsx_be16(p), b = rsx_be16(p + 2), c = rsx_be16(p + 4);
+        uint32_t *t = out + n * 3;
+        if (a >= vc || b >= vc || c >= vc) break;
+        t[0] = a;
+        t[1] = b;
+        t[2] = c;
+        n += a != b && b != c && a != c;
+      }
+    }
     /* Indices left over after the last whole triangle form no face, but
     ** are still checked: a whole-buffer call may meet them. */
-    for (i = 0; i < count; i++) {
+    for (; i < count; i++) {
       v = rsx_mesh_index(m, first + i);
       if (v >= vc) return tri_bad_index(m, s, first + i, v, err);
       if (i % 3 == 2)

@@ -522,13 +522,94 @@ static void test_counted_faces(void)
              "counted faces: 999 to 1000 and 9 to 10 in one corner");
 }
 
+/* The plan's bounds, found four numbers at a time and then one by one:
+** the lowest and the highest at every place of 5 triangles (15 numbers:
+** three groups of four, three after them). */
+static void test_face_bounds(void)
+{
+  const rsx_face_column one[1] = {{1, 0}};
+  rsx_face_text how = ft("f", one, 1);
+  uint32_t tri[15];
+  int at, k, right = 0;
+  for (at = 0; at < 15; at++) {
+    rsx_face_plan plan;
+    for (k = 0; k < 15; k++) tri[k] = 100;
+    tri[at] = 7;
+    tri[(at + 5) % 15] = 900;
+    plan = plan_of(tri, 5, &how, "bounds");
+    right += plan.low == 7 && plan.range == 894;
+  }
+  is_int(right, 15, "bounds: the lowest and highest at each of 15 places");
+}
+
+/* Corners made a run at a time up to the next carry (fl_run), columns
+** carrying at different vertices (offsets 0, 3 and 7, an empty column
+** between): 1,200 triangles (k + 5, k + 6, k + 7), their numbers across
+** 9 to 10, 99 to 100 and 999 to 1000, against snprintf's. */
+static void test_carried_runs(void)
+{
+  static uint32_t tri[1200 * 3];
+  static char want[1200 * 64];
+  static unsigned char cache[1202 * (32 + 2)];
+  const rsx_face_column cols[4] = {{1, 0}, {0, 0}, {1, 3}, {1, 7}};
+  rsx_face_text how = ft("f", cols, 4);
+  rsx_face_plan plan;
+  size_t n = 0;
+  rsx_sink s;
+  uint32_t k;
+  for (k = 0; k < 1200; k++) {
+    unsigned a = k + 6, b = k + 7, c = k + 8;
+    tri[3 * k] = k + 5;
+    tri[3 * k + 1] = k + 6;
+    tri[3 * k + 2] = k + 7;
+    n += (size_t)snprintf(want + n, sizeof want - n,
+                          "f %u//%u/%u %u//%u/%u %u//%u/%u\n", a, a + 3,
+                          a + 7, b, b + 3, b + 7, c, c + 3, c + 7);
+  }
+  plan = plan_of(tri, 1200, &how, "carried runs");
+  is_int((long long)plan.slot, 32, "carried runs: 32-byte slots");
+  ok(plan.cache_size > 0 && plan.cache_size <= sizeof cache,
+     "carried runs: a cache of %zu bytes", plan.cache_size);
+  memset(cache, 0xFF, sizeof cache); /* any content */
+  s = mem_start();
+  rsx_face_lines(tri, 1200, &how, &plan, cache, &s);
+  is_str(mem_text(), want, "carried runs: every line, by the cache");
+  ok(!sink_mem.overrun, "carried runs: nothing past the room");
+}
+
+/* A fresh memo's empty slots hold bits of another slot (0, and 1 in slot
+** 0, which 0.0 takes): the floats of those bits, met first, are written,
+** not taken for the empty slots' texts. 1e-45 is the smallest subnormal
+** (bits 1), -0 has bits 0x80000000. */
+static void test_memo_empty(void)
+{
+  static rsx_float_memo memo;
+  const rsx_mesh *m;
+  rsx_vertex_text how;
+  float tiny;
+  uint32_t one = 1;
+  memcpy(&tiny, &one, sizeof tiny);
+  memset(&mesh_fx, 0, sizeof mesh_fx);
+  fx_vertex(0, 0.0f, tiny, -0.0f, 0, 0, 1, 0, 0);
+  fx_vertex(1, tiny, 0.0f, tiny, 0, 0, 1, 0, 0);
+  m = fx_mesh(2);
+  how = vt_plain("v", 3);
+  rsx_float_memo_init(&memo);
+  how.memo = &memo;
+  vertices_are(m, RSX_POSITION, 0, 2, &how, "v 0 1e-45 -0\nv 1e-45 0 1e-45\n",
+               "memo: 0, the smallest subnormal and -0 in a fresh memo");
+}
+
 int main(void)
 {
   test_vertices();
+  test_memo_empty();
   test_many_vertices();
   test_faces();
   test_face_extremes();
   test_many_faces();
   test_counted_faces();
+  test_carried_runs();
+  test_face_bounds();
   return done_testing();
 }

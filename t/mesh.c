@@ -483,6 +483,38 @@ static void test_findings(void)
     is_int(x.m.bad_index_count, 5, "no vertices: every index counts");
     is_int(x.m.first_bad_index, 0, "... from position 0");
   }
+  {
+    /* 20 u16 indices of 258 vertices, eight at a time and then four: 3
+    ** everywhere (0x0300, bad, were its bytes not swapped), and one 258
+    ** (the vertex count) or one 0xffff at each place in turn */
+    uint32_t v[20];
+    int at, k, lists = 0, strips = 0, restarts = 0;
+    fx_init(&x, 0x00080005, 258, 16, 0);
+    for (at = 0; at < 20; at++) {
+      for (k = 0; k < 20; k++) v[k] = 3;
+      v[at] = 258;
+      fx_idx(&x, 2, v, 20);
+      x.m.primitive = RSX_TRIANGLES;
+      fx_check(&x, &e);
+      lists += x.m.bad_index_count == 1 && x.m.first_bad_index == (uint32_t)at;
+      v[at] = 0xFFFF;
+      fx_idx(&x, 2, v, 20);
+      fx_check(&x, &e);
+      restarts += x.m.bad_index_count == 1;
+      x.m.primitive = RSX_STRIP;
+      fx_check(&x, &e);
+      strips += x.m.findings == 0;
+    }
+    is_int(lists, 20, "u16 list: the vertex count found at each of 20 "
+           "places");
+    is_int(restarts, 20, "u16 list: 0xffff found at each place");
+    is_int(strips, 20, "u16 strip: 0xffff, a restart, at each place");
+    for (k = 0; k < 20; k++) v[k] = 257; /* 0x0101: the last vertex */
+    fx_idx(&x, 2, v, 20);
+    x.m.primitive = RSX_TRIANGLES;
+    fx_check(&x, &e);
+    is_int(x.m.findings, 0, "u16 list: the last vertex everywhere is sound");
+  }
 
   /* several findings at once, and the describe of an unknown bit */
   fx_init(&x, 0x20080024, 1, 20, 8);
@@ -776,6 +808,33 @@ static void test_triangles(void)
            "an empty range at the end");
     is_int(rsx_triangles(&x.m, NULL, 0, 3, out, NULL, &e), 0,
            "ntriangles may be NULL");
+  }
+  {
+    /* a u16 list a triangle at a time: each kind of degenerate dropped
+    ** (a = b, b = c, a = c), and a bad index at each place named */
+    static const uint32_t mixed[15] = {0, 1, 2, 3, 3, 1, 1, 2, 2,
+                                       2, 0, 2, 3, 2, 1};
+    static const uint32_t wantm[6] = {0, 1, 2, 3, 2, 1};
+    uint32_t list[12], out[64 * 3];
+    size_t n;
+    rsx_error e;
+    char want[96];
+    int at, k, named = 0;
+    x.m.primitive = RSX_TRIANGLES;
+    x.m.vertex_count = 4;
+    fx_idx(&x, 2, mixed, 15);
+    tri_expect(&x, NULL, 0, 15, wantm, 2, "u16 list: three kinds of "
+               "degenerate dropped");
+    for (at = 0; at < 12; at++) {
+      for (k = 0; k < 12; k++) list[k] = (uint32_t)k % 4;
+      list[at] = 4;
+      fx_idx(&x, 2, list, 12);
+      snprintf(want, sizeof want, "mesh 8 (crate): index at position %d "
+               "is 4, not below the vertex count 4", at + 1);
+      named += rsx_triangles(&x.m, NULL, 0, 12, out, &n, &e) == -1 &&
+               strcmp(e.text, want) == 0;
+    }
+    is_int(named, 12, "u16 list: a bad index named at each of 12 places");
   }
 }
 

@@ -85,23 +85,16 @@ static int mod_isatty(lua_State *L)
 ** the block size: 4 KiB), and a long text (an OBJ of 23 MB) written
 ** through it cost a system call per few KiB, a third of the export's
 ** time; setvbuf with no buffer of our own does not enlarge it. The
-** buffer is the handle's user value, so it lives until the handle is
-** collected, after the close (liolib's recipe for a file handle of a
-** library's own: luaL_Stream). */
+** buffer, after an rl_created, is the handle's user value, so it lives
+** until the handle is collected, after the close (liolib's recipe for a
+** file handle of a library's own: luaL_Stream). */
 #define RL_FILE_BUFFER (1 << 18)
-
-static int create_close(lua_State *L)
-{
-  luaL_Stream *p = (luaL_Stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
-  errno = 0;
-  return luaL_fileresult(L, fclose(p->f) == 0, NULL);
-}
 
 static int mod_create(lua_State *L)
 {
   const char *path = rsxlua_checklstring(L, 1, NULL, "rsxmesh.create");
   luaL_Stream *p;
-  char *buffer;
+  rl_created *c;
   if (luaL_getmetatable(L, LUA_FILEHANDLE) != LUA_TTABLE)
     return luaL_error(L, "rsxmesh.create: the io library is not loaded");
   lua_pop(L, 1);
@@ -109,13 +102,15 @@ static int mod_create(lua_State *L)
   p->f = NULL;
   p->closef = NULL; /* closed until open, as liolib's newprefile */
   luaL_setmetatable(L, LUA_FILEHANDLE);
-  buffer = (char *)lua_newuserdatauv(L, RL_FILE_BUFFER, 0);
+  c = (rl_created *)lua_newuserdatauv(L, sizeof *c + RL_FILE_BUFFER, 0);
+  c->reserve = c->reserved = 0; /* until the file is open */
   lua_setiuservalue(L, -2, 1);
   p->f = fopen(path, "wb");
   if (p->f == NULL) return luaL_fileresult(L, 0, path);
-  p->closef = create_close;
+  p->closef = rsxlua_created_close;
+  rsxlua_created_init(c, p->f);
   /* refused, the library's own buffer stays: the file works as io.open's */
-  (void)setvbuf(p->f, buffer, _IOFBF, RL_FILE_BUFFER);
+  (void)setvbuf(p->f, (char *)(c + 1), _IOFBF, RL_FILE_BUFFER);
   return 1;
 }
 

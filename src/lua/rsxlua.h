@@ -265,6 +265,21 @@ void rsxlua_cache(lua_State *L, int owner, const void *key);
 float *rsxlua_floats(lua_State *L, int idx, size_t n, const char *fname,
                      const char *what);
 
+/* A file of rsxmesh.create (functions.c): the handle's user value begins
+** with this, its buffer after it (a multiple of 16 bytes, for the
+** buffer's alignment). rsxlua_created_init sets it for the file f just
+** opened; rsxlua_created_reserve (the text sink's) reserves disk room
+** ahead of f's end where that pays; the handle's close,
+** rsxlua_created_close, gives back what was not written. */
+typedef struct rl_created {
+  int reserve;  /* 1: the file system gains from room reserved ahead */
+  int reserved; /* some was */
+  int pad[2];
+} rl_created;
+void rsxlua_created_init(rl_created *c, FILE *f);
+void rsxlua_created_reserve(rl_created *c, FILE *f);
+int rsxlua_created_close(lua_State *L);
+
 /* Where a bulk method writes its text or bytes (acc:lines, acc:pack,
 ** s:face_lines, m:unit_normals, ...): a string it returns, or a Lua file
 ** (io.open's) it writes to in blocks, with no string of the whole.
@@ -281,6 +296,9 @@ typedef struct rl_text {
   luaL_Buffer b;
   size_t n, total;  /* bytes in block, bytes written */
   int err;          /* errno of a failed write, 0 */
+  int direct;       /* the last room is in the file's buffer */
+  int spill;        /* the last room's text is written at once */
+  rl_created *created; /* f's when rsxmesh.create made it, or NULL */
   char block[RL_TEXT_BLOCK];
 } rl_text;
 
