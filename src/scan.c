@@ -425,11 +425,23 @@ typedef struct scan_ixrun {
 
 /* ---------------------------------------------------------- the scan */
 
+/* The reads after the pass are many and small (records, a stream's ends,
+** an index run's head and tail), mostly near the one before: they are
+** served from a few windows of the file read at once (src_read), which
+** saves a system call each. */
+#define SRC_WINDOW 16384
+#define SRC_WINDOWS 2
+
 typedef struct scan_source {
   const char *name;
   int fd;
   const uint8_t *mem;
   uint64_t size;
+  uint8_t *window;                  /* SRC_WINDOWS of SRC_WINDOW bytes */
+  uint64_t window_at[SRC_WINDOWS];  /* offset of each window's bytes */
+  size_t window_len[SRC_WINDOWS];   /* their count, 0: empty */
+  uint64_t window_used[SRC_WINDOWS], window_clock; /* when last read */
+  int windowed;                     /* after the pass */
 } scan_source;
 
 typedef struct scan_span {
@@ -730,18 +742,10 @@ static void ix_again(scan_state *s, scan_ixrun *x)
 
 /* --------------------------------------------------------- reading */
 
-static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
-                    rsx_error *err)
+static int src_pread(scan_source *src, uint64_t off, uint8_t *buf,
+                     size_t n, rsx_error *err)
 {
   size_t got = 0;
-  if (off > src->size || n > src->size - off)
-    return rsx_fail(err, "%s: offset 0x%llx: %zu bytes past the end "
-                    "(size %llu)", src->name, (unsigned long long)off, n,
-                    (unsigned long long)src->size);
-  if (src->mem != NULL) {
-    memcpy(buf, src->mem + off, n);
-    return 0;
-  }
   while (got < n) {
     ssize_t r = pread(src->fd, buf + got, n - got, (off_t)(off + got));
     if (r < 0 && errno == EINTR) continue;
@@ -755,6 +759,58 @@ static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
     got += (size_t)r;
   }
   return 0;
+}
+
+/* n bytes at off from a window that holds them, else from the window
+** used longest ago, filled with the file from off's 4 KiB page on; 0, or
+** -1 when no window can be had or filled (the caller reads directly). */
+static int src_window(scan_source *src, uint64_t off, uint8_t *buf,
+                      size_t n)
+{
+  int w, old = 0;
+  uint64_t at;
+  for (w = 0; w < SRC_WINDOWS; w++) {
+    if (off >= src->window_at[w] &&
+        off + n <= src->window_at[w] + src->window_len[w])
+      break;
+    if (src->window_used[w] < src->window_used[old]) old = w;
+  }
+  if (w == SRC_WINDOWS) {
+    if (src->window == NULL &&
+        (src->window = malloc((size_t)SRC_WINDOWS * SRC_WINDOW)) == NULL)
+      return -1;
+    w = old;
+    at = off & ~(uint64_t)4095;
+    src->window_len[w] = 0;
+    if (src_pread(src, at, src->window + (size_t)w * SRC_WINDOW,
+                  src->size - at < SRC_WINDOW ? (size_t)(src->size - at)
+                                              : SRC_WINDOW, NULL) != 0)
+      return -1;
+    src->window_at[w] = at;
+    src->window_len[w] = src->size - at < SRC_WINDOW
+                           ? (size_t)(src->size - at) : SRC_WINDOW;
+  }
+  src->window_used[w] = ++src->window_clock;
+  memcpy(buf, src->window + (size_t)w * SRC_WINDOW +
+         (size_t)(off - src->window_at[w]), n);
+  return 0;
+}
+
+static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
+                    rsx_error *err)
+{
+  if (off > src->size || n > src->size - off)
+    return rsx_fail(err, "%s: offset 0x%llx: %zu bytes past the end "
+                    "(size %llu)", src->name, (unsigned long long)off, n,
+                    (unsigned long long)src->size);
+  if (src->mem != NULL) {
+    memcpy(buf, src->mem + off, n);
+    return 0;
+  }
+  if (src->windowed && n <= SRC_WINDOW - 4096 &&
+      src_window(src, off, buf, n) == 0)
+    return 0;
+  return src_pread(src, off, buf, n, err);
 }
 
 /* ------------------------------------------------- the pass, by chunk */
@@ -2790,6 +2846,7 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
   out->buffer_bytes = (o->chunk ? o->chunk : SCAN_CHUNK_DEFAULT) +
                       SCAN_OVERLAP;
   rc = scan_pass(&s);
+  src->windowed = 1;
   if (rc == 0 && scan_stopped(&s, src->size)) rc = RSX_SCAN_STOPPED;
   if (rc != 0) goto done;
   scan_flush(&s);
@@ -2873,6 +2930,7 @@ int rsx_scan_file(const char *path, const rsx_scan_options *o,
   if (scan_open(path, &src.fd, &src.size, err) != 0) return -1;
   rc = scan_source_run(&src, o, out, err);
   close(src.fd);
+  free(src.window);
   return rc;
 }
 
