@@ -10,9 +10,9 @@
 -- scan-lib). The inputs: t/scan-lib.lua's containers of seeds 1 to 8 and
 -- its back-to-back container, 3 MB of random bytes, and each FILE (for
 -- example bench/scan64.bin, its first 8,000,000 bytes as a file of its
--- own, and the bundles of `make sample`). RSX_SCAN_PATH, when set, is
--- passed to the scanner's environment by the caller (src/scan.c's forced
--- paths); this script only scans.
+-- own, and the bundles of `make sample`). With SCAN_BASELINE=1 in the
+-- environment, the scanner's baseline vectors (SSE2) even where the
+-- processor has wider ones: the digests must be the same.
 local rsxmesh = require "rsxmesh"
 local lib = require "scan-lib"
 local R = require "rsxmesh.synth.rng"
@@ -51,7 +51,10 @@ local function digest(s)
   return d
 end
 
+local baseline = os.getenv("SCAN_BASELINE") == "1"
+
 local function scan(name, what, opts)
+  opts.baseline_vectors = baseline
   local r = assert(rsxmesh.scan(what, opts))
   print(string.format("%s chunk=%d min=%d: %d found, %d meshes, %s", name,
     opts.chunk or 0, opts.min_vertices or 24, #r.found, #r.meshes,

@@ -143,7 +143,7 @@ static void scan_watch_init(lua_State *L, scan_watch *w)
 }
 
 static const char *const scan_keys[] = {"min_vertices", "bytes", "chunk",
-                                        NULL};
+                                        "baseline_vectors", NULL};
 
 /* rsxmesh.scan(path [, opts]) or rsxmesh.scan(bytes, {bytes = true}) */
 static int l_scan(lua_State *L)
@@ -178,6 +178,9 @@ static int l_scan(lua_State *L)
     lua_pop(L, 1);
     lua_getfield(L, 2, "bytes");
     from_bytes = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "baseline_vectors");
+    o.baseline_vectors = lua_toboolean(L, -1);
     lua_pop(L, 1);
   }
   if (!from_bytes && strlen(s) != len)
