@@ -977,6 +977,47 @@ static void bits_and_at(uint64_t *dst, const uint64_t *src, size_t n,
   }
 }
 
+#ifdef SCAN_AVX2
+/* bits_and_at, four words at a time */
+SCAN_TARGET_AVX2
+static void bits_and_at_avx2(uint64_t *dst, const uint64_t *src, size_t n,
+                             size_t shift, int copy)
+{
+  const uint64_t *p = src + (shift >> 6);
+  unsigned r = (unsigned)(shift & 63);
+  const __m128i right = _mm_cvtsi32_si128((int)r);
+  const __m128i left = _mm_cvtsi32_si128((int)(64 - r));
+  size_t q = 0;
+  for (; q + 4 <= n; q += 4) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p + q));
+    __m256i d = a;
+    if (r != 0)
+      d = _mm256_or_si256(_mm256_srl_epi64(a, right), _mm256_sll_epi64(
+        _mm256_loadu_si256((const __m256i *)(const void *)(p + q + 1)),
+        left));
+    if (!copy)
+      d = _mm256_and_si256(d, _mm256_loadu_si256(
+        (const __m256i *)(const void *)(dst + q)));
+    _mm256_storeu_si256((__m256i *)(void *)(dst + q), d);
+  }
+  if (q < n) bits_and_at(dst + q, src + q, n - q, shift, copy);
+}
+#endif
+
+/* bits_and_at in the scan's widest vectors */
+static void bits_and(int wide, uint64_t *dst, const uint64_t *src,
+                     size_t n, size_t shift, int copy)
+{
+#ifdef SCAN_AVX2
+  if (wide) {
+    bits_and_at_avx2(dst, src, n, shift, copy);
+    return;
+  }
+#endif
+  (void)wide;
+  bits_and_at(dst, src, n, shift, copy);
+}
+
 /* The words of 64 from one of phase ph0 on whose phase has a run under
 ** way. */
 static uint64_t active_bits(const scan_detector *d, unsigned ph0)
@@ -1004,15 +1045,15 @@ static uint64_t active_bits(const scan_detector *d, unsigned ph0)
 static void layout_starts(const scan_layout *l, uint32_t records,
                           const uint64_t *classes, size_t nbits, size_t n,
                           size_t open, uint64_t *pass, uint64_t *ahead,
-                          uint64_t *starts)
+                          uint64_t *starts, int wide)
 {
   size_t q, all = n + SCAN_AHEAD_PAD;
   uint32_t len = 1, got = 0;
   unsigned t;
-  bits_and_at(pass, classes + CLASS_UZ * nbits, n, l->soft, 1);
+  bits_and(wide, pass, classes + CLASS_UZ * nbits, n, l->soft, 1);
   for (t = 1; t < l->nterms; t++)
-    bits_and_at(pass, classes + l->term_class[t] * nbits, n,
-                l->term_word[t], 0);
+    bits_and(wide, pass, classes + l->term_class[t] * nbits, n,
+             l->term_word[t], 0);
   for (q = n; q < all; q++) pass[q] = 0;
   for (q = 0; q < all; q++) {
     ahead[q] = pass[q];
@@ -1025,14 +1066,14 @@ static void layout_starts(const scan_layout *l, uint32_t records,
   for (q = 0; q < all; q++) starts[q] = ~(uint64_t)0;
   for (;;) {
     if (records & len) {
-      bits_and_at(starts, ahead, n, (size_t)got * l->words, 0);
+      bits_and(wide, starts, ahead, n, (size_t)got * l->words, 0);
       got += len;
     }
     if (len * 2 > records) break;
-    bits_and_at(ahead, ahead, n, (size_t)len * l->words, 0);
+    bits_and(wide, ahead, ahead, n, (size_t)len * l->words, 0);
     len *= 2;
   }
-  bits_and_at(starts, classes + CLASS_U * nbits, n, l->soft, 0);
+  bits_and(wide, starts, classes + CLASS_U * nbits, n, l->soft, 0);
 }
 
 /* Records of layout d starting at the words of [from, to), 64 words at a
@@ -1071,6 +1112,31 @@ static void scan_layout_range(scan_state *s, scan_detector *d,
   }
 }
 
+#ifdef SCAN_AVX2
+/* From word i (a multiple of 8) on, past the blocks of 8 words before end
+** with no word of a mask's high bits (scan_metas's test): the first block
+** with one, or where fewer than 8 words are left */
+SCAN_TARGET_AVX2
+static size_t metas_skip_avx2(const uint32_t *words, size_t i, size_t end)
+{
+  const __m256i high = _mm256_set1_epi32((int)0xFFFFF000u);
+  const __m256i mask = _mm256_set1_epi32(0x00080000);
+#define METAS_HIT(k) _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_loadu_si256( \
+    (const __m256i *)(const void *)(words + i + (k))), high), mask)
+  for (; i + 32 <= end; i += 32) {
+    __m256i m = _mm256_or_si256(_mm256_or_si256(METAS_HIT(0), METAS_HIT(8)),
+                                _mm256_or_si256(METAS_HIT(16), METAS_HIT(24)));
+    if (!_mm256_testz_si256(m, m)) break;
+  }
+  for (; i + 8 <= end; i += 8) {
+    __m256i m = METAS_HIT(0);
+    if (!_mm256_testz_si256(m, m)) break;
+  }
+#undef METAS_HIT
+  return i;
+}
+#endif
+
 /* words: the buffer's, in the host's order */
 static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
                        size_t have, uint64_t from, uint64_t to)
@@ -1083,9 +1149,17 @@ static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
     /* 8 words at a time first: a mask's high bits are rare */
     if ((i & 7) == 0 && i + 8 <= end) {
       unsigned k, hit = 0;
-      for (k = 0; k < 8; k++)
+#ifdef SCAN_AVX2
+      if (s->wide) {    /* past the blocks without, 32 words at a time */
+        i = metas_skip_avx2(words, i, end);
+        if (i >= end) break;
+        at = 4 * i;
+        w = words[i];
+      }
+#endif
+      for (k = 0; k < 8 && i + 8 <= end; k++)
         hit |= (words[i + k] & 0xFFFFF000u) == 0x00080000u;
-      if (!hit) {
+      if (!hit && i + 8 <= end) {
         i += 7;
         continue;
       }
@@ -1633,7 +1707,7 @@ static int scan_pass(scan_state *s)
       const scan_layout *l = &s->det[k].lay;
       layout_starts(l, records, units, nunits, (words + 63) / 64,
                     words >= l->words ? words - l->words + 1 : 0, pass,
-                    ahead, starts);
+                    ahead, starts, s->wide);
       scan_layout_range(s, &s->det[k], buf, pass, units + CLASS_Z * nunits,
                         starts, base, have, pos, limit);
     }
