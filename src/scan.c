@@ -328,12 +328,11 @@ static void scan_swap(const uint8_t *buf, size_t have, uint16_t *v16,
     (defined(__clang__) || __GNUC__ >= 5)
 #define SCAN_AVX2
 #include <immintrin.h>
-#define SCAN_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
+#define SCAN_TARGET_AVX2 __attribute__((target("avx2,popcnt")))
 
 static int scan_has_avx2(void)
 {
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") &&
-         __builtin_cpu_supports("popcnt");
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
 }
 
 SCAN_TARGET_AVX2
@@ -1492,8 +1491,9 @@ static void ix_links_avx2(const void *p, int size, size_t count,
 #undef IX_BACK
       __m256i link = _mm256_andnot_si256(_mm256_cmpeq_epi16(a0, b1),
                                          _mm256_cmpgt_epi16(near, m));
-      unsigned bits = (unsigned)_pext_u32(
-        (unsigned)_mm256_movemask_epi8(link), 0x55555555u);
+      /* a bit per lane: the lanes as bytes, then their signs */
+      unsigned bits = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(
+        _mm256_castsi256_si128(link), _mm256_extracti128_si256(link, 1)));
       out[j] = (uint16_t)((unsigned)_mm_popcnt_u32(bits & 0xFFu) << 8 |
                           ix_reversed[bits & 0xFFu]);
       out[j + 1] = (uint16_t)((unsigned)_mm_popcnt_u32(bits >> 8) << 8 |
