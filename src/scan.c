@@ -323,8 +323,7 @@ static void scan_swap(const uint8_t *buf, size_t have, uint16_t *v16,
 ** swap and the classes above 8 words at a time, in one pass over the
 ** buffer, and the other bulk work of the pass; each finds exactly what
 ** the SSE2 code does (t/scan.lua and fuzz_scan compare the two). */
-#if defined(SCAN_VECTORS) && defined(__SSE2__) && \
-    (defined(__x86_64__) || defined(__i386__)) && \
+#if defined(SCAN_VECTORS) && defined(__SSE2__) && defined(__x86_64__) && \
     (defined(__clang__) || __GNUC__ >= 5)
 #define SCAN_AVX2
 #include <immintrin.h>
@@ -1892,10 +1891,10 @@ static void ix_links(const uint32_t *v, size_t n, uint32_t restart,
 }
 
 /* What ix_verify learns of a run's values: the largest (restarts aside),
-** and of those below its vertex count the largest and the distinct ones. */
+** and of those below its vertex count the largest and which occur (their
+** count is the bits set, counted once at the end: ix_distinct). */
 typedef struct ix_tally {
   uint32_t inner, top;
-  uint64_t distinct;
   uint8_t *seen;              /* a bit per value below the count */
 } ix_tally;
 
@@ -1905,7 +1904,6 @@ static void ix_count(const rsx_scan_found *f, uint32_t restart, ix_tally *t,
                      const uint32_t *v, size_t n)
 {
   uint32_t inner = t->inner, top = t->top, count = f->vertices;
-  uint64_t distinct = t->distinct;
   uint8_t *seen = t->seen;
   size_t i;
   for (i = 0; i < n; i++) {
@@ -1914,15 +1912,48 @@ static void ix_count(const rsx_scan_found *f, uint32_t restart, ix_tally *t,
     if (u > inner) inner = u;
     if (u >= count) continue;
     if (u > top) top = u;
-    if (!(seen[u / 8] & (1u << (u % 8)))) {
-      seen[u / 8] |= (uint8_t)(1u << (u % 8));
-      distinct++;
-    }
+    seen[u / 8] |= (uint8_t)(1u << (u % 8));
   }
   t->inner = inner;
   t->top = top;
-  t->distinct = distinct;
 }
+
+/* the distinct values tallied: the bits set, all at or below t->top */
+#define IX_DISTINCT_BODY                                                    \
+  size_t n = (size_t)t->top / 8 + 1, i = 0;                                 \
+  uint64_t sum = 0;                                                         \
+  for (; i + 8 <= n; i += 8) {                                              \
+    uint64_t w;                                                             \
+    memcpy(&w, t->seen + i, sizeof w);                                      \
+    sum += IX_POPCOUNT64(w);                                                \
+  }                                                                         \
+  for (; i < n; i++) sum += (uint64_t)scan_bits8(t->seen[i]);               \
+  return sum;
+
+static uint64_t ix_popcount64(uint64_t w)
+{
+  w -= (w >> 1) & 0x5555555555555555u;
+  w = (w & 0x3333333333333333u) + ((w >> 2) & 0x3333333333333333u);
+  w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+  return (w * 0x0101010101010101u) >> 56;
+}
+
+static uint64_t ix_distinct(const ix_tally *t)
+{
+#define IX_POPCOUNT64(w) ix_popcount64(w)
+  IX_DISTINCT_BODY
+#undef IX_POPCOUNT64
+}
+
+#ifdef SCAN_AVX2
+SCAN_TARGET_AVX2
+static uint64_t ix_distinct_popcnt(const ix_tally *t)
+{
+#define IX_POPCOUNT64(w) (uint64_t)_mm_popcnt_u64(w)
+  IX_DISTINCT_BODY
+#undef IX_POPCOUNT64
+}
+#endif
 
 /* ix_count over values from..to-1 of run f. */
 static int ix_tally_range(scan_source *src, const rsx_scan_found *f,
@@ -1953,6 +1984,7 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
   unsigned char hb[IX_END], ha[IX_END], tb[IX_END], ta[IX_END];
   uint64_t n = f->count, first = 0, last = 0;
   size_t h = n < IX_END ? (size_t)n : IX_END, i, k;
+  uint64_t distinct;
   ix_tally t;
   int found;
 
@@ -2011,10 +2043,14 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
     } else {
       memset(t.seen, 0, (size_t)f->vertices / 8 + 1);
       t.top = 0;
-      t.distinct = 0;
       ix_tally_range(s->src, f, first, last, &t);
     }
   }
+#ifdef SCAN_AVX2
+  distinct = s->wide ? ix_distinct_popcnt(&t) : ix_distinct(&t);
+#else
+  distinct = ix_distinct(&t);
+#endif
   free(t.seen);
   if (last <= first) return 0;
   f->offset += first * f->size;
@@ -2023,7 +2059,7 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
   f->vertices = t.top + 1;
   return (uint64_t)f->vertices <= f->count &&
          f->vertices >= s->opt->min_vertices &&
-         t.distinct * 2 >= f->vertices;
+         distinct * 2 >= f->vertices;
 }
 
 /* The assembly looks candidates up by value: a metadata record by any of
