@@ -1077,6 +1077,34 @@ static void layout_starts(const scan_layout *l, uint32_t records,
 /* Records of layout d starting at the words of [from, to), 64 words at a
 ** time: those that begin a run, and those of the phases whose run is
 ** under way; at the others a record changes nothing. */
+/* bounds_add of n records stride bytes apart from p on, in their order */
+static void bounds_add_many(float lo[3], float hi[3], const uint8_t *p,
+                            size_t n, size_t stride)
+{
+#if defined(SCAN_VECTORS) && defined(__SSE2__)
+  /* minps and maxps keep the second operand unless the first is below
+  ** (above) it, as bounds_add does; the positions are finite (C_F) */
+  __m128 vlo = _mm_setr_ps(lo[0], lo[1], lo[2], 0);
+  __m128 vhi = _mm_setr_ps(hi[0], hi[1], hi[2], 0);
+  float out[4];
+  size_t k;
+  for (k = 0; k < n; k++, p += stride) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    x = _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8));
+    x = _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0xB1), 0xB1);
+    vlo = _mm_min_ps(_mm_castsi128_ps(x), vlo);
+    vhi = _mm_max_ps(_mm_castsi128_ps(x), vhi);
+  }
+  _mm_storeu_ps(out, vlo);
+  memcpy(lo, out, 3 * sizeof *lo);
+  _mm_storeu_ps(out, vhi);
+  memcpy(hi, out, 3 * sizeof *hi);
+#else
+  size_t k;
+  for (k = 0; k < n; k++, p += stride) bounds_add(lo, hi, p);
+#endif
+}
+
 static void scan_layout_range(scan_state *s, scan_detector *d,
                               const uint8_t *buf, const uint64_t *pass,
                               const uint64_t *zero, const uint64_t *starts,
@@ -1085,26 +1113,52 @@ static void scan_layout_range(scan_state *s, scan_detector *d,
 {
   const scan_layout *l = &d->lay;
   size_t i = (size_t)(from - base) / 4, end = (size_t)(to - base + 3) / 4;
+  size_t whole_end = have / 4 >= l->words ? have / 4 - l->words + 1 : 0;
   for (; i < end; i += 64) {
     unsigned ph0 = (unsigned)((base / 4 + i) % l->words);
     uint64_t span = end - i < 64 ? ((uint64_t)1 << (end - i)) - 1
                                  : ~(uint64_t)0;
     uint64_t unit = bits_at(starts, i);
     uint64_t todo = (unit | active_bits(d, ph0)) & span;
+    /* records that pass, hard, and whole in the buffer: in a run under
+    ** way with no soft ones pending, each only adds itself (scan_record),
+    ** and those in a row of a phase are taken at once */
+    uint64_t easy = 0, taken = 0;
+    if (todo != 0 && i < whole_end)
+      easy = bits_at(pass, i) & ~bits_at(zero, i + l->soft) & span &
+             (whole_end - i < 64 ? ((uint64_t)1 << (whole_end - i)) - 1
+                                 : ~(uint64_t)0);
     while (todo != 0) {
-      unsigned j, before = d->active_phases;
+      unsigned j, before = d->active_phases, phase;
       size_t at;
+      scan_run *r;
       j = (unsigned)scan_ctz64(todo);
       at = i + j;
-      scan_record(s, d, d->phase_of[ph0 + j], base + 4 * (uint64_t)at,
-                  buf + 4 * at,
+      phase = d->phase_of[ph0 + j];
+      r = &d->runs[phase];
+      if ((easy >> j & 1) && r->active && r->soft_pending == 0) {
+        unsigned k = j, n = 0;
+        do {
+          taken |= (uint64_t)1 << k;
+          n++;
+          k += l->words;
+        } while (k < 64 && (easy >> k & 1));
+        r->hard += n;
+        r->end = base + 4 * (uint64_t)(at + (n - 1) * l->words) +
+                 l->words * 4;
+        if (l->kind == RSX_SCAN_MMP)
+          bounds_add_many(r->lo, r->hi, buf + 4 * at, n, l->words * 4);
+        todo &= ~taken;    /* (and where todo is made again below) */
+        continue;
+      }
+      scan_record(s, d, phase, base + 4 * (uint64_t)at, buf + 4 * at,
                   (int)(pass[at >> 6] >> (at & 63) & 1) &&
                     have - 4 * at >= l->words * 4u,
                   (int)(zero[(at + l->soft) >> 6] >> ((at + l->soft) & 63) &
                         1));
       todo &= todo - 1;
       if (d->active_phases != before)    /* a run began or ended */
-        todo = (unit | active_bits(d, ph0)) & span &
+        todo = (unit | active_bits(d, ph0)) & span & ~taken &
                (j == 63 ? 0 : ~(uint64_t)0 << (j + 1));
     }
   }
