@@ -1944,6 +1944,69 @@ static void ix_links(const uint32_t *v, size_t n, uint32_t restart,
   }
 }
 
+#ifdef SCAN_AVX2
+/* ix_links of n <= IX_END values, 8 values' links to the d-th before
+** them at a time: a bit per value, then the bytes */
+SCAN_TARGET_AVX2
+static void ix_links_wide(const uint32_t *v, size_t n, uint32_t restart,
+                          unsigned char *back, unsigned char *ahead)
+{
+  const __m256i rs = _mm256_set1_epi32((int)restart);
+  const __m256i two = _mm256_set1_epi32(IX_NEAR);
+  const __m256i four = _mm256_set1_epi32(2 * IX_NEAR);
+  uint64_t bb[2] = {0, 0}, ab[2] = {0, 0};
+  size_t i, d, m = n < IX_BLOCK ? n : IX_BLOCK;
+  /* the first values, whose window reaches before v: as ix_links */
+  for (i = 1; i < m; i++) {
+    if (v[i] == restart || v[i] == v[i - 1]) continue;
+    for (d = 1; d <= IX_WINDOW && d <= i; d++)
+      if (v[i - d] != restart && v[i] - v[i - d] + IX_NEAR <= 2u * IX_NEAR) {
+        bb[i >> 6] |= (uint64_t)1 << (i & 63);
+        ab[(i - d) >> 6] |= (uint64_t)1 << ((i - d) & 63);
+      }
+  }
+  for (i = IX_BLOCK; i + 8 <= n; i += 8) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(v + i));
+    __m256i b1 = _mm256_loadu_si256((const __m256i *)(const void *)
+                                    (v + i - 1));
+    /* the values that link at all: not restarts, not the one before */
+    __m256i live = _mm256_andnot_si256(
+      _mm256_or_si256(_mm256_cmpeq_epi32(a, rs), _mm256_cmpeq_epi32(a, b1)),
+      _mm256_set1_epi32(-1));
+    a = _mm256_add_epi32(a, two);
+    for (d = 1; d <= IX_WINDOW; d++) {
+      __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)
+                                     (v + i - d));
+      __m256i t = _mm256_sub_epi32(a, b);
+      __m256i link = _mm256_and_si256(
+        _mm256_andnot_si256(_mm256_cmpeq_epi32(b, rs), live),
+        _mm256_cmpeq_epi32(_mm256_min_epu32(t, four), t));
+      uint64_t bits = (uint64_t)(unsigned)_mm256_movemask_ps(
+        _mm256_castsi256_ps(link));
+      size_t at = i - d;
+      bb[i >> 6] |= bits << (i & 63);
+      if ((i & 63) > 56) bb[(i >> 6) + 1] |= bits >> (64 - (i & 63));
+      ab[at >> 6] |= bits << (at & 63);
+      if ((at & 63) > 56) ab[(at >> 6) + 1] |= bits >> (64 - (at & 63));
+    }
+  }
+  for (d = 0; d < i && d < n; d++) {
+    back[d] = (unsigned char)(bb[d >> 6] >> (d & 63) & 1);
+    ahead[d] = (unsigned char)(ab[d >> 6] >> (d & 63) & 1);
+  }
+  /* the values past the last 8, as ix_links */
+  for (; d < n; d++) back[d] = ahead[d] = 0;
+  for (; i < n; i++) {
+    if (v[i] == restart || v[i] == v[i - 1]) continue;
+    for (d = 1; d <= IX_WINDOW && d <= i; d++)
+      if (v[i - d] != restart && v[i] - v[i - d] + IX_NEAR <= 2u * IX_NEAR) {
+        back[i] = 1;
+        ahead[i - d] = 1;
+      }
+  }
+}
+#endif
+
 /* What ix_verify learns of a run's values: the largest (restarts aside),
 ** and of those below its vertex count the largest and which occur (their
 ** count is the bits set, counted once at the end: ix_distinct). */
@@ -2045,8 +2108,16 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
   if (ix_read(s->src, f, 0, h, head) != 0 ||
       ix_read(s->src, f, n - h, h, tail) != 0)
     return 0;
-  ix_links(head, h, restart, hb, ha);
-  ix_links(tail, h, restart, tb, ta);
+#ifdef SCAN_AVX2
+  if (s->wide) {
+    ix_links_wide(head, h, restart, hb, ha);
+    ix_links_wide(tail, h, restart, tb, ta);
+  } else
+#endif
+  {
+    ix_links(head, h, restart, hb, ha);
+    ix_links(tail, h, restart, tb, ta);
+  }
   /* the first value that a later one links to, where links are dense;
   ** the last that links to an earlier one, likewise (other bytes link
   ** among themselves, " t" to " s" in text, but not into the buffer) */
