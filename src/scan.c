@@ -1593,6 +1593,37 @@ static void ix_links_avx2(const void *p, int size, size_t count,
 }
 #endif
 
+/* The first of links[j..count) with IX_WAKE links or more, or count */
+#ifdef SCAN_AVX2
+SCAN_TARGET_AVX2
+static size_t ix_next_wake_avx2(const uint16_t *links, size_t j,
+                                size_t count)
+{
+  const __m256i below = _mm256_set1_epi16((IX_WAKE << 8) - 1);
+  for (; j + 16 <= count; j += 16) {
+    unsigned m = (unsigned)_mm256_movemask_epi8(_mm256_cmpgt_epi16(
+      _mm256_loadu_si256((const __m256i *)(const void *)(links + j)),
+      below));
+    if (m != 0) return j + (size_t)scan_ctz64(m) / 2;
+  }
+  for (; j < count; j++)
+    if (links[j] >= IX_WAKE << 8) break;
+  return j;
+}
+#endif
+
+static size_t ix_next_wake(const scan_state *s, const uint16_t *links,
+                           size_t j, size_t count)
+{
+#ifdef SCAN_AVX2
+  if (s->wide) return ix_next_wake_avx2(links, j, count);
+#endif
+  (void)s;
+  for (; j < count; j++)
+    if (links[j] >= IX_WAKE << 8) break;
+  return j;
+}
+
 /* The blocks of x that are whole in the buffer (all, and the values short
 ** of a block, at the file's end); links: room for a word per block. */
 static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
@@ -1617,11 +1648,13 @@ static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
         links[j] = (uint16_t)ix_block_links(p, x->size);
   }
   for (o = x->next, j = 0; j < count; o += block, j++) {
-    unsigned lk = links[j];
-    int n = (int)(lk >> 8);
     if (!x->awake) {
       uint64_t from;
-      if (n < IX_WAKE) continue;
+      /* asleep: the next block that wakes it */
+      size_t wake = ix_next_wake(s, links, j, count);
+      o += (wake - j) * block;
+      j = wake;
+      if (j == count) break;
       from = o > IX_BACKUP * (uint64_t)x->size
                ? o - IX_BACKUP * (uint64_t)x->size : 0;
       if (from < x->fed_end) from = x->fed_end;
@@ -1629,6 +1662,8 @@ static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
       x->sparse = 0;
       ix_feed(s, x, values, base, from, o + block);
     } else {
+      unsigned lk = links[j];
+      int n = (int)(lk >> 8);
       if (!ix_dense(x, (const uint8_t *)values + (size_t)(o - base), o,
                     lk & 0xFF, n))
         ix_feed(s, x, values, base, o, o + block);
