@@ -17,7 +17,14 @@
 ** links are passed over. The layout rules are the format table's
 ** (rsx_format_init); the unit test is RSX_UNIT_TOLERANCE.
 **
-** After the pass (bounded by the findings, not the file): look-alikes
+** Where the processor has AVX2 (asked once per scan), the bulk work of
+** the pass (the swap and classes, the layouts' bitmaps, the index blocks'
+** links) and of ix_verify takes it; the SSE2 or plain code finds exactly
+** the same (rsx_scan_options.baseline_vectors, t/scan-paths.lua,
+** fuzz_scan).
+**
+** After the pass (bounded by the findings, not the file; its many small
+** reads served from windows of the file, src_window): look-alikes
 ** resolved (scan_resolve), index runs trimmed to their dense ends
 ** (ix_verify), runs of streams back to back cut by the records' counts
 ** (scan_split), meshes assembled and strays cut off (scan_assemble), and
