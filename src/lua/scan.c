@@ -163,10 +163,12 @@ static char *put_float(char *p, float x)
   return p + rsx_format_float(x, p);
 }
 
-/* "%.1f" or "%.2f" as string.format writes a number */
+/* "%.1f" or "%.2f" as string.format writes a number (a share or a
+** confidence: a few characters; cut at 63) */
 static char *put_fixed(char *p, int decimals, double x)
 {
-  return p + snprintf(p, 64, "%.*f", decimals, x);
+  int n = snprintf(p, 64, "%.*f", decimals, x);
+  return p + (n < 0 ? 0 : n > 63 ? 63 : n);
 }
 
 /* room for any finding's line; a mesh's adds its why */
