@@ -121,8 +121,8 @@ end
 -- C, 20 thousand of them in 64 MB of containers).
 local function print_text(file, r)
   io.write(string.format("%s: %s bytes, %s, %s\n", file, r.size,
-    plural(#r.found, "finding"), plural(#r.meshes, "mesh", "meshes")),
-    r.text)
+    plural(r.found_count, "finding"),
+    plural(r.mesh_count, "mesh", "meshes")), r.text)
 end
 
 -- ----------------------------------------------------------------- JSON
@@ -205,8 +205,10 @@ local counts = { scanned = 0, extracted = 0 }
 
 run:each(args, function(input)
   local file = input.path
+  -- the text alone needs no tables (20 thousand in 64 MB of containers)
   local r, serr = rsxmesh.scan(file, { min_vertices = opts.min_vertices,
-    text = not opts.json })
+    text = not opts.json,
+    tables = opts.json or opts.manifest or opts.extract or false })
   if not r and interrupt.is(serr) then error(serr, 0) end -- Control-C
   if not r then return run:fail(file, serr) end
   counts.scanned = counts.scanned + 1

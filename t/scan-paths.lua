@@ -4,7 +4,8 @@
 -- mesh, on the containers of t/scan-lib.lua, back to back, and on random
 -- bytes, read in several chunk sizes; and the lines for people that
 -- rsxmesh.scan makes in C (opts.text, what `rsxmesh scan` prints) against
--- the same lines made here from its tables.
+-- the same lines made here from its tables, with and without the tables
+-- (opts.tables).
 
 local t = require "tap"
 local rsxmesh = require "rsxmesh"
@@ -82,6 +83,16 @@ for _, input in ipairs(inputs) do
   t.is(r.text, text_of(r), input[1] .. ": opts.text is the tables' lines")
 end
 t.is(scan(inputs[1][2], {}).text, nil, "no text unless asked")
+do
+  local full = scan(inputs[1][2], { text = true })
+  local bare = scan(inputs[1][2], { text = true, tables = false })
+  t.is(bare.text, full.text, "tables = false: the same text")
+  t.is(bare.found_count, #full.found, "tables = false: found_count")
+  t.is(bare.mesh_count, #full.meshes, "tables = false: mesh_count")
+  t.ok(bare.found == nil and bare.meshes == nil,
+    "tables = false: no found, no meshes")
+  t.is(full.found_count, #full.found, "found_count with the tables too")
+end
 local r = scan(inputs[1][2], { min_vertices = 3, text = true })
 local kinds = {}
 for _, f in ipairs(r.found) do

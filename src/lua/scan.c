@@ -282,7 +282,8 @@ static void scan_watch_init(lua_State *L, scan_watch *w)
 }
 
 static const char *const scan_keys[] = {"min_vertices", "bytes", "chunk",
-                                        "baseline_vectors", "text", NULL};
+                                        "baseline_vectors", "text", "tables",
+                                        NULL};
 
 /* rsxmesh.scan(path [, opts]) or rsxmesh.scan(bytes, {bytes = true}) */
 static int l_scan(lua_State *L)
@@ -293,7 +294,7 @@ static int l_scan(lua_State *L)
   scan_watch watch;
   rsx_scan *r;
   rsx_error err;
-  int from_bytes = 0, text = 0, rc;
+  int from_bytes = 0, text = 0, tables = 1, rc;
   size_t i;
 
   rsx_scan_options_init(&o);
@@ -324,6 +325,10 @@ static int l_scan(lua_State *L)
     lua_getfield(L, 2, "text");
     text = lua_toboolean(L, -1);
     lua_pop(L, 1);
+    /* false: the counts alone, for a listing that needs only the text */
+    if (lua_getfield(L, 2, "tables") != LUA_TNIL)
+      tables = lua_toboolean(L, -1);
+    lua_pop(L, 1);
   }
   if (!from_bytes && strlen(s) != len)
     return rsxlua_fail(L, FNAME ": the path holds a NUL byte");
@@ -353,19 +358,24 @@ static int l_scan(lua_State *L)
     lua_setfield(L, -2, "path");
   }
   set_int(L, "size", (lua_Integer)r->size);
-  lua_createtable(L, (int)(r->found_count < 1000000 ? r->found_count : 0),
-                  0);
-  for (i = 0; i < r->found_count; i++) {
-    push_found(L, &r->found[i]);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  set_int(L, "found_count", (lua_Integer)r->found_count);
+  set_int(L, "mesh_count", (lua_Integer)r->mesh_count);
+  if (tables) {
+    lua_createtable(L, (int)(r->found_count < 1000000 ? r->found_count : 0),
+                    0);
+    for (i = 0; i < r->found_count; i++) {
+      push_found(L, &r->found[i]);
+      lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "found");
+    lua_createtable(L, (int)(r->mesh_count < 1000000 ? r->mesh_count : 0),
+                    0);
+    for (i = 0; i < r->mesh_count; i++) {
+      push_mesh(L, &r->meshes[i]);
+      lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "meshes");
   }
-  lua_setfield(L, -2, "found");
-  lua_createtable(L, (int)(r->mesh_count < 1000000 ? r->mesh_count : 0), 0);
-  for (i = 0; i < r->mesh_count; i++) {
-    push_mesh(L, &r->meshes[i]);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-  lua_setfield(L, -2, "meshes");
   set_int(L, "dropped", (lua_Integer)r->dropped);
   set_int(L, "buffer_bytes", (lua_Integer)r->buffer_bytes);
   if (text) {
