@@ -1717,8 +1717,17 @@ static void scan_tiles(scan_state *s, const uint64_t *tiled, uint64_t base,
     while (edges != 0) {
       unsigned j = (unsigned)scan_ctz64(edges);
       if (t >> j & 1) {
-        s->in_tile = 1;
+        /* the next edge ends the run: one too short for tile_close to
+        ** keep (most, in other data) is passed over at once */
+        uint64_t rest = edges & (edges - 1);
         s->tile_start = base + 4 * (uint64_t)(i + j);
+        if (rest != 0 && (unsigned)scan_ctz64(rest) - j <
+                           s->opt->min_vertices) {
+          s->in_tile = 0;
+          edges = rest & (rest - 1);
+          continue;
+        }
+        s->in_tile = 1;
       } else {
         tile_close(s, base + 4 * (uint64_t)(i + j));
       }
