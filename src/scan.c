@@ -2313,6 +2313,20 @@ static size_t key_find(const scan_key *keys, size_t n, uint64_t k)
   return lo < n && keys[lo].key == k ? lo : n;
 }
 
+/* The first of keys' entries of key k whose candidate is not used (or one
+** past them): those before it are used, and stay so (the assembly only
+** marks), so skip[] keeps where the next look at k begins. */
+static size_t key_unused(const scan_key *keys, size_t n, size_t *skip,
+                         const unsigned char *used, uint64_t k)
+{
+  size_t q = key_find(keys, n, k), c;
+  if (q == n) return n;
+  for (c = skip[q]; c < n && keys[c].key == k && used[keys[c].at]; c++)
+    continue;
+  skip[q] = c;
+  return c;
+}
+
 #define META_WORDS (RSX_MASK_OFFSET / 4)
 
 typedef struct scan_lookup {
@@ -2320,6 +2334,7 @@ typedef struct scan_lookup {
   scan_key *mgp_count;         /* MGPs by count, then mask */
   size_t nmeta, nix, nmgp;
   uint32_t *words;             /* META_WORDS per candidate that is meta */
+  size_t *meta_skip, *ix_skip; /* key_unused's, by a key's first entry */
 } scan_lookup;
 
 static int meta_holds(const scan_lookup *lk, size_t at, uint32_t v)
@@ -2356,7 +2371,10 @@ static int lookup_build(scan_state *s, const unsigned char *drop,
   lk->mgp = malloc(n * sizeof *lk->mgp);
   lk->mgp_count = malloc(n * sizeof *lk->mgp_count);
   lk->words = calloc(n * META_WORDS, sizeof *lk->words);
-  if (!lk->meta || !lk->ix || !lk->mgp || !lk->mgp_count || !lk->words)
+  lk->meta_skip = malloc(n * META_WORDS * sizeof *lk->meta_skip);
+  lk->ix_skip = malloc(n * sizeof *lk->ix_skip);
+  if (!lk->meta || !lk->ix || !lk->mgp || !lk->mgp_count || !lk->words ||
+      !lk->meta_skip || !lk->ix_skip)
     return -1;
   for (i = 0; i < s->ncand; i++) {
     const rsx_scan_found *f = &s->cand[i];
@@ -2386,6 +2404,8 @@ static int lookup_build(scan_state *s, const unsigned char *drop,
   key_sort(lk->ix, lk->nix);
   key_sort(lk->mgp, lk->nmgp);
   key_sort(lk->mgp_count, lk->nmgp);
+  for (i = 0; i < lk->nmeta; i++) lk->meta_skip[i] = i;
+  for (i = 0; i < lk->nix; i++) lk->ix_skip[i] = i;
   return 0;
 }
 
@@ -2396,6 +2416,8 @@ static void lookup_free(scan_lookup *lk)
   free(lk->mgp);
   free(lk->mgp_count);
   free(lk->words);
+  free(lk->meta_skip);
+  free(lk->ix_skip);
 }
 
 /* Records of other bytes that pass by chance, at a run's ends, that the
@@ -2409,13 +2431,13 @@ static int count_known(const scan_lookup *lk, const unsigned char *used,
 {
   size_t j;
   int known = 0;
-  for (j = key_find(lk->meta, lk->nmeta, n);
+  for (j = key_unused(lk->meta, lk->nmeta, lk->meta_skip, used, n);
        j < lk->nmeta && lk->meta[j].key == n; j++)
     if (!used[lk->meta[j].at]) {
       known++;
       break;
     }
-  for (j = key_find(lk->ix, lk->nix, n);
+  for (j = key_unused(lk->ix, lk->nix, lk->ix_skip, used, n);
        j < lk->nix && lk->ix[j].key == n; j++)
     if (!used[lk->ix[j].at]) {
       known++;
@@ -3075,7 +3097,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
       ** holds the MMP's bounds (a bounding box), the count of an index
       ** buffer that fits, a mask whose MGP is there (or has none) */
       int best = -1;
-      for (j = key_find(lk.meta, lk.nmeta, n);
+      for (j = key_unused(lk.meta, lk.nmeta, lk.meta_skip, used, n);
            j < lk.nmeta && lk.meta[j].key == n; j++) {
         size_t at = lk.meta[j].at, q;
         int mscore = 0, b, held = 0;
@@ -3090,7 +3112,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
         }
         if (held >= 3) mscore += 4;
         /* an index run may overrun its buffer by a few values */
-        for (q = key_find(lk.ix, lk.nix, n);
+        for (q = key_unused(lk.ix, lk.nix, lk.ix_skip, used, n);
              q < lk.nix && lk.ix[q].key == n; q++)
           if (!used[lk.ix[q].at] &&
               meta_holds_near(&lk, at, &s->cand[lk.ix[q].at])) {
@@ -3118,7 +3140,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
       }
     }
     if (ix < 0)
-      for (j = key_find(lk.ix, lk.nix, n);
+      for (j = key_unused(lk.ix, lk.nix, lk.ix_skip, used, n);
            j < lk.nix && lk.ix[j].key == n; j++)
         if (!used[lk.ix[j].at]) {
           ix = (long)lk.ix[j].at;
