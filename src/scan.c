@@ -1559,7 +1559,8 @@ static void ix_links_avx2(const void *p, int size, size_t count,
       out[j + 1] = (uint16_t)((unsigned)_mm_popcnt_u32(bits >> 8) << 8 |
                               ix_reversed[bits >> 8]);
     }
-    for (; j < count; j++, v += IX_BLOCK) out[j] = (uint16_t)ix_block_links(v, 2);
+    for (; j < count; j++, v += IX_BLOCK)
+      out[j] = (uint16_t)ix_block_links(v, 2);
   } else {
     const uint32_t *v = p;
     const __m256i limit = _mm256_set1_epi32((int)(IX_U32_LIMIT - 1));
@@ -1568,7 +1569,8 @@ static void ix_links_avx2(const void *p, int size, size_t count,
     for (; j < count; j++, v += IX_BLOCK) {
       __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)v);
       __m256i small = _mm256_cmpeq_epi32(_mm256_max_epu32(a, limit), limit);
-      unsigned smalls = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(small));
+      unsigned smalls =
+        (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(small));
       __m256i b1, t, link;
       unsigned bits;
       if (_mm_popcnt_u32(smalls) <= IX_SLEEP) {
@@ -1771,8 +1773,8 @@ static int scan_pass(scan_state *s)
   ahead = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *ahead);
   starts = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *starts);
   links = malloc((cap / (2 * IX_BLOCK) + 2) * sizeof *links);
-  if (links == NULL || buf == NULL || units == NULL || v16 == NULL || v32 == NULL ||
-      pass == NULL || ahead == NULL || starts == NULL) {
+  if (buf == NULL || units == NULL || v16 == NULL || v32 == NULL ||
+      pass == NULL || ahead == NULL || starts == NULL || links == NULL) {
     rc = rsx_fail(s->err, "%s: out of memory for the read buffer",
                   s->src->name);
     goto release;
