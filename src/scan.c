@@ -1517,8 +1517,8 @@ static int ix_dense(scan_ixrun *x, const void *block, uint64_t o,
 }
 
 #ifdef SCAN_AVX2
-/* ix_block_links of 16 values (two blocks of 16 bits) or 8 (a block of
-** 32 bits) at once, for the count blocks from p on, into out */
+/* the 8 bits of a byte in reverse order: a lane's bit as ix_block_links
+** has it, the first value's the highest */
 static const unsigned char ix_reversed[256] = {
 #define R2(n) n, n + 2 * 64, n + 1 * 64, n + 3 * 64
 #define R4(n) R2(n), R2(n + 2 * 16), R2(n + 1 * 16), R2(n + 3 * 16)
@@ -1529,6 +1529,8 @@ static const unsigned char ix_reversed[256] = {
 #undef R6
 };
 
+/* ix_block_links of 16 values (two blocks of 16 bits) or 8 (a block of
+** 32 bits) at once, for the count blocks from p on, into out */
 SCAN_TARGET_AVX2
 static void ix_links_avx2(const void *p, int size, size_t count,
                           uint16_t *out)
@@ -2125,7 +2127,6 @@ static uint64_t ix_distinct_popcnt(const ix_tally *t)
 }
 #endif
 
-/* ix_count over values from..to-1 of run f. */
 #ifdef SCAN_AVX2
 /* The big-endian values of size bytes in buf[0..want) in the host's
 ** order, 8 at a time while 8 are whole; returns how many */
@@ -2153,6 +2154,7 @@ static size_t ix_values_avx2(const uint8_t *buf, size_t want, int size,
 }
 #endif
 
+/* ix_count over values from..to-1 of run f (wide: with AVX2). */
 static int ix_tally_range(scan_source *src, const rsx_scan_found *f,
                           uint64_t from, uint64_t to, ix_tally *t, int wide)
 {
