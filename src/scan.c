@@ -326,10 +326,10 @@ static void scan_swap(const uint8_t *buf, size_t have, uint16_t *v16,
   for (i = done; i + 4 <= have; i += 4) v32[i / 4] = rsx_be32(buf + i);
 }
 
-/* AVX2 where the processor has it (scan_wide, chosen per scan): the
+/* AVX2 where the processor has it (scan_state.wide, once per scan): the
 ** swap and the classes above 8 words at a time, in one pass over the
 ** buffer, and the other bulk work of the pass; each finds exactly what
-** the SSE2 code does (t/scan.lua and fuzz_scan compare the two). */
+** the SSE2 code does (t/scan-paths.lua and fuzz_scan compare them). */
 #if defined(SCAN_VECTORS) && defined(__SSE2__) && defined(__x86_64__) && \
     (defined(__clang__) || __GNUC__ >= 5)
 #define SCAN_AVX2
@@ -527,7 +527,7 @@ typedef struct scan_ixrun {
 
 /* The reads after the pass are many and small (records, a stream's ends,
 ** an index run's head and tail), mostly near the one before: they are
-** served from a few windows of the file read at once (src_read), which
+** served from a few windows of the file read at once (src_window), which
 ** saves a system call each. */
 #define SRC_WINDOW 16384
 #define SRC_WINDOWS 2
