@@ -3,8 +3,9 @@
 ** bytes. Every finding must lie inside the input and every mesh name
 ** findings that exist, of the kinds it says; and reading the bytes in
 ** chunks of 4 KiB must find exactly what reading them in 1 MiB does (the
-** overlap between chunks loses nothing). A broken promise aborts, so
-** libFuzzer keeps the input.
+** overlap between chunks loses nothing), and the baseline vectors
+** (SSE2) exactly what the widest do (AVX2, where the processor has it),
+** every field. A broken promise aborts, so libFuzzer keeps the input.
 */
 #include "scan.h"
 
@@ -53,6 +54,38 @@ static void fz_check(const rsx_scan *r, size_t size)
   }
 }
 
+/* the same findings and meshes, every field */
+static int fz_same(const rsx_scan *a, const rsx_scan *b)
+{
+  size_t i;
+  if (a->found_count != b->found_count || a->mesh_count != b->mesh_count)
+    return 0;
+  for (i = 0; i < a->found_count; i++) {
+    const rsx_scan_found *x = &a->found[i], *y = &b->found[i];
+    if (x->kind != y->kind || x->offset != y->offset ||
+        x->bytes != y->bytes || x->vertices != y->vertices ||
+        x->stride != y->stride || x->mask != y->mask ||
+        x->count != y->count || x->size != y->size ||
+        x->primitive != y->primitive || x->restarts != y->restarts ||
+        x->unit != y->unit || x->zero != y->zero ||
+        memcmp(x->lo, y->lo, sizeof x->lo) != 0 ||
+        memcmp(x->hi, y->hi, sizeof x->hi) != 0 ||
+        memcmp(&x->locality, &y->locality, sizeof x->locality) != 0 ||
+        x->in_mesh != y->in_mesh)
+      return 0;
+  }
+  for (i = 0; i < a->mesh_count; i++) {
+    const rsx_scan_mesh *x = &a->meshes[i], *y = &b->meshes[i];
+    if (x->meta != y->meta || x->mmp != y->mmp || x->mgp != y->mgp ||
+        x->indices != y->indices || x->mask != y->mask ||
+        x->vertices != y->vertices ||
+        memcmp(&x->confidence, &y->confidence, sizeof x->confidence) != 0 ||
+        strcmp(x->why, y->why) != 0)
+      return 0;
+  }
+  return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   rsx_scan_options o;
@@ -78,6 +111,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         a->count != b->count || a->mask != b->mask)
       fz_broken("chunks of 4 KiB find other things");
   }
+  rsx_scan_free(&chunked);
+  o.baseline_vectors = 1;
+  if (rsx_scan_memory(data, size, "fuzz", &o, &chunked, &err) != 0)
+    fz_broken(err.text);
+  o.baseline_vectors = 0;
+  rsx_scan_free(&whole);
+  if (rsx_scan_memory(data, size, "fuzz", &o, &whole, &err) != 0)
+    fz_broken(err.text);
+  if (!fz_same(&whole, &chunked))
+    fz_broken("the baseline vectors find other things than the widest");
   rsx_scan_free(&whole);
   rsx_scan_free(&chunked);
   return 0;

@@ -17,7 +17,14 @@
 ** links are passed over. The layout rules are the format table's
 ** (rsx_format_init); the unit test is RSX_UNIT_TOLERANCE.
 **
-** After the pass (bounded by the findings, not the file): look-alikes
+** Where the processor has AVX2 (asked once per scan), the bulk work of
+** the pass (the swap and classes, the layouts' bitmaps, the index blocks'
+** links) and of ix_verify takes it; the SSE2 or plain code finds exactly
+** the same (rsx_scan_options.baseline_vectors, t/scan-paths.lua,
+** fuzz_scan).
+**
+** After the pass (bounded by the findings, not the file; its many small
+** reads served from windows of the file, src_window): look-alikes
 ** resolved (scan_resolve), index runs trimmed to their dense ends
 ** (ix_verify), runs of streams back to back cut by the records' counts
 ** (scan_split), meshes assembled and strays cut off (scan_assemble), and
@@ -319,6 +326,99 @@ static void scan_swap(const uint8_t *buf, size_t have, uint16_t *v16,
   for (i = done; i + 4 <= have; i += 4) v32[i / 4] = rsx_be32(buf + i);
 }
 
+/* AVX2 where the processor has it (scan_state.wide, once per scan): the
+** swap and the classes above 8 words at a time, in one pass over the
+** buffer, and the other bulk work of the pass; each finds exactly what
+** the SSE2 code does (t/scan-paths.lua and fuzz_scan compare them). */
+#if defined(SCAN_VECTORS) && defined(__SSE2__) && defined(__x86_64__) && \
+    (defined(__clang__) || __GNUC__ >= 5)
+#define SCAN_AVX2
+#include <immintrin.h>
+#define SCAN_TARGET_AVX2 __attribute__((target("avx2,popcnt")))
+
+static int scan_has_avx2(void)
+{
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+}
+
+SCAN_TARGET_AVX2
+static unsigned lanes_set8(__m256i m)
+{
+  return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(m));
+}
+
+/* scan_swap and scan_classify_words of the buffer's whole 64-word groups,
+** then theirs for the rest */
+SCAN_TARGET_AVX2
+static void scan_swap_classify_avx2(const uint8_t *buf, size_t have,
+                                    uint16_t *v16, uint32_t *v32,
+                                    uint64_t *bits, size_t nbits)
+{
+  const __m256i be32 = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9,
+    8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+  const __m256i be16 = _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11,
+    10, 13, 12, 15, 14, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+  const __m256i lo = _mm256_set1_epi32(
+    (int32_t)((scan_unit_lo + 1023) / 1024) - 1);
+  const __m256i hi = _mm256_set1_epi32((int32_t)(scan_unit_hi / 1024) + 1);
+  const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i ones = _mm256_set1_epi32(-1);
+  const __m256i magnitude = _mm256_set1_epi32(0x7FFF7FFF);
+  const __m256i half_over = _mm256_set1_epi16(0x6401);
+  const __m256i tile_max = _mm256_set1_epi16(0x6000);
+  const __m256i tile_min = _mm256_set1_epi16(-7602);
+  const __m256i exponent = _mm256_set1_epi32(0xFF);
+  const __m256i exponent_over = _mm256_set1_epi32(127 + 20);
+  const __m256i second = _mm256_set1_epi32(0x7FFF);
+  size_t n = have / 4, groups = n / 64, q, i = 0;
+  for (q = 0; q < groups; q++) {
+    uint64_t acc[CLASS_BITS] = {0};
+    int b;
+    for (; i < 64 * (q + 1); i += 8) {
+      unsigned sh = (unsigned)(i & 63);
+      __m256i raw = _mm256_loadu_si256((const __m256i *)(const void *)
+                                       (buf + 4 * i));
+      __m256i w = _mm256_shuffle_epi8(raw, be32);
+      __m256i x = _mm256_srai_epi32(_mm256_slli_epi32(w, 21), 21);
+      __m256i y = _mm256_srai_epi32(_mm256_slli_epi32(w, 10), 21);
+      __m256i z2 = _mm256_and_si256(
+        _mm256_slli_epi32(_mm256_srai_epi32(w, 22), 1), low16);
+      __m256i xy = _mm256_or_si256(_mm256_and_si256(x, low16),
+                                   _mm256_slli_epi32(y, 16));
+      __m256i len = _mm256_add_epi32(_mm256_madd_epi16(xy, xy),
+                                     _mm256_madd_epi16(z2, z2));
+      __m256i shell = _mm256_cmpgt_epi32(hi, len);
+      __m256i unit = _mm256_and_si256(shell, _mm256_cmpgt_epi32(len, lo));
+      __m256i zeroed = _mm256_cmpeq_epi32(w, zero);
+      __m256i half = _mm256_cmpeq_epi32(
+        _mm256_cmpgt_epi16(half_over, _mm256_and_si256(w, magnitude)), ones);
+      __m256i untiled = _mm256_or_si256(
+        _mm256_cmpgt_epi16(w, tile_max),
+        _mm256_and_si256(_mm256_cmpgt_epi16(w, tile_min),
+                         _mm256_cmpgt_epi16(zero, w)));
+      _mm256_storeu_si256((__m256i *)(void *)(v32 + i), w);
+      _mm256_storeu_si256((__m256i *)(void *)(v16 + 2 * i),
+                          _mm256_shuffle_epi8(raw, be16));
+      acc[0] |= (uint64_t)lanes_set8(_mm256_cmpgt_epi32(exponent_over,
+        _mm256_and_si256(_mm256_srli_epi32(w, 23), exponent))) << sh;
+      acc[1] |= (uint64_t)lanes_set8(_mm256_or_si256(unit, zeroed)) << sh;
+      acc[2] |= (uint64_t)lanes_set8(zeroed) << sh;
+      acc[3] |= (uint64_t)lanes_set8(shell) << sh;
+      acc[4] |= (uint64_t)lanes_set8(half) << sh;
+      acc[5] |= (uint64_t)lanes_set8(_mm256_and_si256(
+        half, _mm256_cmpeq_epi32(_mm256_and_si256(w, second), zero))) << sh;
+      acc[6] |= (uint64_t)lanes_set8(unit) << sh;
+      acc[7] |= (uint64_t)lanes_set8(_mm256_cmpeq_epi32(untiled, zero))
+                << sh;
+    }
+    for (b = 0; b < CLASS_BITS; b++) bits[(size_t)b * nbits + q] = acc[b];
+  }
+  scan_swap(buf + 4 * i, have - 4 * i, v16 + 2 * i, v32 + i);
+  scan_classify_words(v32 + i, n - i, bits + groups, nbits);
+}
+#endif
+
 /* --------------------------------------------------------- layouts */
 
 #define MAX_WORDS 10
@@ -425,11 +525,23 @@ typedef struct scan_ixrun {
 
 /* ---------------------------------------------------------- the scan */
 
+/* The reads after the pass are many and small (records, a stream's ends,
+** an index run's head and tail), mostly near the one before: they are
+** served from a few windows of the file read at once (src_window), which
+** saves a system call each. */
+#define SRC_WINDOW 16384
+#define SRC_WINDOWS 2
+
 typedef struct scan_source {
   const char *name;
   int fd;
   const uint8_t *mem;
   uint64_t size;
+  uint8_t *window;                  /* SRC_WINDOWS of SRC_WINDOW bytes */
+  uint64_t window_at[SRC_WINDOWS];  /* offset of each window's bytes */
+  size_t window_len[SRC_WINDOWS];   /* their count, 0: empty */
+  uint64_t window_used[SRC_WINDOWS], window_clock; /* when last read */
+  int windowed;                     /* after the pass */
 } scan_source;
 
 typedef struct scan_span {
@@ -452,6 +564,7 @@ typedef struct scan_state {
   int in_tile;
   uint64_t tile_start;
   size_t uv_budget;          /* starts uv_search may still try */
+  int wide;                  /* the AVX2 paths (SCAN_AVX2) */
 } scan_state;
 
 /* array (of *cap items of elem bytes, n of them used) with room for one
@@ -730,18 +843,10 @@ static void ix_again(scan_state *s, scan_ixrun *x)
 
 /* --------------------------------------------------------- reading */
 
-static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
-                    rsx_error *err)
+static int src_pread(scan_source *src, uint64_t off, uint8_t *buf,
+                     size_t n, rsx_error *err)
 {
   size_t got = 0;
-  if (off > src->size || n > src->size - off)
-    return rsx_fail(err, "%s: offset 0x%llx: %zu bytes past the end "
-                    "(size %llu)", src->name, (unsigned long long)off, n,
-                    (unsigned long long)src->size);
-  if (src->mem != NULL) {
-    memcpy(buf, src->mem + off, n);
-    return 0;
-  }
   while (got < n) {
     ssize_t r = pread(src->fd, buf + got, n - got, (off_t)(off + got));
     if (r < 0 && errno == EINTR) continue;
@@ -755,6 +860,58 @@ static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
     got += (size_t)r;
   }
   return 0;
+}
+
+/* n bytes at off from a window that holds them, else from the window
+** used longest ago, filled with the file from off's 4 KiB page on; 0, or
+** -1 when no window can be had or filled (the caller reads directly). */
+static int src_window(scan_source *src, uint64_t off, uint8_t *buf,
+                      size_t n)
+{
+  int w, old = 0;
+  uint64_t at;
+  for (w = 0; w < SRC_WINDOWS; w++) {
+    if (off >= src->window_at[w] &&
+        off + n <= src->window_at[w] + src->window_len[w])
+      break;
+    if (src->window_used[w] < src->window_used[old]) old = w;
+  }
+  if (w == SRC_WINDOWS) {
+    if (src->window == NULL &&
+        (src->window = malloc((size_t)SRC_WINDOWS * SRC_WINDOW)) == NULL)
+      return -1;
+    w = old;
+    at = off & ~(uint64_t)4095;
+    src->window_len[w] = 0;
+    if (src_pread(src, at, src->window + (size_t)w * SRC_WINDOW,
+                  src->size - at < SRC_WINDOW ? (size_t)(src->size - at)
+                                              : SRC_WINDOW, NULL) != 0)
+      return -1;
+    src->window_at[w] = at;
+    src->window_len[w] = src->size - at < SRC_WINDOW
+                           ? (size_t)(src->size - at) : SRC_WINDOW;
+  }
+  src->window_used[w] = ++src->window_clock;
+  memcpy(buf, src->window + (size_t)w * SRC_WINDOW +
+         (size_t)(off - src->window_at[w]), n);
+  return 0;
+}
+
+static int src_read(scan_source *src, uint64_t off, uint8_t *buf, size_t n,
+                    rsx_error *err)
+{
+  if (off > src->size || n > src->size - off)
+    return rsx_fail(err, "%s: offset 0x%llx: %zu bytes past the end "
+                    "(size %llu)", src->name, (unsigned long long)off, n,
+                    (unsigned long long)src->size);
+  if (src->mem != NULL) {
+    memcpy(buf, src->mem + off, n);
+    return 0;
+  }
+  if (src->windowed && n <= SRC_WINDOW - 4096 &&
+      src_window(src, off, buf, n) == 0)
+    return 0;
+  return src_pread(src, off, buf, n, err);
 }
 
 /* ------------------------------------------------- the pass, by chunk */
@@ -825,6 +982,47 @@ static void bits_and_at(uint64_t *dst, const uint64_t *src, size_t n,
   }
 }
 
+#ifdef SCAN_AVX2
+/* bits_and_at, four words at a time */
+SCAN_TARGET_AVX2
+static void bits_and_at_avx2(uint64_t *dst, const uint64_t *src, size_t n,
+                             size_t shift, int copy)
+{
+  const uint64_t *p = src + (shift >> 6);
+  unsigned r = (unsigned)(shift & 63);
+  const __m128i right = _mm_cvtsi32_si128((int)r);
+  const __m128i left = _mm_cvtsi32_si128((int)(64 - r));
+  size_t q = 0;
+  for (; q + 4 <= n; q += 4) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p + q));
+    __m256i d = a;
+    if (r != 0)
+      d = _mm256_or_si256(_mm256_srl_epi64(a, right), _mm256_sll_epi64(
+        _mm256_loadu_si256((const __m256i *)(const void *)(p + q + 1)),
+        left));
+    if (!copy)
+      d = _mm256_and_si256(d, _mm256_loadu_si256(
+        (const __m256i *)(const void *)(dst + q)));
+    _mm256_storeu_si256((__m256i *)(void *)(dst + q), d);
+  }
+  if (q < n) bits_and_at(dst + q, src + q, n - q, shift, copy);
+}
+#endif
+
+/* bits_and_at in the scan's widest vectors */
+static void bits_and(int wide, uint64_t *dst, const uint64_t *src,
+                     size_t n, size_t shift, int copy)
+{
+#ifdef SCAN_AVX2
+  if (wide) {
+    bits_and_at_avx2(dst, src, n, shift, copy);
+    return;
+  }
+#endif
+  (void)wide;
+  bits_and_at(dst, src, n, shift, copy);
+}
+
 /* The words of 64 from one of phase ph0 on whose phase has a run under
 ** way. */
 static uint64_t active_bits(const scan_detector *d, unsigned ph0)
@@ -852,15 +1050,15 @@ static uint64_t active_bits(const scan_detector *d, unsigned ph0)
 static void layout_starts(const scan_layout *l, uint32_t records,
                           const uint64_t *classes, size_t nbits, size_t n,
                           size_t open, uint64_t *pass, uint64_t *ahead,
-                          uint64_t *starts)
+                          uint64_t *starts, int wide)
 {
   size_t q, all = n + SCAN_AHEAD_PAD;
   uint32_t len = 1, got = 0;
   unsigned t;
-  bits_and_at(pass, classes + CLASS_UZ * nbits, n, l->soft, 1);
+  bits_and(wide, pass, classes + CLASS_UZ * nbits, n, l->soft, 1);
   for (t = 1; t < l->nterms; t++)
-    bits_and_at(pass, classes + l->term_class[t] * nbits, n,
-                l->term_word[t], 0);
+    bits_and(wide, pass, classes + l->term_class[t] * nbits, n,
+             l->term_word[t], 0);
   for (q = n; q < all; q++) pass[q] = 0;
   for (q = 0; q < all; q++) {
     ahead[q] = pass[q];
@@ -873,19 +1071,47 @@ static void layout_starts(const scan_layout *l, uint32_t records,
   for (q = 0; q < all; q++) starts[q] = ~(uint64_t)0;
   for (;;) {
     if (records & len) {
-      bits_and_at(starts, ahead, n, (size_t)got * l->words, 0);
+      bits_and(wide, starts, ahead, n, (size_t)got * l->words, 0);
       got += len;
     }
     if (len * 2 > records) break;
-    bits_and_at(ahead, ahead, n, (size_t)len * l->words, 0);
+    bits_and(wide, ahead, ahead, n, (size_t)len * l->words, 0);
     len *= 2;
   }
-  bits_and_at(starts, classes + CLASS_U * nbits, n, l->soft, 0);
+  bits_and(wide, starts, classes + CLASS_U * nbits, n, l->soft, 0);
 }
 
 /* Records of layout d starting at the words of [from, to), 64 words at a
 ** time: those that begin a run, and those of the phases whose run is
 ** under way; at the others a record changes nothing. */
+/* bounds_add of n records stride bytes apart from p on, in their order */
+static void bounds_add_many(float lo[3], float hi[3], const uint8_t *p,
+                            size_t n, size_t stride)
+{
+#if defined(SCAN_VECTORS) && defined(__SSE2__)
+  /* minps and maxps keep the second operand unless the first is below
+  ** (above) it, as bounds_add does; the positions are finite (C_F) */
+  __m128 vlo = _mm_setr_ps(lo[0], lo[1], lo[2], 0);
+  __m128 vhi = _mm_setr_ps(hi[0], hi[1], hi[2], 0);
+  float out[4];
+  size_t k;
+  for (k = 0; k < n; k++, p += stride) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    x = _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8));
+    x = _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0xB1), 0xB1);
+    vlo = _mm_min_ps(_mm_castsi128_ps(x), vlo);
+    vhi = _mm_max_ps(_mm_castsi128_ps(x), vhi);
+  }
+  _mm_storeu_ps(out, vlo);
+  memcpy(lo, out, 3 * sizeof *lo);
+  _mm_storeu_ps(out, vhi);
+  memcpy(hi, out, 3 * sizeof *hi);
+#else
+  size_t k;
+  for (k = 0; k < n; k++, p += stride) bounds_add(lo, hi, p);
+#endif
+}
+
 static void scan_layout_range(scan_state *s, scan_detector *d,
                               const uint8_t *buf, const uint64_t *pass,
                               const uint64_t *zero, const uint64_t *starts,
@@ -894,30 +1120,81 @@ static void scan_layout_range(scan_state *s, scan_detector *d,
 {
   const scan_layout *l = &d->lay;
   size_t i = (size_t)(from - base) / 4, end = (size_t)(to - base + 3) / 4;
+  size_t whole_end = have / 4 >= l->words ? have / 4 - l->words + 1 : 0;
   for (; i < end; i += 64) {
     unsigned ph0 = (unsigned)((base / 4 + i) % l->words);
     uint64_t span = end - i < 64 ? ((uint64_t)1 << (end - i)) - 1
                                  : ~(uint64_t)0;
     uint64_t unit = bits_at(starts, i);
     uint64_t todo = (unit | active_bits(d, ph0)) & span;
+    /* records that pass, hard, and whole in the buffer: in a run under
+    ** way with no soft ones pending, each only adds itself (scan_record),
+    ** and those in a row of a phase are taken at once */
+    uint64_t easy = 0, taken = 0;
+    if (todo != 0 && i < whole_end)
+      easy = bits_at(pass, i) & ~bits_at(zero, i + l->soft) & span &
+             (whole_end - i < 64 ? ((uint64_t)1 << (whole_end - i)) - 1
+                                 : ~(uint64_t)0);
     while (todo != 0) {
-      unsigned j, before = d->active_phases;
+      unsigned j, before = d->active_phases, phase;
       size_t at;
+      scan_run *r;
       j = (unsigned)scan_ctz64(todo);
       at = i + j;
-      scan_record(s, d, d->phase_of[ph0 + j], base + 4 * (uint64_t)at,
-                  buf + 4 * at,
+      phase = d->phase_of[ph0 + j];
+      r = &d->runs[phase];
+      if ((easy >> j & 1) && r->active && r->soft_pending == 0) {
+        unsigned k = j, n = 0;
+        do {
+          taken |= (uint64_t)1 << k;
+          n++;
+          k += l->words;
+        } while (k < 64 && (easy >> k & 1));
+        r->hard += n;
+        r->end = base + 4 * (uint64_t)(at + (n - 1) * l->words) +
+                 l->words * 4;
+        if (l->kind == RSX_SCAN_MMP)
+          bounds_add_many(r->lo, r->hi, buf + 4 * at, n, l->words * 4);
+        todo &= ~taken;    /* (and where todo is made again below) */
+        continue;
+      }
+      scan_record(s, d, phase, base + 4 * (uint64_t)at, buf + 4 * at,
                   (int)(pass[at >> 6] >> (at & 63) & 1) &&
                     have - 4 * at >= l->words * 4u,
                   (int)(zero[(at + l->soft) >> 6] >> ((at + l->soft) & 63) &
                         1));
       todo &= todo - 1;
       if (d->active_phases != before)    /* a run began or ended */
-        todo = (unit | active_bits(d, ph0)) & span &
+        todo = (unit | active_bits(d, ph0)) & span & ~taken &
                (j == 63 ? 0 : ~(uint64_t)0 << (j + 1));
     }
   }
 }
+
+#ifdef SCAN_AVX2
+/* From word i (a multiple of 8) on, past the blocks of 8 words before end
+** with no word of a mask's high bits (scan_metas's test): the first block
+** with one, or where fewer than 8 words are left */
+SCAN_TARGET_AVX2
+static size_t metas_skip_avx2(const uint32_t *words, size_t i, size_t end)
+{
+  const __m256i high = _mm256_set1_epi32((int)0xFFFFF000u);
+  const __m256i mask = _mm256_set1_epi32(0x00080000);
+#define METAS_HIT(k) _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_loadu_si256( \
+    (const __m256i *)(const void *)(words + i + (k))), high), mask)
+  for (; i + 32 <= end; i += 32) {
+    __m256i m = _mm256_or_si256(_mm256_or_si256(METAS_HIT(0), METAS_HIT(8)),
+                                _mm256_or_si256(METAS_HIT(16), METAS_HIT(24)));
+    if (!_mm256_testz_si256(m, m)) break;
+  }
+  for (; i + 8 <= end; i += 8) {
+    __m256i m = METAS_HIT(0);
+    if (!_mm256_testz_si256(m, m)) break;
+  }
+#undef METAS_HIT
+  return i;
+}
+#endif
 
 /* words: the buffer's, in the host's order */
 static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
@@ -931,9 +1208,17 @@ static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
     /* 8 words at a time first: a mask's high bits are rare */
     if ((i & 7) == 0 && i + 8 <= end) {
       unsigned k, hit = 0;
-      for (k = 0; k < 8; k++)
+#ifdef SCAN_AVX2
+      if (s->wide) {    /* past the blocks without, 32 words at a time */
+        i = metas_skip_avx2(words, i, end);
+        if (i >= end) break;
+        at = 4 * i;
+        w = words[i];
+      }
+#endif
+      for (k = 0; k < 8 && i + 8 <= end; k++)
         hit |= (words[i + k] & 0xFFFFF000u) == 0x00080000u;
-      if (!hit) {
+      if (!hit && i + 8 <= end) {
         i += 7;
         continue;
       }
@@ -1231,22 +1516,156 @@ static int ix_dense(scan_ixrun *x, const void *block, uint64_t o,
   return 1;
 }
 
+#ifdef SCAN_AVX2
+/* the 8 bits of a byte in reverse order: a lane's bit as ix_block_links
+** has it, the first value's the highest */
+static const unsigned char ix_reversed[256] = {
+#define R2(n) n, n + 2 * 64, n + 1 * 64, n + 3 * 64
+#define R4(n) R2(n), R2(n + 2 * 16), R2(n + 1 * 16), R2(n + 3 * 16)
+#define R6(n) R4(n), R4(n + 2 * 4), R4(n + 1 * 4), R4(n + 3 * 4)
+  R6(0), R6(2), R6(1), R6(3)
+#undef R2
+#undef R4
+#undef R6
+};
+
+/* ix_block_links of 16 values (two blocks of 16 bits) or 8 (a block of
+** 32 bits) at once, for the count blocks from p on, into out */
+SCAN_TARGET_AVX2
+static void ix_links_avx2(const void *p, int size, size_t count,
+                          uint16_t *out)
+{
+  size_t j = 0;
+  if (size == 2) {
+    const uint16_t *v = p;
+    const __m256i bias = _mm256_set1_epi16((short)(0x8000 + IX_NEAR));
+    const __m256i near = _mm256_set1_epi16((short)(0x8000 + 2 * IX_NEAR + 1));
+    for (; j + 2 <= count; j += 2, v += 2 * IX_BLOCK) {
+      __m256i a0 = _mm256_loadu_si256((const __m256i *)(const void *)v);
+      __m256i b1 = _mm256_loadu_si256((const __m256i *)(const void *)(v - 1));
+      __m256i a = _mm256_add_epi16(a0, bias);
+#define IX_BACK(d) _mm256_sub_epi16(a, _mm256_loadu_si256( \
+        (const __m256i *)(const void *)(v - (d))))
+      __m256i m = _mm256_min_epi16(
+        _mm256_min_epi16(_mm256_min_epi16(_mm256_sub_epi16(a, b1), IX_BACK(2)),
+                         _mm256_min_epi16(IX_BACK(3), IX_BACK(4))),
+        _mm256_min_epi16(IX_BACK(5), IX_BACK(6)));
+#undef IX_BACK
+      __m256i link = _mm256_andnot_si256(_mm256_cmpeq_epi16(a0, b1),
+                                         _mm256_cmpgt_epi16(near, m));
+      /* a bit per lane: the lanes as bytes, then their signs */
+      unsigned bits = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(
+        _mm256_castsi256_si128(link), _mm256_extracti128_si256(link, 1)));
+      out[j] = (uint16_t)((unsigned)_mm_popcnt_u32(bits & 0xFFu) << 8 |
+                          ix_reversed[bits & 0xFFu]);
+      out[j + 1] = (uint16_t)((unsigned)_mm_popcnt_u32(bits >> 8) << 8 |
+                              ix_reversed[bits >> 8]);
+    }
+    for (; j < count; j++, v += IX_BLOCK)
+      out[j] = (uint16_t)ix_block_links(v, 2);
+  } else {
+    const uint32_t *v = p;
+    const __m256i limit = _mm256_set1_epi32((int)(IX_U32_LIMIT - 1));
+    const __m256i four = _mm256_set1_epi32(2 * IX_NEAR);
+    const __m256i two = _mm256_set1_epi32(IX_NEAR);
+    for (; j < count; j++, v += IX_BLOCK) {
+      __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)v);
+      __m256i small = _mm256_cmpeq_epi32(_mm256_max_epu32(a, limit), limit);
+      unsigned smalls =
+        (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(small));
+      __m256i b1, t, link;
+      unsigned bits;
+      if (_mm_popcnt_u32(smalls) <= IX_SLEEP) {
+        out[j] = 0;
+        continue;
+      }
+      a = _mm256_add_epi32(a, two);
+      b1 = _mm256_loadu_si256((const __m256i *)(const void *)(v - 1));
+#define IX_NEAR32(b) (t = _mm256_sub_epi32(a, (b)), \
+        _mm256_cmpeq_epi32(_mm256_min_epu32(t, four), t))
+#define IX_AT(d) _mm256_loadu_si256((const __m256i *)(const void *)(v - (d)))
+      link = IX_NEAR32(b1);
+      link = _mm256_or_si256(link, IX_NEAR32(IX_AT(2)));
+      link = _mm256_or_si256(link, IX_NEAR32(IX_AT(3)));
+      link = _mm256_or_si256(link, IX_NEAR32(IX_AT(4)));
+      link = _mm256_or_si256(link, IX_NEAR32(IX_AT(5)));
+      link = _mm256_or_si256(link, IX_NEAR32(IX_AT(6)));
+#undef IX_NEAR32
+#undef IX_AT
+      /* a value equal to the one before links to none: a - b + 2 == 2 */
+      link = _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_sub_epi32(a, b1),
+                                                    two),
+                                 _mm256_and_si256(link, small));
+      bits = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(link));
+      out[j] = (uint16_t)((unsigned)_mm_popcnt_u32(bits) << 8 |
+                          ix_reversed[bits]);
+    }
+  }
+}
+#endif
+
+/* The first of links[j..count) with IX_WAKE links or more, or count */
+#ifdef SCAN_AVX2
+SCAN_TARGET_AVX2
+static size_t ix_next_wake_avx2(const uint16_t *links, size_t j,
+                                size_t count)
+{
+  const __m256i below = _mm256_set1_epi16((IX_WAKE << 8) - 1);
+  for (; j + 16 <= count; j += 16) {
+    unsigned m = (unsigned)_mm256_movemask_epi8(_mm256_cmpgt_epi16(
+      _mm256_loadu_si256((const __m256i *)(const void *)(links + j)),
+      below));
+    if (m != 0) return j + (size_t)scan_ctz64(m) / 2;
+  }
+  for (; j < count; j++)
+    if (links[j] >= IX_WAKE << 8) break;
+  return j;
+}
+#endif
+
+static size_t ix_next_wake(const scan_state *s, const uint16_t *links,
+                           size_t j, size_t count)
+{
+#ifdef SCAN_AVX2
+  if (s->wide) return ix_next_wake_avx2(links, j, count);
+#endif
+  (void)s;
+  for (; j < count; j++)
+    if (links[j] >= IX_WAKE << 8) break;
+  return j;
+}
+
 /* The blocks of x that are whole in the buffer (all, and the values short
-** of a block, at the file's end). */
+** of a block, at the file's end); links: room for a word per block. */
 static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
-                     uint64_t base, size_t have, int last)
+                     uint64_t base, size_t have, int last, uint16_t *links)
 {
   uint64_t block = IX_BLOCK * (uint64_t)x->size, end = base + have, o;
-  for (o = x->next; o + block <= end; o += block) {
-    /* the file's start: nothing to look back at */
-    unsigned links = o < IX_WINDOW * (uint64_t)x->size
-                       ? IX_WAKE << 8
-                       : ix_block_links((const uint8_t *)values +
-                                          (size_t)(o - base), x->size);
-    int n = (int)(links >> 8);
+  size_t count = x->next + block <= end
+                   ? (size_t)((end - x->next) / block) : 0, j = 0;
+  /* the links of every block first; the file's start: nothing to look
+  ** back at */
+  if (count > 0 && x->next < IX_WINDOW * (uint64_t)x->size)
+    links[j++] = IX_WAKE << 8;
+  if (j < count) {
+    const uint8_t *p = (const uint8_t *)values +
+                       (size_t)(x->next + j * block - base);
+#ifdef SCAN_AVX2
+    if (s->wide)
+      ix_links_avx2(p, x->size, count - j, links + j);
+    else
+#endif
+      for (; j < count; j++, p += block)
+        links[j] = (uint16_t)ix_block_links(p, x->size);
+  }
+  for (o = x->next, j = 0; j < count; o += block, j++) {
     if (!x->awake) {
       uint64_t from;
-      if (n < IX_WAKE) continue;
+      /* asleep: the next block that wakes it */
+      size_t wake = ix_next_wake(s, links, j, count);
+      o += (wake - j) * block;
+      j = wake;
+      if (j == count) break;
       from = o > IX_BACKUP * (uint64_t)x->size
                ? o - IX_BACKUP * (uint64_t)x->size : 0;
       if (from < x->fed_end) from = x->fed_end;
@@ -1254,8 +1673,10 @@ static void ix_range(scan_state *s, scan_ixrun *x, const void *values,
       x->sparse = 0;
       ix_feed(s, x, values, base, from, o + block);
     } else {
+      unsigned lk = links[j];
+      int n = (int)(lk >> 8);
       if (!ix_dense(x, (const uint8_t *)values + (size_t)(o - base), o,
-                    links & 0xFF, n))
+                    lk & 0xFF, n))
         ix_feed(s, x, values, base, o, o + block);
       x->sparse = n <= IX_SLEEP ? x->sparse + 1 : 0;
       /* two such blocks: fewer than a third of the last IX_RECENT values
@@ -1300,8 +1721,17 @@ static void scan_tiles(scan_state *s, const uint64_t *tiled, uint64_t base,
     while (edges != 0) {
       unsigned j = (unsigned)scan_ctz64(edges);
       if (t >> j & 1) {
-        s->in_tile = 1;
+        /* the next edge ends the run: one too short for tile_close to
+        ** keep (most, in other data) is passed over at once */
+        uint64_t rest = edges & (edges - 1);
         s->tile_start = base + 4 * (uint64_t)(i + j);
+        if (rest != 0 && (unsigned)scan_ctz64(rest) - j <
+                           s->opt->min_vertices) {
+          s->in_tile = 0;
+          edges = rest & (rest - 1);
+          continue;
+        }
+        s->in_tile = 1;
       } else {
         tile_close(s, base + 4 * (uint64_t)(i + j));
       }
@@ -1326,7 +1756,7 @@ static int scan_pass(scan_state *s)
   size_t cap, have = 0, words, nunits;
   uint8_t *buf;
   uint64_t *units, *pass, *ahead, *starts;
-  uint16_t *v16;
+  uint16_t *v16, *links;
   uint32_t *v32;
   uint64_t base = 0, next_read = 0, pos = 0, size = s->src->size;
   uint32_t records = s->opt->min_vertices < SCAN_AHEAD
@@ -1344,8 +1774,9 @@ static int scan_pass(scan_state *s)
   pass = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *pass);
   ahead = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *ahead);
   starts = malloc((nunits + SCAN_AHEAD_PAD) * sizeof *starts);
+  links = malloc((cap / (2 * IX_BLOCK) + 2) * sizeof *links);
   if (buf == NULL || units == NULL || v16 == NULL || v32 == NULL ||
-      pass == NULL || ahead == NULL || starts == NULL) {
+      pass == NULL || ahead == NULL || starts == NULL || links == NULL) {
     rc = rsx_fail(s->err, "%s: out of memory for the read buffer",
                   s->src->name);
     goto release;
@@ -1369,22 +1800,29 @@ static int scan_pass(scan_state *s)
     /* every word classified once, the unit ones in a bitmap */
     words = have / 4;
     memset(units, 0, CLASS_BITS * nunits * sizeof *units);
-    scan_swap(buf, have, v16, v32);
-    scan_classify_words(v32, words, units, nunits);
+#ifdef SCAN_AVX2
+    if (s->wide)
+      scan_swap_classify_avx2(buf, have, v16, v32, units, nunits);
+    else
+#endif
+    {
+      scan_swap(buf, have, v16, v32);
+      scan_classify_words(v32, words, units, nunits);
+    }
     /* records that reach into the next chunk wait for it */
     limit = last ? size : base + have - SCAN_OVERLAP;
     for (k = 0; k < s->layout_count; k++) {
       const scan_layout *l = &s->det[k].lay;
       layout_starts(l, records, units, nunits, (words + 63) / 64,
                     words >= l->words ? words - l->words + 1 : 0, pass,
-                    ahead, starts);
+                    ahead, starts, s->wide);
       scan_layout_range(s, &s->det[k], buf, pass, units + CLASS_Z * nunits,
                         starts, base, have, pos, limit);
     }
     scan_metas(s, v32, base, have, pos, limit);
     scan_tiles(s, units + CLASS_T * nunits, base, have, pos, limit);
-    ix_range(s, &s->ix32, v32, base, have, last);
-    ix_range(s, &s->ix16, v16, base, have, last);
+    ix_range(s, &s->ix32, v32, base, have, last, links);
+    ix_range(s, &s->ix16, v16, base, have, last, links);
     pos = (limit + 3) & ~(uint64_t)3;
     if (s->nomem) {
       rc = rsx_fail(s->err, "%s: out of memory for the findings",
@@ -1406,6 +1844,7 @@ release:
   free(v32);
   free(pass);
   free(starts);
+  free(links);
   return rc;
 }
 
@@ -1560,11 +1999,74 @@ static void ix_links(const uint32_t *v, size_t n, uint32_t restart,
   }
 }
 
+#ifdef SCAN_AVX2
+/* ix_links of n <= IX_END values, 8 values' links to the d-th before
+** them at a time: a bit per value, then the bytes */
+SCAN_TARGET_AVX2
+static void ix_links_wide(const uint32_t *v, size_t n, uint32_t restart,
+                          unsigned char *back, unsigned char *ahead)
+{
+  const __m256i rs = _mm256_set1_epi32((int)restart);
+  const __m256i two = _mm256_set1_epi32(IX_NEAR);
+  const __m256i four = _mm256_set1_epi32(2 * IX_NEAR);
+  uint64_t bb[2] = {0, 0}, ab[2] = {0, 0};
+  size_t i, d, m = n < IX_BLOCK ? n : IX_BLOCK;
+  /* the first values, whose window reaches before v: as ix_links */
+  for (i = 1; i < m; i++) {
+    if (v[i] == restart || v[i] == v[i - 1]) continue;
+    for (d = 1; d <= IX_WINDOW && d <= i; d++)
+      if (v[i - d] != restart && v[i] - v[i - d] + IX_NEAR <= 2u * IX_NEAR) {
+        bb[i >> 6] |= (uint64_t)1 << (i & 63);
+        ab[(i - d) >> 6] |= (uint64_t)1 << ((i - d) & 63);
+      }
+  }
+  for (i = IX_BLOCK; i + 8 <= n; i += 8) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(v + i));
+    __m256i b1 = _mm256_loadu_si256((const __m256i *)(const void *)
+                                    (v + i - 1));
+    /* the values that link at all: not restarts, not the one before */
+    __m256i live = _mm256_andnot_si256(
+      _mm256_or_si256(_mm256_cmpeq_epi32(a, rs), _mm256_cmpeq_epi32(a, b1)),
+      _mm256_set1_epi32(-1));
+    a = _mm256_add_epi32(a, two);
+    for (d = 1; d <= IX_WINDOW; d++) {
+      __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)
+                                     (v + i - d));
+      __m256i t = _mm256_sub_epi32(a, b);
+      __m256i link = _mm256_and_si256(
+        _mm256_andnot_si256(_mm256_cmpeq_epi32(b, rs), live),
+        _mm256_cmpeq_epi32(_mm256_min_epu32(t, four), t));
+      uint64_t bits = (uint64_t)(unsigned)_mm256_movemask_ps(
+        _mm256_castsi256_ps(link));
+      size_t at = i - d;
+      bb[i >> 6] |= bits << (i & 63);
+      if ((i & 63) > 56) bb[(i >> 6) + 1] |= bits >> (64 - (i & 63));
+      ab[at >> 6] |= bits << (at & 63);
+      if ((at & 63) > 56) ab[(at >> 6) + 1] |= bits >> (64 - (at & 63));
+    }
+  }
+  for (d = 0; d < i && d < n; d++) {
+    back[d] = (unsigned char)(bb[d >> 6] >> (d & 63) & 1);
+    ahead[d] = (unsigned char)(ab[d >> 6] >> (d & 63) & 1);
+  }
+  /* the values past the last 8, as ix_links */
+  for (; d < n; d++) back[d] = ahead[d] = 0;
+  for (; i < n; i++) {
+    if (v[i] == restart || v[i] == v[i - 1]) continue;
+    for (d = 1; d <= IX_WINDOW && d <= i; d++)
+      if (v[i - d] != restart && v[i] - v[i - d] + IX_NEAR <= 2u * IX_NEAR) {
+        back[i] = 1;
+        ahead[i - d] = 1;
+      }
+  }
+}
+#endif
+
 /* What ix_verify learns of a run's values: the largest (restarts aside),
-** and of those below its vertex count the largest and the distinct ones. */
+** and of those below its vertex count the largest and which occur (their
+** count is the bits set, counted once at the end: ix_distinct). */
 typedef struct ix_tally {
   uint32_t inner, top;
-  uint64_t distinct;
   uint8_t *seen;              /* a bit per value below the count */
 } ix_tally;
 
@@ -1574,7 +2076,6 @@ static void ix_count(const rsx_scan_found *f, uint32_t restart, ix_tally *t,
                      const uint32_t *v, size_t n)
 {
   uint32_t inner = t->inner, top = t->top, count = f->vertices;
-  uint64_t distinct = t->distinct;
   uint8_t *seen = t->seen;
   size_t i;
   for (i = 0; i < n; i++) {
@@ -1583,32 +2084,97 @@ static void ix_count(const rsx_scan_found *f, uint32_t restart, ix_tally *t,
     if (u > inner) inner = u;
     if (u >= count) continue;
     if (u > top) top = u;
-    if (!(seen[u / 8] & (1u << (u % 8)))) {
-      seen[u / 8] |= (uint8_t)(1u << (u % 8));
-      distinct++;
-    }
+    seen[u / 8] |= (uint8_t)(1u << (u % 8));
   }
   t->inner = inner;
   t->top = top;
-  t->distinct = distinct;
 }
 
-/* ix_count over values from..to-1 of run f. */
+/* the distinct values tallied: the bits set, all at or below t->top */
+#define IX_DISTINCT_BODY                                                    \
+  size_t n = (size_t)t->top / 8 + 1, i = 0;                                 \
+  uint64_t sum = 0;                                                         \
+  for (; i + 8 <= n; i += 8) {                                              \
+    uint64_t w;                                                             \
+    memcpy(&w, t->seen + i, sizeof w);                                      \
+    sum += IX_POPCOUNT64(w);                                                \
+  }                                                                         \
+  for (; i < n; i++) sum += (uint64_t)scan_bits8(t->seen[i]);               \
+  return sum;
+
+static uint64_t ix_popcount64(uint64_t w)
+{
+  w -= (w >> 1) & 0x5555555555555555u;
+  w = (w & 0x3333333333333333u) + ((w >> 2) & 0x3333333333333333u);
+  w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+  return (w * 0x0101010101010101u) >> 56;
+}
+
+static uint64_t ix_distinct(const ix_tally *t)
+{
+#define IX_POPCOUNT64(w) ix_popcount64(w)
+  IX_DISTINCT_BODY
+#undef IX_POPCOUNT64
+}
+
+#ifdef SCAN_AVX2
+SCAN_TARGET_AVX2
+static uint64_t ix_distinct_popcnt(const ix_tally *t)
+{
+#define IX_POPCOUNT64(w) (uint64_t)_mm_popcnt_u64(w)
+  IX_DISTINCT_BODY
+#undef IX_POPCOUNT64
+}
+#endif
+
+#ifdef SCAN_AVX2
+/* The big-endian values of size bytes in buf[0..want) in the host's
+** order, 8 at a time while 8 are whole; returns how many */
+SCAN_TARGET_AVX2
+static size_t ix_values_avx2(const uint8_t *buf, size_t want, int size,
+                             uint32_t *v)
+{
+  size_t n = 0;
+  if (size == 2) {
+    const __m128i be16 = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10,
+                                       13, 12, 15, 14);
+    for (; 2 * n + 16 <= want; n += 8)
+      _mm256_storeu_si256((__m256i *)(void *)(v + n), _mm256_cvtepu16_epi32(
+        _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)
+                                         (buf + 2 * n)), be16)));
+  } else {
+    const __m256i be32 = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9,
+      8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+    for (; 4 * n + 32 <= want; n += 8)
+      _mm256_storeu_si256((__m256i *)(void *)(v + n), _mm256_shuffle_epi8(
+        _mm256_loadu_si256((const __m256i *)(const void *)(buf + 4 * n)),
+        be32));
+  }
+  return n;
+}
+#endif
+
+/* ix_count over values from..to-1 of run f (wide: with AVX2). */
 static int ix_tally_range(scan_source *src, const rsx_scan_found *f,
-                          uint64_t from, uint64_t to, ix_tally *t)
+                          uint64_t from, uint64_t to, ix_tally *t, int wide)
 {
   uint32_t restart = f->size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
   uint8_t buf[4096];
   uint32_t v[4096 / 2];
+  (void)wide;
   while (from < to) {
     size_t want = (size_t)((to - from) * f->size < sizeof buf
-                             ? (to - from) * f->size : sizeof buf), k, n = 0;
+                             ? (to - from) * f->size : sizeof buf), k = 0,
+           n = 0;
     if (src_read(src, f->offset + from * f->size, buf, want, NULL) != 0)
       return -1;
+#ifdef SCAN_AVX2
+    if (wide) k = n = ix_values_avx2(buf, want, f->size, v);
+#endif
     if (f->size == 2)
-      for (k = 0; k + 2 <= want; k += 2) v[n++] = rsx_be16(buf + k);
+      for (k *= 2; k + 2 <= want; k += 2) v[n++] = rsx_be16(buf + k);
     else
-      for (k = 0; k + 4 <= want; k += 4) v[n++] = rsx_be32(buf + k);
+      for (k *= 4; k + 4 <= want; k += 4) v[n++] = rsx_be32(buf + k);
     ix_count(f, restart, t, v, n);
     from += want / f->size;
   }
@@ -1622,14 +2188,23 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
   unsigned char hb[IX_END], ha[IX_END], tb[IX_END], ta[IX_END];
   uint64_t n = f->count, first = 0, last = 0;
   size_t h = n < IX_END ? (size_t)n : IX_END, i, k;
+  uint64_t distinct;
   ix_tally t;
   int found;
 
   if (ix_read(s->src, f, 0, h, head) != 0 ||
       ix_read(s->src, f, n - h, h, tail) != 0)
     return 0;
-  ix_links(head, h, restart, hb, ha);
-  ix_links(tail, h, restart, tb, ta);
+#ifdef SCAN_AVX2
+  if (s->wide) {
+    ix_links_wide(head, h, restart, hb, ha);
+    ix_links_wide(tail, h, restart, tb, ta);
+  } else
+#endif
+  {
+    ix_links(head, h, restart, hb, ha);
+    ix_links(tail, h, restart, tb, ta);
+  }
   /* the first value that a later one links to, where links are dense;
   ** the last that links to an earlier one, likewise (other bytes link
   ** among themselves, " t" to " s" in text, but not into the buffer) */
@@ -1666,7 +2241,7 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
     uint32_t lead[IX_END / 2], trail[IX_END / 2];
     if (e > 0 && ix_read(s->src, f, first, (size_t)e, lead) == 0 &&
         ix_read(s->src, f, last - e, (size_t)e, trail) == 0 &&
-        ix_tally_range(s->src, f, first + e, last - e, &t) == 0) {
+        ix_tally_range(s->src, f, first + e, last - e, &t, s->wide) == 0) {
       uint64_t limit = 2 * (uint64_t)t.inner + 64, q, from = first,
                to = last;
       for (q = 0; q < e; q++)
@@ -1680,10 +2255,14 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
     } else {
       memset(t.seen, 0, (size_t)f->vertices / 8 + 1);
       t.top = 0;
-      t.distinct = 0;
-      ix_tally_range(s->src, f, first, last, &t);
+      ix_tally_range(s->src, f, first, last, &t, s->wide);
     }
   }
+#ifdef SCAN_AVX2
+  distinct = s->wide ? ix_distinct_popcnt(&t) : ix_distinct(&t);
+#else
+  distinct = ix_distinct(&t);
+#endif
   free(t.seen);
   if (last <= first) return 0;
   f->offset += first * f->size;
@@ -1692,7 +2271,7 @@ static int ix_verify(scan_state *s, rsx_scan_found *f)
   f->vertices = t.top + 1;
   return (uint64_t)f->vertices <= f->count &&
          f->vertices >= s->opt->min_vertices &&
-         t.distinct * 2 >= f->vertices;
+         distinct * 2 >= f->vertices;
 }
 
 /* The assembly looks candidates up by value: a metadata record by any of
@@ -1770,6 +2349,20 @@ static size_t key_find(const scan_key *keys, size_t n, uint64_t k)
   return lo < n && keys[lo].key == k ? lo : n;
 }
 
+/* The first of keys' entries of key k whose candidate is not used (or one
+** past them): those before it are used, and stay so (the assembly only
+** marks), so skip[] keeps where the next look at k begins. */
+static size_t key_unused(const scan_key *keys, size_t n, size_t *skip,
+                         const unsigned char *used, uint64_t k)
+{
+  size_t q = key_find(keys, n, k), c;
+  if (q == n) return n;
+  for (c = skip[q]; c < n && keys[c].key == k && used[keys[c].at]; c++)
+    continue;
+  skip[q] = c;
+  return c;
+}
+
 #define META_WORDS (RSX_MASK_OFFSET / 4)
 
 typedef struct scan_lookup {
@@ -1777,6 +2370,7 @@ typedef struct scan_lookup {
   scan_key *mgp_count;         /* MGPs by count, then mask */
   size_t nmeta, nix, nmgp;
   uint32_t *words;             /* META_WORDS per candidate that is meta */
+  size_t *meta_skip, *ix_skip; /* key_unused's, by a key's first entry */
 } scan_lookup;
 
 static int meta_holds(const scan_lookup *lk, size_t at, uint32_t v)
@@ -1813,7 +2407,10 @@ static int lookup_build(scan_state *s, const unsigned char *drop,
   lk->mgp = malloc(n * sizeof *lk->mgp);
   lk->mgp_count = malloc(n * sizeof *lk->mgp_count);
   lk->words = calloc(n * META_WORDS, sizeof *lk->words);
-  if (!lk->meta || !lk->ix || !lk->mgp || !lk->mgp_count || !lk->words)
+  lk->meta_skip = malloc(n * META_WORDS * sizeof *lk->meta_skip);
+  lk->ix_skip = malloc(n * sizeof *lk->ix_skip);
+  if (!lk->meta || !lk->ix || !lk->mgp || !lk->mgp_count || !lk->words ||
+      !lk->meta_skip || !lk->ix_skip)
     return -1;
   for (i = 0; i < s->ncand; i++) {
     const rsx_scan_found *f = &s->cand[i];
@@ -1843,6 +2440,8 @@ static int lookup_build(scan_state *s, const unsigned char *drop,
   key_sort(lk->ix, lk->nix);
   key_sort(lk->mgp, lk->nmgp);
   key_sort(lk->mgp_count, lk->nmgp);
+  for (i = 0; i < lk->nmeta; i++) lk->meta_skip[i] = i;
+  for (i = 0; i < lk->nix; i++) lk->ix_skip[i] = i;
   return 0;
 }
 
@@ -1853,6 +2452,8 @@ static void lookup_free(scan_lookup *lk)
   free(lk->mgp);
   free(lk->mgp_count);
   free(lk->words);
+  free(lk->meta_skip);
+  free(lk->ix_skip);
 }
 
 /* Records of other bytes that pass by chance, at a run's ends, that the
@@ -1866,13 +2467,13 @@ static int count_known(const scan_lookup *lk, const unsigned char *used,
 {
   size_t j;
   int known = 0;
-  for (j = key_find(lk->meta, lk->nmeta, n);
+  for (j = key_unused(lk->meta, lk->nmeta, lk->meta_skip, used, n);
        j < lk->nmeta && lk->meta[j].key == n; j++)
     if (!used[lk->meta[j].at]) {
       known++;
       break;
     }
-  for (j = key_find(lk->ix, lk->nix, n);
+  for (j = key_unused(lk->ix, lk->nix, lk->ix_skip, used, n);
        j < lk->nix && lk->ix[j].key == n; j++)
     if (!used[lk->ix[j].at]) {
       known++;
@@ -2532,7 +3133,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
       ** holds the MMP's bounds (a bounding box), the count of an index
       ** buffer that fits, a mask whose MGP is there (or has none) */
       int best = -1;
-      for (j = key_find(lk.meta, lk.nmeta, n);
+      for (j = key_unused(lk.meta, lk.nmeta, lk.meta_skip, used, n);
            j < lk.nmeta && lk.meta[j].key == n; j++) {
         size_t at = lk.meta[j].at, q;
         int mscore = 0, b, held = 0;
@@ -2547,7 +3148,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
         }
         if (held >= 3) mscore += 4;
         /* an index run may overrun its buffer by a few values */
-        for (q = key_find(lk.ix, lk.nix, n);
+        for (q = key_unused(lk.ix, lk.nix, lk.ix_skip, used, n);
              q < lk.nix && lk.ix[q].key == n; q++)
           if (!used[lk.ix[q].at] &&
               meta_holds_near(&lk, at, &s->cand[lk.ix[q].at])) {
@@ -2575,7 +3176,7 @@ static void scan_assemble(scan_state *s, rsx_scan *out,
       }
     }
     if (ix < 0)
-      for (j = key_find(lk.ix, lk.nix, n);
+      for (j = key_unused(lk.ix, lk.nix, lk.ix_skip, used, n);
            j < lk.nix && lk.ix[j].key == n; j++)
         if (!used[lk.ix[j].at]) {
           ix = (long)lk.ix[j].at;
@@ -2779,6 +3380,9 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
     if (s.det[i].runs == NULL) rc = -1;
   }
   s.uv_budget = UV_BUDGET;
+#ifdef SCAN_AVX2
+  s.wide = !o->baseline_vectors && scan_has_avx2();
+#endif
   s.ix16.size = 2;
   s.ix32.size = 4;
   s.ix16.first_linked = s.ix32.first_linked = -1;
@@ -2790,6 +3394,7 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
   out->buffer_bytes = (o->chunk ? o->chunk : SCAN_CHUNK_DEFAULT) +
                       SCAN_OVERLAP;
   rc = scan_pass(&s);
+  src->windowed = 1;
   if (rc == 0 && scan_stopped(&s, src->size)) rc = RSX_SCAN_STOPPED;
   if (rc != 0) goto done;
   scan_flush(&s);
@@ -2826,6 +3431,7 @@ void rsx_scan_options_init(rsx_scan_options *o)
   o->chunk = 0;
   o->stop = NULL;
   o->stop_ud = NULL;
+  o->baseline_vectors = 0;
 }
 
 const char *rsx_scan_kind_name(int kind)
@@ -2873,6 +3479,7 @@ int rsx_scan_file(const char *path, const rsx_scan_options *o,
   if (scan_open(path, &src.fd, &src.size, err) != 0) return -1;
   rc = scan_source_run(&src, o, out, err);
   close(src.fd);
+  free(src.window);
   return rc;
 }
 

@@ -57,6 +57,10 @@ typedef struct rsx_scan_options {
   ** RSX_SCAN_STOPPED. NULL: the scan runs to the end. */
   int (*stop)(void *ud);
   void *stop_ud;
+  /* nonzero: the baseline vector code (SSE2 on x86) even where the
+  ** processor has wider vectors (AVX2), which find exactly the same; for
+  ** the tests that compare the two. 0: the widest there is. */
+  int baseline_vectors;
 } rsx_scan_options;
 
 /* What rsx_scan_file and rsx_scan_memory return when options' stop did. */

@@ -6,6 +6,7 @@
 #include "rsxlua.h"
 #include "../scan.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define FNAME "rsxmesh.scan"
@@ -115,6 +116,144 @@ static void push_mesh(lua_State *L, const rsx_scan_mesh *m)
   lua_setfield(L, -2, "why");
 }
 
+/* ------------------------------------------------ the text for people */
+
+/* The findings and meshes as `rsxmesh scan` prints them, a line each
+** (opts.text): made here from the scan's arrays, as the script made them
+** from the tables, because 64 MB of containers give 20 thousand lines and
+** their string.format calls were a sixth of the scan's time. Offsets and
+** masks in hex, the bounds as rsxmesh.fmt writes them. */
+static char *put_hex8(char *p, uint64_t v)
+{
+  static const char digits[] = "0123456789abcdef";
+  char tmp[16];
+  int n = 0;
+  do {
+    tmp[n++] = digits[v & 15];
+    v >>= 4;
+  } while (v != 0);
+  *p++ = '0';
+  *p++ = 'x';
+  while (n < 8) tmp[n++] = '0';
+  while (n > 0) *p++ = tmp[--n];
+  return p;
+}
+
+static char *put_uint(char *p, uint64_t v)
+{
+  char tmp[20];
+  int n = 0;
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  while (n > 0) *p++ = tmp[--n];
+  return p;
+}
+
+static char *put_str(char *p, const char *s)
+{
+  size_t n = strlen(s);
+  memcpy(p, s, n);
+  return p + n;
+}
+
+static char *put_float(char *p, float x)
+{
+  return p + rsx_format_float(x, p);
+}
+
+/* "%.1f" or "%.2f" as string.format writes a number (a share or a
+** confidence: a few characters; cut at 63) */
+static char *put_fixed(char *p, int decimals, double x)
+{
+  int n = snprintf(p, 64, "%.*f", decimals, x);
+  return p + (n < 0 ? 0 : n > 63 ? 63 : n);
+}
+
+/* room for any finding's line; a mesh's adds its why */
+#define TEXT_LINE 512
+
+static char *found_line(char *p, const rsx_scan_found *f)
+{
+  int k;
+  switch (f->kind) {
+  case RSX_SCAN_MMP:
+    p = put_hex8(put_str(p, "  mmp      "), f->offset);
+    p = put_uint(put_str(p, "  "), f->vertices);
+    p = put_fixed(put_str(p, " vertices, stride 16, unit normals "), 1,
+                  100 * ((double)f->unit / f->vertices));
+    p = put_str(p, " %, bounds (");
+    for (k = 0; k < 3; k++)
+      p = put_float(k > 0 ? put_str(p, ", ") : p, f->lo[k]);
+    p = put_str(p, ") .. (");
+    for (k = 0; k < 3; k++)
+      p = put_float(k > 0 ? put_str(p, ", ") : p, f->hi[k]);
+    p = put_str(p, ")");
+    break;
+  case RSX_SCAN_MGP:
+    p = put_hex8(put_str(p, "  mgp      "), f->offset);
+    p = put_uint(put_str(p, "  "), f->vertices);
+    p = put_uint(put_str(p, " vertices, stride "), f->stride);
+    p = put_hex8(put_str(p, ", mask "), f->mask);
+    break;
+  case RSX_SCAN_INDICES:
+    p = put_hex8(put_str(p, "  indices  "), f->offset);
+    p = put_uint(put_str(p, "  "), f->count);
+    p = put_uint(put_str(p, " values, "), f->size);
+    p = put_str(p, f->primitive == RSX_STRIP ? "-byte strip" : "-byte list");
+    if (f->restarts > 0)
+      p = put_str(put_uint(put_str(p, " ("), f->restarts), " restarts)");
+    p = put_str(put_uint(put_str(p, ", fits "), f->vertices), " vertices");
+    break;
+  default:
+    p = put_hex8(put_str(p, "  meta     "), f->offset);
+    p = put_hex8(put_str(p, "  mask "), f->mask);
+    break;
+  }
+  if (f->in_mesh >= 0)
+    p = put_str(put_uint(put_str(p, "  [mesh "), (uint64_t)f->in_mesh + 1),
+                "]");
+  *p++ = '\n';
+  return p;
+}
+
+static char *part_offset(char *p, const rsx_scan *r, long at)
+{
+  return at >= 0 ? put_hex8(p, r->found[at].offset) : put_str(p, "-");
+}
+
+static char *mesh_line(char *p, const rsx_scan *r, size_t k)
+{
+  const rsx_scan_mesh *m = &r->meshes[k];
+  p = put_uint(put_str(p, "  mesh "), (uint64_t)k + 1);
+  p = put_uint(put_str(p, ": "), m->vertices);
+  p = put_hex8(put_str(p, " vertices, mask "), m->mask);
+  p = put_fixed(put_str(p, ", confidence "), 2, m->confidence);
+  p = part_offset(put_str(p, ": record "), r, m->meta);
+  p = part_offset(put_str(p, ", mmp "), r, m->mmp);
+  p = part_offset(put_str(p, ", mgp "), r, m->mgp);
+  p = part_offset(put_str(p, ", indices "), r, m->indices);
+  p = put_str(put_str(put_str(p, " ("), m->why), ")\n");
+  return p;
+}
+
+static void push_text(lua_State *L, const rsx_scan *r)
+{
+  luaL_Buffer b;
+  size_t i;
+  luaL_buffinit(L, &b);
+  for (i = 0; i < r->found_count; i++) {
+    char *p = luaL_prepbuffsize(&b, TEXT_LINE);
+    luaL_addsize(&b, (size_t)(found_line(p, &r->found[i]) - p));
+  }
+  for (i = 0; i < r->mesh_count; i++) {
+    char *p = luaL_prepbuffsize(&b, TEXT_LINE + sizeof r->meshes[i].why);
+    luaL_addsize(&b, (size_t)(mesh_line(p, r, i) - p));
+  }
+  luaL_pushresult(&b);
+}
+
 /* Control-C: the host (src/main.c), as lua.c does, answers SIGINT by
 ** setting a hook that raises "interrupted!" at the next Lua event, and
 ** none comes while the scan runs in C. The scan asks between chunks
@@ -143,6 +282,7 @@ static void scan_watch_init(lua_State *L, scan_watch *w)
 }
 
 static const char *const scan_keys[] = {"min_vertices", "bytes", "chunk",
+                                        "baseline_vectors", "text", "tables",
                                         NULL};
 
 /* rsxmesh.scan(path [, opts]) or rsxmesh.scan(bytes, {bytes = true}) */
@@ -154,7 +294,7 @@ static int l_scan(lua_State *L)
   scan_watch watch;
   rsx_scan *r;
   rsx_error err;
-  int from_bytes = 0, rc;
+  int from_bytes = 0, text = 0, tables = 1, rc;
   size_t i;
 
   rsx_scan_options_init(&o);
@@ -178,6 +318,16 @@ static int l_scan(lua_State *L)
     lua_pop(L, 1);
     lua_getfield(L, 2, "bytes");
     from_bytes = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "baseline_vectors");
+    o.baseline_vectors = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "text");
+    text = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    /* false: the counts alone, for a listing that needs only the text */
+    if (lua_getfield(L, 2, "tables") != LUA_TNIL)
+      tables = lua_toboolean(L, -1);
     lua_pop(L, 1);
   }
   if (!from_bytes && strlen(s) != len)
@@ -208,21 +358,30 @@ static int l_scan(lua_State *L)
     lua_setfield(L, -2, "path");
   }
   set_int(L, "size", (lua_Integer)r->size);
-  lua_createtable(L, (int)(r->found_count < 1000000 ? r->found_count : 0),
-                  0);
-  for (i = 0; i < r->found_count; i++) {
-    push_found(L, &r->found[i]);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  set_int(L, "found_count", (lua_Integer)r->found_count);
+  set_int(L, "mesh_count", (lua_Integer)r->mesh_count);
+  if (tables) {
+    lua_createtable(L, (int)(r->found_count < 1000000 ? r->found_count : 0),
+                    0);
+    for (i = 0; i < r->found_count; i++) {
+      push_found(L, &r->found[i]);
+      lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "found");
+    lua_createtable(L, (int)(r->mesh_count < 1000000 ? r->mesh_count : 0),
+                    0);
+    for (i = 0; i < r->mesh_count; i++) {
+      push_mesh(L, &r->meshes[i]);
+      lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "meshes");
   }
-  lua_setfield(L, -2, "found");
-  lua_createtable(L, (int)(r->mesh_count < 1000000 ? r->mesh_count : 0), 0);
-  for (i = 0; i < r->mesh_count; i++) {
-    push_mesh(L, &r->meshes[i]);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-  lua_setfield(L, -2, "meshes");
   set_int(L, "dropped", (lua_Integer)r->dropped);
   set_int(L, "buffer_bytes", (lua_Integer)r->buffer_bytes);
+  if (text) {
+    push_text(L, r);
+    lua_setfield(L, -2, "text");
+  }
   rsx_scan_free(r);
   return 1;
 }
