@@ -284,10 +284,12 @@ GEN["rsxmesh.scan"] = function()
     return { pick{ BYTES, BYTES:sub(1, random(0, 600)), any(1) },
              opts{ bytes = true, min_vertices = pick{ 1, 24, 0, -1,
                    math.maxinteger }, chunk = pick{ nil, 4096, 4095,
-                   2^30, math.mininteger } } }
+                   2^30, math.mininteger }, text = chance(0.5),
+                   tables = chance(0.7), baseline_vectors = chance(0.3) } }
   end
   return { pick{ tmp_path(), pick(W.files) or "", any(1) },
-           opts{ min_vertices = small_int(-2, 100) } }
+           opts{ min_vertices = small_int(-2, 100), text = chance(0.5),
+                 tables = chance(0.7), baseline_vectors = chance(0.3) } }
 end
 GEN["rsxmesh.json_text"] = function()
   local doc = { a = numbers(3), b = { c = "x", d = { 1, 2, any(1) } },
