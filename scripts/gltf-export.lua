@@ -125,7 +125,7 @@ run:each(inputs, function(bundle, input)
     local dir = path.join(opts.out, input.stem)
     local used = {}
     for k, m in ipairs(list) do
-      run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
+      run:progress("%s: mesh %d of %d", run.label, k, #list)
       local name = cli.mesh_file_name(m.name, m.number, used)
       local doc <close> = new_doc(m.name, bundle_dir,
         path.join(dir, name .. ext), input)
@@ -142,7 +142,7 @@ run:each(inputs, function(bundle, input)
     for _, mat in bundle:materials() do doc:material(mat) end
     local written = 0
     for k, m in ipairs(list) do
-      run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
+      run:progress("%s: mesh %d of %d", run.label, k, #list)
       if add(doc, m, input) then written = written + 1 end
     end
     -- a bundle none of whose meshes is wanted gives no file

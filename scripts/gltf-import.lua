@@ -130,7 +130,7 @@ local function main()
   result, err = import.bundle(file, base, { only = only,
     records = records, records_name = opts.records, tangents = opts.tangents,
     progress = function(k, n)
-      run:progress(string.format("%s: mesh %d of %d", input, k, n))
+      run:progress("%s: mesh %d of %d", input, k, n)
     end })
   if not result then return nil, err end
   local ok

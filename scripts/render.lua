@@ -230,7 +230,7 @@ local function sheet(list, input)
   local img = rsxmesh.image(cols * width, rows * height, { 32, 32, 32 })
   local legend, entries, skipped, message = {}, {}, 0, nil
   for k, m in ipairs(list) do
-    run:progress(string.format("%s: mesh %d of %d", run.label, k, n))
+    run:progress("%s: mesh %d of %d", run.label, k, n)
     local x = (k - 1) % cols * width + 1
     local y = (k - 1) // cols * height + 1
     local cell, info = render(m, width, height, legend)

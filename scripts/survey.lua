@@ -209,7 +209,7 @@ end
 
 run:each(args, function(bundle, input)
   for k, mesh in bundle:meshes() do
-    run:progress(string.format("%s: mesh %d of %d", run.label, k, #bundle))
+    run:progress("%s: mesh %d of %d", run.label, k, #bundle)
     survey_mesh(input.path, mesh)
   end
   total.bundles = total.bundles + 1

@@ -102,8 +102,8 @@ local TEXDIR = "textures"
 local function make_level(l, i, n)
   local name = plan.levels[l].name
   return level.write(plan, l, opts.out, TEXDIR, function(done, count)
-    run:progress(string.format("synth: %s (%d/%d): %d/%d meshes", name, i,
-      n, done, count))
+    run:progress("synth: %s (%d/%d): %d/%d meshes", name, i,
+      n, done, count)
   end)
 end
 
@@ -169,8 +169,8 @@ if n > 1 then
       run:fail(name, r and r.err or string.format(
         "the worker process failed (exit status %d)", status))
     end
-    run:progress(string.format("synth: %d of %d levels done (%d processes)",
-      done, #chosen, n))
+    run:progress("synth: %d of %d levels done (%d processes)",
+      done, #chosen, n)
   end)
 else
   for i, l in ipairs(chosen) do

@@ -137,7 +137,7 @@ run:each(args, function(bundle, input)
   local taken = {}
   local list = cli.selected_meshes(run, bundle, input, opts.mesh)
   for k, m in ipairs(list) do
-    run:progress(string.format("%s: mesh %d of %d", run.label, k, #list))
+    run:progress("%s: mesh %d of %d", run.label, k, #list)
     local stem = cli.mesh_file_name(m.name, m.number, taken)
     for j = 1, m.submesh_count do
       local s = m:submesh(j)

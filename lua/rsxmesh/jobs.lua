@@ -238,8 +238,8 @@ function jobs.run(run, inputs, share, n)
   end
   jobs.each(n, list, function(k, out, err, report, status, done, problem)
     replay(run, share, inputs[k], out, err, report, status, problem)
-    run:progress(string.format("%s: %d of %d %s done (%d processes)",
-      run.name, done, #inputs, share.files and "files" or "bundles", n))
+    run:progress("%s: %d of %d %s done (%d processes)",
+      run.name, done, #inputs, share.files and "files" or "bundles", n)
   end)
 end
 
