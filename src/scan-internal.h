@@ -170,6 +170,15 @@ typedef struct scan_span {
   uint64_t start, end;
 } scan_span;
 
+/* Runs of words of a kind (scan_tiles), in file order */
+typedef struct scan_tiling {
+  scan_span *runs;
+  size_t n, cap;
+  int in_run;
+  uint64_t start;            /* of the run under way */
+  uint64_t min_words;        /* shorter runs are not kept */
+} scan_tiling;
+
 typedef struct scan_state {
   const rsx_scan_options *opt;
   scan_source *src;
@@ -181,10 +190,9 @@ typedef struct scan_state {
   size_t ncand, capcand;
   uint64_t dropped;
   int nomem;
-  scan_span *tiles;          /* runs of C_T words (scan_find_uv) */
-  size_t ntiles, captiles;
-  int in_tile;
-  uint64_t tile_start;
+  scan_tiling tiles;         /* runs of C_T words (scan_find_uv) */
+  scan_tiling gapped;        /* of C_T words and lone words between them:
+                             ** an MGP of colour and UV sets */
   size_t uv_budget;          /* starts uv_search may still try */
   int wide;                  /* the AVX2 paths (SCAN_AVX2) */
 } scan_state;

@@ -790,22 +790,23 @@ static void scan_metas(scan_state *s, const uint32_t *words, uint64_t base,
   }
 }
 
-static void tile_close(scan_state *s, uint64_t end)
+static void tile_close(scan_state *s, scan_tiling *g, uint64_t end)
 {
-  scan_span *tiles;
-  s->in_tile = 0;
-  if (end - s->tile_start < 4 * (uint64_t)s->opt->min_vertices) return;
-  tiles = scan_room(s, s->tiles, &s->captiles, s->ntiles, sizeof *tiles);
-  if (tiles == NULL) return;
-  s->tiles = tiles;
-  s->tiles[s->ntiles].start = s->tile_start;
-  s->tiles[s->ntiles++].end = end;
+  scan_span *runs;
+  g->in_run = 0;
+  if (end - g->start < 4 * g->min_words) return;
+  runs = scan_room(s, g->runs, &g->cap, g->n, sizeof *runs);
+  if (runs == NULL) return;
+  g->runs = runs;
+  g->runs[g->n].start = g->start;
+  g->runs[g->n++].end = end;
 }
 
-/* tiled: the bitmap of the buffer's C_T words; where a bit differs from
-** the one before, a run begins or ends */
-static void scan_tiles(scan_state *s, const uint64_t *tiled, uint64_t base,
-                       size_t have, uint64_t from, uint64_t to)
+/* tiled: the bitmap of the buffer's words of g's kind; where a bit
+** differs from the one before, a run begins or ends */
+static void scan_tiles(scan_state *s, scan_tiling *g, const uint64_t *tiled,
+                       uint64_t base, size_t have, uint64_t from,
+                       uint64_t to)
 {
   size_t i = (size_t)(from - base) / 4, end = (size_t)(to - base + 3) / 4;
   if (end > have / 4) end = have / 4;
@@ -813,27 +814,42 @@ static void scan_tiles(scan_state *s, const uint64_t *tiled, uint64_t base,
     unsigned n = end - i < 64 ? (unsigned)(end - i) : 64;
     uint64_t t = bits_at(tiled, i), span = n < 64 ? ((uint64_t)1 << n) - 1
                                                    : ~(uint64_t)0;
-    uint64_t edges = (t ^ (t << 1 | (uint64_t)s->in_tile)) & span;
+    uint64_t edges = (t ^ (t << 1 | (uint64_t)g->in_run)) & span;
     while (edges != 0) {
       unsigned j = (unsigned)scan_ctz64(edges);
       if (t >> j & 1) {
         /* the next edge ends the run: one too short for tile_close to
         ** keep (most, in other data) is passed over at once */
         uint64_t rest = edges & (edges - 1);
-        s->tile_start = base + 4 * (uint64_t)(i + j);
-        if (rest != 0 && (unsigned)scan_ctz64(rest) - j <
-                           s->opt->min_vertices) {
-          s->in_tile = 0;
+        g->start = base + 4 * (uint64_t)(i + j);
+        if (rest != 0 && (unsigned)scan_ctz64(rest) - j < g->min_words) {
+          g->in_run = 0;
           edges = rest & (rest - 1);
           continue;
         }
-        s->in_tile = 1;
+        g->in_run = 1;
       } else {
-        tile_close(s, base + 4 * (uint64_t)(i + j));
+        tile_close(s, g, base + 4 * (uint64_t)(i + j));
       }
       edges &= edges - 1;
     }
   }
+}
+
+/* gapped: the bitmap of words that are C_T or lie between two that are
+** (tiled, n words of 64 and one of zeros after them): an MGP of colour
+** and UV sets is such words, its colour bytes anything (scan_find_uv).
+** The word before the buffer's first is none: the first is never in the
+** range a chunk looks at but at the file's start (SCAN_BACK). */
+static void gapped_words(const uint64_t *tiled, size_t n, uint64_t *gapped)
+{
+  size_t q;
+  for (q = 0; q < n; q++) {
+    uint64_t before = tiled[q] << 1 | (q > 0 ? tiled[q - 1] >> 63 : 0);
+    uint64_t after = tiled[q] >> 1 | tiled[q + 1] << 63;
+    gapped[q] = tiled[q] | (before & after);
+  }
+  gapped[n] = 0;
 }
 
 /* The options' stop, asked between chunks: a Control-C during the scan
@@ -916,7 +932,10 @@ int scan_pass(scan_state *s)
                         starts, base, have, pos, limit);
     }
     scan_metas(s, v32, base, have, pos, limit);
-    scan_tiles(s, units + CLASS_T * nunits, base, have, pos, limit);
+    scan_tiles(s, &s->tiles, units + CLASS_T * nunits, base, have, pos,
+               limit);
+    gapped_words(units + CLASS_T * nunits, (words + 63) / 64, ahead);
+    scan_tiles(s, &s->gapped, ahead, base, have, pos, limit);
     ix_range(s, &s->ix32, v32, base, have, last, links);
     ix_range(s, &s->ix16, v16, base, have, last, links);
     pos = (limit + 3) & ~(uint64_t)3;
@@ -948,7 +967,9 @@ void scan_flush(scan_state *s)
 {
   int i;
   unsigned ph;
-  if (s->in_tile) tile_close(s, s->src->size & ~(uint64_t)3);
+  if (s->tiles.in_run) tile_close(s, &s->tiles, s->src->size & ~(uint64_t)3);
+  if (s->gapped.in_run)
+    tile_close(s, &s->gapped, s->src->size & ~(uint64_t)3);
   for (i = 0; i < s->layout_count; i++)
     for (ph = 0; ph < s->det[i].lay.words; ph++)
       run_close(s, &s->det[i], &s->det[i].runs[ph]);

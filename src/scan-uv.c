@@ -115,13 +115,14 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
                          uint32_t n)
 {
   rsx_format f;
+  const scan_tiling *runs;
   uint32_t *pairs, uv, stride;
   double *dpos;
   uint8_t *win;
   scan_span *fit;
   uint32_t *normal;
   float *halves;
-  uint64_t len;
+  uint64_t len, room;
   size_t np, t, nfit, tried = 0;
   double best = INFINITY, second = INFINITY;
   int64_t at = -1;
@@ -133,13 +134,17 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
   if (len == 0 || len > UV_WINDOW_MAX || f.offset[RSX_UV0] < 0) return -1;
   uv = (uint32_t)f.offset[RSX_UV0];
   if ((uint64_t)n * 16 > UV_WINDOW_MAX) return -1;
+  /* with colour, its bytes (before the UVs) can be anything: the runs of
+  ** C_T words with lone words between, and a record's colour may lie
+  ** before the run (uv bytes of it, 0 without colour) */
+  runs = f.offset[RSX_COLOUR] >= 0 ? &s->gapped : &s->tiles;
+  room = len + UV_SLACK + uv;
   pairs = malloc(2 * UV_EDGES * sizeof *pairs);
   dpos = malloc(UV_EDGES * sizeof *dpos);
-  win = malloc((size_t)(len + UV_SLACK > (uint64_t)n * 16
-                          ? len + UV_SLACK : (uint64_t)n * 16));
-  fit = malloc((s->ntiles + 1) * sizeof *fit);
-  normal = malloc(((size_t)(len + UV_SLACK) / 4 + 1) * sizeof *normal);
-  halves = malloc((size_t)(len + UV_SLACK) / 2 * sizeof *halves);
+  win = malloc((size_t)(room > (uint64_t)n * 16 ? room : (uint64_t)n * 16));
+  fit = malloc((runs->n + 1) * sizeof *fit);
+  normal = malloc(((size_t)room / 4 + 1) * sizeof *normal);
+  halves = malloc((size_t)room / 2 * sizeof *halves);
   if (pairs == NULL || dpos == NULL || win == NULL || fit == NULL ||
       normal == NULL || halves == NULL) {
     free(pairs);
@@ -165,27 +170,28 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
     }
     dpos[t] = isfinite(d2) ? sqrt(d2) : 0;
   }
-  /* the runs long enough within UV_NEAR of the MMP (s->tiles is in
-  ** file order), the nearest first */
+  /* the runs long enough within UV_NEAR of the MMP (runs is in file
+  ** order), the nearest first */
   {
-    size_t lo = 0, hi = s->ntiles;
+    size_t lo = 0, hi = runs->n;
     uint64_t from = mmp->offset > UV_NEAR ? mmp->offset - UV_NEAR : 0;
     while (lo < hi) {
       size_t mid = lo + (hi - lo) / 2;
-      if (s->tiles[mid].end < from) lo = mid + 1;
+      if (runs->runs[mid].end < from) lo = mid + 1;
       else hi = mid;
     }
     for (t = lo, nfit = 0;
-         t < s->ntiles && s->tiles[t].start <= mmp->offset + UV_NEAR; t++)
-      if (s->tiles[t].end - s->tiles[t].start >= len &&
-          s->tiles[t].end - s->tiles[t].start <= len + UV_SLACK)
-        fit[nfit++] = s->tiles[t];
+         t < runs->n && runs->runs[t].start <= mmp->offset + UV_NEAR; t++)
+      if (runs->runs[t].end - runs->runs[t].start + uv >= len &&
+          runs->runs[t].end - runs->runs[t].start <= len + UV_SLACK)
+        fit[nfit++] = runs->runs[t];
   }
   span_near_to = mmp->offset;
   if (nfit > 1) qsort(fit, nfit, sizeof *fit, span_near_order);
   for (t = 0; t < nfit && np >= UV_QUICK_PAIRS && tried < UV_STARTS &&
               s->uv_budget > 0; t++) {
-    uint64_t a0 = (fit[t].start + 15) & ~(uint64_t)15, a;
+    uint64_t a0 = ((fit[t].start > uv ? fit[t].start - uv : 0) + 15) &
+                  ~(uint64_t)15, a;
     size_t q, nw;
     if (a0 + len > fit[t].end ||
         src_read(s->src, a0, win, (size_t)(fit[t].end - a0), NULL) != 0)
@@ -237,21 +243,24 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
   return at;
 }
 
-/* Meshes of a record whose mask has UV sets alone in its MGP, with an
-** index buffer and no MGP found: their MGP by uv_search, a new finding. */
+/* Meshes of a record whose mask has UV sets (and maybe colour) and no
+** tangent frames in its MGP, with an index buffer and no MGP found: their
+** MGP by uv_search, a new finding. Those of UV sets alone first: the
+** budget that the others take, in a file of many such meshes, is not
+** theirs. */
 void scan_find_uv(scan_state *s, rsx_scan_mesh *meshes, size_t nm)
 {
-  size_t i;
-  for (i = 0; i < nm; i++) {
-    rsx_scan_mesh *m = &meshes[i];
+  size_t k;
+  for (k = 0; k < 2 * nm; k++) {
+    rsx_scan_mesh *m = &meshes[k % nm];
     rsx_format f;
     int64_t at;
     size_t n0 = s->ncand;
     if (m->meta < 0 || m->indices < 0 || m->mgp >= 0) continue;
     rsx_format_init(&f, m->mask);
-    if (f.mgp_stride == 0 || (m->mask & ((1u << RSX_COLOUR) |
-                                         (1u << RSX_TANGENT_A) |
-                                         (1u << RSX_TANGENT_B))))
+    if (f.mgp_stride == 0 || f.offset[RSX_UV0] < 0 ||
+        (m->mask & ((1u << RSX_TANGENT_A) | (1u << RSX_TANGENT_B))) ||
+        (f.offset[RSX_COLOUR] >= 0) != (k >= nm))
       continue;
     at = uv_search(s, &s->cand[m->indices], &s->cand[m->mmp], m->mask,
                    m->vertices);

@@ -96,6 +96,11 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
     if (s.det[i].runs == NULL) rc = -1;
   }
   s.uv_budget = UV_BUDGET;
+  /* an MGP of UV sets is a word a record at least; of colour and UV
+  ** sets two, its first colour word maybe outside the run (scan-uv.c) */
+  s.tiles.min_words = o->min_vertices;
+  s.gapped.min_words = o->min_vertices ? 2 * (uint64_t)o->min_vertices - 1
+                                       : 0;
 #ifdef SCAN_AVX2
   s.wide = !o->baseline_vectors && scan_has_avx2();
 #endif
@@ -134,7 +139,8 @@ done:
     free(s.det[i].pattern);
   }
   free(s.cand);
-  free(s.tiles);
+  free(s.tiles.runs);
+  free(s.gapped.runs);
   free(drop);
   return rc;
 }
