@@ -1,6 +1,6 @@
 /*
 ** scan.h - finding mesh streams, index buffers and metadata records in a
-** file of unknown layout (src/scan.c), by the research note's signatures.
+** file of unknown layout (src/scan*.c), by the research note's signatures.
 **
 ** The file is read in chunks with an overlap, so memory does not grow with
 ** its size: only the findings do. Offsets are 0-based from the file's

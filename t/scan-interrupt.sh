@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/scan-interrupt.sh - Control-C during the scan of a large file: the
-# scanner (src/scan.c) asks between chunks whether the host has seen
+# scanner (src/scan-pass.c) asks between chunks whether the host has seen
 # SIGINT, so the run stops within a chunk's time, not the file's, with
 # exit status 130 and nothing written (--manifest). Sparse files of
 # 16 GiB, whose whole scan takes some 30 s here (4 GiB: 7.5 s); a run that

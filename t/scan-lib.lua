@@ -200,4 +200,11 @@ function lib.uv_only(mask)
   return mask & 0x1A == 0 and mask & 0x1E0 ~= 0
 end
 
+-- The note's masks whose MGP holds colour and UV sets (bit 1 and UV set
+-- 0, no tangent frames: 0x27, 0x67), which scan finds by the triangles
+-- as well.
+function lib.colour_uv(mask)
+  return mask & 0x18 == 0 and mask & 0x2 ~= 0 and mask & 0x20 ~= 0
+end
+
 return lib

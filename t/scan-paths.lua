@@ -1,5 +1,5 @@
 -- scan-paths.lua - the scanner's code paths find the same: its widest
--- vectors (AVX2, where the processor has them; src/scan.c) against the
+-- vectors (AVX2, where the processor has them; src/scan*.c) against the
 -- baseline ones (opts.baseline_vectors), every field of every finding and
 -- mesh, on the containers of t/scan-lib.lua, back to back, and on random
 -- bytes, read in several chunk sizes; and the lines for people that

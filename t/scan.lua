@@ -173,6 +173,8 @@ t.is(nmasks, 16, "the sample's meshes have every mask of the note")
 -- MGPs of UV sets alone (no tangent frames, no colour): found by their
 -- triangles (scan_find_uv), counted over the containers
 local uv_placed, uv_exact = 0, 0
+-- and of colour and UV sets, where the mesh has normals (its MMP found)
+local colour_placed, colour_exact = 0, 0
 
 for seed = 1, 8 do
   local bytes, truth = lib.container{ seed = seed, meshes = meshes }
@@ -226,15 +228,21 @@ for seed = 1, 8 do
   -- every MGP reported lies where one was placed, with its stride, count
   -- and mask (those of UV sets alone included); those found are counted
   local placed_mgp, stray = {}, {}
+  local function exact(p)
+    local f = at["mgp:" .. p.offset]
+    return f and f.vertices == p.vertices and f.stride == p.stride and
+      f.mask == p.mask and 1 or 0
+  end
   for _, p in ipairs(truth) do
     if p.kind == "mgp" then placed_mgp[p.offset] = p end
     if p.kind == "mgp" and lib.uv_only(p.mask) then
       uv_placed = uv_placed + 1
-      local f = at["mgp:" .. p.offset]
-      if f and f.vertices == p.vertices and f.stride == p.stride and
-        f.mask == p.mask then
-        uv_exact = uv_exact + 1
-      end
+      uv_exact = uv_exact + exact(p)
+    end
+    if p.kind == "mgp" and lib.colour_uv(p.mask) and
+      lib.has_normals(meshes[p.mesh]) then
+      colour_placed = colour_placed + 1
+      colour_exact = colour_exact + exact(p)
     end
   end
   for _, f in ipairs(of_kind(r, "mgp")) do
@@ -329,6 +337,14 @@ t.diag(string.format("MGPs of UV sets alone: %d of %d exact", uv_exact,
   uv_placed))
 t.is(uv_placed, 56, "56 MGPs of UV sets alone placed in the 8 containers")
 t.ok(uv_exact >= 40, "40 MGPs of UV sets alone at least found exact")
+-- a mesh of mask 0x67 (226 vertices) in each container; its colour bytes
+-- break the runs of UV words (the 0x27 one is a glow card, whose MMP is
+-- not found)
+t.diag(string.format("MGPs of colour and UV sets: %d of %d exact",
+  colour_exact, colour_placed))
+t.is(colour_placed, 8, "8 MGPs of colour and UV sets placed, in meshes "
+  .. "with normals")
+t.is(colour_exact, 8, "the 8 MGPs of colour and UV sets found exact")
 
 -- back to back: every MMP, then every MGP, then every index buffer, no
 -- gap. What is found goes in the diagnostics (doc/finding-meshes.md).
@@ -349,6 +365,7 @@ do
     end
   end
   local uv_n, uv_hit, placed_mgp, stray = 0, 0, {}, {}
+  local colour_n, colour_hit = 0, 0
   for _, p in ipairs(truth) do
     if p.kind == "mgp" then placed_mgp[p.offset] = p end
     if p.kind == "mgp" and lib.uv_only(p.mask) then
@@ -356,17 +373,24 @@ do
       local f = at["mgp:" .. p.offset]
       if f and f.vertices == p.vertices then uv_hit = uv_hit + 1 end
     end
+    if p.kind == "mgp" and lib.colour_uv(p.mask) then
+      colour_n = colour_n + 1
+      local f = at["mgp:" .. p.offset]
+      if f and f.vertices == p.vertices then colour_hit = colour_hit + 1 end
+    end
   end
   for _, f in ipairs(of_kind(r, "mgp")) do
     local p = placed_mgp[f.offset]
-    if lib.uv_only(f.mask) and not (p and p.vertices == f.vertices) then
+    if (lib.uv_only(f.mask) or lib.colour_uv(f.mask)) and
+      not (p and p.vertices == f.vertices and p.mask == f.mask) then
       stray[#stray + 1] = string.format("0x%x", f.offset)
     end
   end
   t.is_deeply(stray, {}, "back to back: no MGP of UV sets but as placed")
   t.diag(string.format("back to back: %d of %d MMPs, %d of %d MGPs with "
-    .. "frames, %d of %d of UV sets alone exact", hit.mmp, n.mmp, hit.mgp,
-    n.mgp, uv_hit, uv_n))
+    .. "frames, %d of %d of UV sets alone, %d of %d of colour and UV sets "
+    .. "exact", hit.mmp, n.mmp, hit.mgp, n.mgp, uv_hit, uv_n, colour_hit,
+    colour_n))
   -- runs cut where the records' vertex counts add up (the figures the
   -- closing note gives, kept from going back)
   t.ok(hit.mmp >= 29, "back to back: 29 MMPs at least")
