@@ -193,7 +193,7 @@ typedef struct scan_state {
   scan_tiling tiles;         /* runs of C_T words (scan_find_uv) */
   scan_tiling gapped;        /* of C_T words and lone words between them:
                              ** an MGP of colour and UV sets */
-  size_t uv_budget;          /* starts uv_search may still try */
+  uint64_t uv_budget;        /* starts uv_search may still try */
   int wide;                  /* the AVX2 paths (SCAN_AVX2) */
 } scan_state;
 

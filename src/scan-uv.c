@@ -126,6 +126,7 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
   size_t np, t, nfit, tried = 0;
   double best = INFINITY, second = INFINITY;
   int64_t at = -1;
+  int cut = 0; /* starts left untried for the caps */
 
   if (s->uv_budget == 0) return -1;   /* the bytes below are not read */
   rsx_format_init(&f, mask);
@@ -188,11 +189,14 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
   }
   span_near_to = mmp->offset;
   if (nfit > 1) qsort(fit, nfit, sizeof *fit, span_near_order);
-  for (t = 0; t < nfit && np >= UV_QUICK_PAIRS && tried < UV_STARTS &&
-              s->uv_budget > 0; t++) {
+  for (t = 0; t < nfit && np >= UV_QUICK_PAIRS && !cut; t++) {
     uint64_t a0 = ((fit[t].start > uv ? fit[t].start - uv : 0) + 15) &
                   ~(uint64_t)15, a;
     size_t q, nw;
+    if (tried >= UV_STARTS || s->uv_budget == 0) {
+      cut = 1;
+      break;
+    }
     if (a0 + len > fit[t].end ||
         src_read(s->src, a0, win, (size_t)(fit[t].end - a0), NULL) != 0)
       continue;
@@ -204,11 +208,14 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
     for (q = 0; q < nw; q++)
       normal[q + 1] = normal[q] + ((rsx_be32(win + 4 * q) & 0x7C007C00u) != 0);
     for (q = 0; q < 2 * nw; q++) halves[q] = uv_half(win + 2 * q);
-    for (a = a0; a + len <= fit[t].end && tried < UV_STARTS &&
-                 s->uv_budget > 0; a += 16) {
+    for (a = a0; a + len <= fit[t].end; a += 16) {
       const float *w = halves + (size_t)(a - a0) / 2;
       size_t first = (size_t)(a - a0) / 4;
       double score;
+      if (tried >= UV_STARTS || s->uv_budget == 0) {
+        cut = 1;
+        break;
+      }
       /* UVs of a mesh are seldom zero, and never so small: half the
       ** words at least */
       if ((normal[first + len / 4] - normal[first]) * 2 < len / 4) continue;
@@ -237,7 +244,10 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
   free(fit);
   free(normal);
   free(halves);
-  if (at < 0 || !(best <= UV_SCORE_MAX) ||
+  /* a search cut short has not seen the start that may tie with its
+  ** best (another copy of the same UVs, nearer the MGP's own mesh): no
+  ** answer rather than an unchecked one */
+  if (cut || at < 0 || !(best <= UV_SCORE_MAX) ||
       !(second == INFINITY || best <= UV_MARGIN * second))
     return -1;
   return at;

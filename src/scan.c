@@ -95,7 +95,7 @@ static int scan_source_run(scan_source *src, const rsx_scan_options *o,
     s.det[i].runs = calloc(lays[i].words, sizeof(scan_run));
     if (s.det[i].runs == NULL) rc = -1;
   }
-  s.uv_budget = UV_BUDGET;
+  s.uv_budget = o->uv_tries ? o->uv_tries : UV_BUDGET;
   /* an MGP of UV sets is a word a record at least; of colour and UV
   ** sets two, its first colour word maybe outside the run (scan-uv.c) */
   s.tiles.min_words = o->min_vertices;
@@ -154,6 +154,7 @@ void rsx_scan_options_init(rsx_scan_options *o)
   o->stop = NULL;
   o->stop_ud = NULL;
   o->baseline_vectors = 0;
+  o->uv_tries = 0;
 }
 
 const char *rsx_scan_kind_name(int kind)

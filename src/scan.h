@@ -61,6 +61,9 @@ typedef struct rsx_scan_options {
   ** processor has wider vectors (AVX2), which find exactly the same; for
   ** the tests that compare the two. 0: the widest there is. */
   int baseline_vectors;
+  /* the starts the UV search may try in the whole input (scan-uv.c): a
+  ** search cut short by them reports nothing; 0: 65,536 */
+  uint64_t uv_tries;
 } rsx_scan_options;
 
 /* What rsx_scan_file and rsx_scan_memory return when options' stop did. */

@@ -285,11 +285,13 @@ GEN["rsxmesh.scan"] = function()
              opts{ bytes = true, min_vertices = pick{ 1, 24, 0, -1,
                    math.maxinteger }, chunk = pick{ nil, 4096, 4095,
                    2^30, math.mininteger }, text = chance(0.5),
-                   tables = chance(0.7), baseline_vectors = chance(0.3) } }
+                   tables = chance(0.7), baseline_vectors = chance(0.3),
+                   uv_tries = pick{ nil, 1, 40, 0, -1 } } }
   end
   return { pick{ tmp_path(), pick(W.files) or "", any(1) },
            opts{ min_vertices = small_int(-2, 100), text = chance(0.5),
-                 tables = chance(0.7), baseline_vectors = chance(0.3) } }
+                 tables = chance(0.7), baseline_vectors = chance(0.3),
+                 uv_tries = pick{ nil, 1, 40, 0, -1 } } }
 end
 GEN["rsxmesh.json_text"] = function()
   local doc = { a = numbers(3), b = { c = "x", d = { 1, 2, any(1) } },

@@ -428,10 +428,70 @@ do
   t.like(err, "NUL", "a path with a NUL byte")
 end
 
+-- A UV search cut short by uv_tries reports nothing: it has not seen the
+-- start that may tie with its best. A UV-only mesh whose MGP lies twice,
+-- the same bytes nearer its MMP and farther, between text: with every
+-- start tried the two tie and neither is taken; with fewer tries, the
+-- nearer one alone was seen and must not be taken either. With the one
+-- copy, the search finds it at its offset.
+do
+  local m
+  for _, x in ipairs(lib.meshes()) do
+    local mask = string.unpack(">I4", x.meta, 0x8D)
+    if lib.uv_only(mask) and lib.has_normals(x) and x.vertex_count >= 100
+        and not m then
+      m = x
+    end
+  end
+  local function text(n) return lib.decoy("text", n) end
+  local function build(twice)
+    local parts, size = {}, 0
+    local function put(b)
+      local pad = (-size) % 16
+      parts[#parts + 1] = string.rep("\0", pad) .. b
+      size = size + pad + #b
+      return size - #b
+    end
+    put(text(256))
+    put(m.meta)
+    for _, sub in ipairs(m.submeshes) do put(sub.record) end
+    put(text(512))
+    local mmp = put(m.mmp)
+    put(text(512))
+    local near = twice and put(m.mgp)
+    put(text(4096))
+    local own = put(m.mgp)
+    put(text(512))
+    put(m.indices)
+    put(text(256))
+    return table.concat(parts), own, near
+  end
+  local function mgps(bytes, tries)
+    local out = {}
+    for _, f in ipairs(scan(bytes, { uv_tries = tries }).found) do
+      if f.kind == "mgp" then out[#out + 1] = f.offset end
+    end
+    return out
+  end
+  local once, own = build(false)
+  t.is_deeply(mgps(once), { own }, "a UV-only MGP once: found at its offset")
+  local both, _, near = build(true)
+  t.is_deeply(mgps(both), {}, "the same MGP twice: a tie, neither taken")
+  local taken = {}
+  for tries = 1, 600 do
+    local got = mgps(both, tries)
+    if #got > 0 then taken[#taken + 1] = tries .. ": " .. got[1] end
+  end
+  t.is_deeply(taken, {}, "uv_tries 1 to 600: neither copy taken (the "
+    .. "nearer at " .. near .. ") by a search cut short")
+end
+
 t.error_like(function() rsxmesh.scan("", { bytes = true, bogus = 1 }) end,
   "rsxmesh.scan: unknown option 'bogus'", "an unknown option")
 t.error_like(function() rsxmesh.scan("", { bytes = true, min_vertices = 0 })
   end, "min_vertices 0 out of range", "min_vertices 0")
+t.error_like(function() rsxmesh.scan("", { bytes = true, uv_tries = 0 })
+  end, "rsxmesh.scan: uv_tries 0 out of range", "uv_tries 0")
 t.error_like(function() rsxmesh.scan("", { bytes = true, chunk = 100 }) end,
   "chunk 100 out of range", "a chunk too small")
 t.error_like(function() rsxmesh.scan(nil) end, "rsxmesh.scan",

@@ -200,9 +200,13 @@ function rsxmesh.pool(command, n) end
 ---What the scanner finds in a file of unknown layout (doc/scripts.md, scan):
 ---{path, size, found = {...}, meshes = {...}}; nil and a message when the
 ---file cannot be read. opts: min_vertices (default 24), bytes = true (the
----first argument is the bytes, not a path), chunk (4096 to 2^30).
+---first argument is the bytes, not a path), chunk (4096 to 2^30), text =
+---true (also the lines `rsxmesh scan` prints), tables = false (the counts
+---found_count and mesh_count alone), baseline_vectors = true (SSE2 even
+---where there is AVX2: the same findings), uv_tries (the starts the UV
+---search may try in the input, default 65,536).
 ---@param path string
----@param opts? {min_vertices?: integer, bytes?: boolean, chunk?: integer}
+---@param opts? {min_vertices?: integer, bytes?: boolean, chunk?: integer, text?: boolean, tables?: boolean, baseline_vectors?: boolean, uv_tries?: integer}
 ---@return table|nil
 ---@return string? message
 function rsxmesh.scan(path, opts) end

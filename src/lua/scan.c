@@ -283,7 +283,7 @@ static void scan_watch_init(lua_State *L, scan_watch *w)
 
 static const char *const scan_keys[] = {"min_vertices", "bytes", "chunk",
                                         "baseline_vectors", "text", "tables",
-                                        NULL};
+                                        "uv_tries", NULL};
 
 /* rsxmesh.scan(path [, opts]) or rsxmesh.scan(bytes, {bytes = true}) */
 static int l_scan(lua_State *L)
@@ -314,6 +314,14 @@ static int l_scan(lua_State *L)
       if (n < 4096 || n > (1 << 30))
         luaL_error(L, FNAME ": chunk %I out of range 4096..1073741824", n);
       o.chunk = (size_t)n;
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 2, "uv_tries") != LUA_TNIL) {
+      lua_Integer n = rsxlua_checkinteger(L, -1, FNAME);
+      if (n < 1)
+        luaL_error(L, FNAME ": uv_tries %I out of range 1..%I", n,
+                   (lua_Integer)LUA_MAXINTEGER);
+      o.uv_tries = (uint64_t)n;
     }
     lua_pop(L, 1);
     lua_getfield(L, 2, "bytes");
