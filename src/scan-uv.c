@@ -147,15 +147,8 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
   normal = malloc(((size_t)room / 4 + 1) * sizeof *normal);
   halves = malloc((size_t)room / 2 * sizeof *halves);
   if (pairs == NULL || dpos == NULL || win == NULL || fit == NULL ||
-      normal == NULL || halves == NULL) {
-    free(pairs);
-    free(dpos);
-    free(win);
-    free(fit);
-    free(normal);
-    free(halves);
-    return -1;
-  }
+      normal == NULL || halves == NULL)
+    goto release; /* at is -1: no answer */
   normal[0] = 0;
   np = uv_pairs(s, ix, n, pairs);
   /* the distances of the pairs' positions, from the MMP */
@@ -238,6 +231,7 @@ static int64_t uv_search(scan_state *s, const rsx_scan_found *ix,
       }
     }
   }
+release:
   free(pairs);
   free(dpos);
   free(win);
