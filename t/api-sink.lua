@@ -84,7 +84,7 @@ do
   local stat = io.popen("stat -f -c %T " .. name .. " 2>/dev/null")
   local fs = stat:read("a")
   stat:close()
-  if fs:match("^ext2/ext3") and lfs.attributes(name, "blocks") then
+  if fs:match("^ext2/ext3") then
     t.ok(lfs.attributes(name, "blocks") * 512 >= #want + (2 << 20),
       "created file on ext4: room reserved ahead of its end")
   else
@@ -95,8 +95,9 @@ do
   t.is(#got, #want, "created file: its size")
   t.ok(got == want, "created file: the same bytes as the strings, in order")
   -- the room reserved ahead (4 MiB past 1 MiB on ext4) is given back
-  local blocks = lfs.attributes(name, "blocks")
-  if blocks then
+  -- (Windows' LuaFileSystem has no such attribute, and raises)
+  local has_blocks, blocks = pcall(lfs.attributes, name, "blocks")
+  if has_blocks and blocks then
     t.ok(blocks * 512 < #want + (1 << 20),
       "created file: no room reserved past its end once closed ("
       .. blocks * 512 .. " bytes on the disk for " .. #want .. ")")
@@ -139,7 +140,9 @@ os.remove(name)
 
 -- a full device: the failure comes back from the call that met it, or
 -- from the close when the text still fit in the buffer
-local full = io.open("/dev/full", "wb")
+-- (Windows has no /dev/full: under wine the name opens a file of its own)
+local windows = package.config:sub(1, 1) == "\\"
+local full = not windows and io.open("/dev/full", "wb")
 if full then
   full:close()
   local f = assert(rsxmesh.create("/dev/full"))
@@ -183,7 +186,7 @@ do
   local whole = total // 262144 * 262144
   local blocks = (whole + (total - whole) // 2) // 512
   local out = os.tmpname()
-  if RSXMESH and total - whole > 4096 then
+  if RSXMESH and total - whole > 4096 and not windows then
     local p = io.popen(string.format("trap '' XFSZ && ulimit -f %d && "
       .. "%q %q close-child %q %d 2>&1", blocks, RSXMESH, arg[0], out,
       rounds))
@@ -193,7 +196,8 @@ do
       .. "close (" .. total .. " bytes, the limit " .. blocks * 512
       .. "): the close fails, naming the reason")
   else
-    t.skip(1, "RSXMESH is not set, or the text ends near a 256 KiB write")
+    t.skip(1, "RSXMESH is not set, Windows (no ulimit -f), or the text "
+      .. "ends near a 256 KiB write")
   end
   os.remove(out)
 end
