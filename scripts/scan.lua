@@ -32,6 +32,9 @@ local opts, args = cli.parse(arg, {
       .. "doc/scripts.md)" },
     { long = "min-vertices", arg = "N", check = cli.integer(1, 0x7FFFFFFF),
       default = 24, help = "shorter runs are not reported (default 24)" },
+    { long = "uv-tries", arg = "N", check = cli.integer(1, 1 << 53),
+      default = 65536, help = "starts the search for MGPs of UV sets may "
+      .. "try in a file (default 65536; more finds more in a large file)" },
     { long = "extract", help = "write the meshes found as RSXB, one bundle "
       .. "per input, in the folder of -o" },
     { short = "o", long = "out", arg = "DIR", help = "the folder --extract "
@@ -207,7 +210,7 @@ run:each(args, function(input)
   local file = input.path
   -- the text alone needs no tables (20 thousand in 64 MB of containers)
   local r, serr = rsxmesh.scan(file, { min_vertices = opts.min_vertices,
-    text = not opts.json,
+    uv_tries = opts.uv_tries, text = not opts.json,
     tables = opts.json or opts.manifest or opts.extract or false })
   if not r and interrupt.is(serr) then error(serr, 0) end -- Control-C
   if not r then return run:fail(file, serr) end

@@ -34,6 +34,27 @@ t.is(status, 0, "--min-vertices: exit 0")
 t.ok(not out:find("\n  mmp "), "--min-vertices 100000: no MMP")
 t.ok(out:find("\n  meta "), "--min-vertices 100000: records still")
 
+-- --uv-tries: the UV search's budget. With the default, the MGPs of UV
+-- sets alone are found as t/scan.lua counts them; with 1 try, none (a
+-- search cut short says nothing), the rest the same
+local function uv_only_mgps(text)
+  local n = 0
+  for mask in text:gmatch("\n  mgp [^\n]*mask 0x(%x+)") do
+    if slib.uv_only(tonumber(mask, 16)) then n = n + 1 end
+  end
+  return n
+end
+local _, all_tries = lib.rsxmesh(dir, "scan", "c.bin")
+status, out = lib.rsxmesh(dir, "scan", "--uv-tries", "1", "c.bin")
+t.is(status, 0, "--uv-tries 1: exit 0")
+t.ok(uv_only_mgps(all_tries) > 0, "the default finds MGPs of UV sets alone ("
+  .. uv_only_mgps(all_tries) .. ")")
+t.is(uv_only_mgps(out), 0, "--uv-tries 1: none")
+t.ok(out:find("\n  meta "), "--uv-tries 1: records still")
+status, out, err = lib.rsxmesh(dir, "scan", "--uv-tries", "0", "c.bin")
+t.is(status, 2, "--uv-tries 0: a usage error")
+t.like(err, "uv%-tries", "--uv-tries 0: names the option")
+
 -- --json: the issue's shape
 local has_cjson, cjson = pcall(require, "cjson")
 status, out = lib.rsxmesh(dir, "scan", "--json", "c.bin")
