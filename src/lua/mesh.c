@@ -402,9 +402,8 @@ static uint32_t *ol_triangles(lua_State *L, const rsx_mesh *m,
                               size_t *cap, size_t *n, rsx_error *err)
 {
   size_t count = rsx_triangle_capacity(s->index_count);
-  if (count > (SIZE_MAX - 1) / (3 * sizeof(uint32_t)))
-    luaL_error(L, OL_FN ": %I triangles are too many", (lua_Integer)count);
-  *tri = ol_scratch(L, 0, count * 3 * sizeof(uint32_t) + 1, *tri, cap);
+  *tri = ol_scratch(L, 0, rsxlua_triangle_bytes(L, count, OL_FN), *tri,
+                    cap);
   *n = 0;
   return rsx_triangles(m, s, s->first_index, s->index_count, *tri, n, err)
          == 0 ? *tri : NULL;

@@ -350,6 +350,9 @@ int rsxlua_take_file(lua_State *L, int first);
 enum { RL_TRI_TABLE = 0, RL_TRI_BYTES = 1, RL_TRI_COUNT = 2 };
 int rsxlua_triangles(lua_State *L, const rsx_mesh *m, const rsx_submesh *s,
                      uint32_t first, uint32_t count, int mode, int file);
+/* The bytes of a scratch space for cap triangles (u32, one byte more so
+** that none is empty); raises, naming fname, when they do not fit. */
+size_t rsxlua_triangle_bytes(lua_State *L, size_t cap, const char *fname);
 /* The same triangles as 0-based vertex numbers, three each, in a scratch
 ** userdata pushed on the stack: their address, and their count in *n;
 ** NULL (with nil and the message pushed instead) on an index out of

@@ -6,13 +6,19 @@
 
 #include "rsxlua.h"
 
+size_t rsxlua_triangle_bytes(lua_State *L, size_t cap, const char *fname)
+{
+  if (cap > (SIZE_MAX - 1) / (3 * sizeof(uint32_t)))
+    luaL_error(L, "%s: %I triangles are too many", fname, (lua_Integer)cap);
+  return cap * 3 * sizeof(uint32_t) + 1;
+}
+
 /* The scratch space for cap triangles: a userdata the GC reclaims, so
 ** that an error raised later frees it (no malloc to leak). */
 static uint32_t *tri_scratch(lua_State *L, size_t cap)
 {
-  if (cap > (SIZE_MAX - 1) / (3 * sizeof(uint32_t)))
-    luaL_error(L, "triangles: %I triangles are too many", (lua_Integer)cap);
-  return lua_newuserdatauv(L, cap * 3 * sizeof(uint32_t) + 1, 0);
+  return lua_newuserdatauv(L, rsxlua_triangle_bytes(L, cap, "triangles"),
+                           0);
 }
 
 /* Pushes n triangles of tri as mode says (see rsxlua_triangles), then
